@@ -1,0 +1,1 @@
+//! CUDA kernel generation from CuTe layouts.

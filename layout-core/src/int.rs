@@ -1,0 +1,181 @@
+//! Integer leaves: static (`_4`, CuTe's `Int<4>`) or dynamic (`4`, a run-time `int`).
+//!
+//! Arithmetic follows CuTe's rules: static with static is static, anything with a dynamic operand is
+//! dynamic, except the special cases CuTe defines for static zero and one (`_0 * x = _0`, `_0 / x = _0`,
+//! `x % _1 = _0`, `_0 % x = _0`). Every operation is checked: overflow and division by zero are errors.
+//!
+//! ```
+//! use layout_core::Int;
+//! let a: Int = "_4".parse().unwrap();
+//! let b: Int = "6".parse().unwrap();
+//! assert_eq!(a.mul(b).unwrap().to_string(), "24");
+//! assert_eq!(Int::s(0).mul(b).unwrap().to_string(), "_0");
+//! ```
+
+use crate::error::{LayoutError, Result};
+use std::fmt;
+
+/// An integer leaf with CuTe's static/dynamic flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Int {
+    /// The value.
+    pub value: i64,
+    /// True for a compile-time constant (`_N`), false for a run-time value.
+    pub is_static: bool,
+}
+
+impl Int {
+    /// A static integer `_v`.
+    pub const fn s(value: i64) -> Int {
+        Int { value, is_static: true }
+    }
+    /// A dynamic integer `v`.
+    pub const fn d(value: i64) -> Int {
+        Int { value, is_static: false }
+    }
+    /// A value with the given staticness.
+    pub const fn new(value: i64, is_static: bool) -> Int {
+        Int { value, is_static }
+    }
+    /// A boolean as CuTe returns it: `_1`/`_0` when static, `1`/`0` when dynamic.
+    pub const fn bool(b: bool, is_static: bool) -> Int {
+        Int { value: b as i64, is_static }
+    }
+    fn both(self, o: Int) -> bool {
+        self.is_static && o.is_static
+    }
+    /// True when this is a static integer equal to `v`.
+    pub fn is_static_eq(self, v: i64) -> bool {
+        self.is_static && self.value == v
+    }
+    /// Checked sum.
+    pub fn add(self, o: Int) -> Result<Int> {
+        let v = self.value.checked_add(o.value).ok_or(LayoutError::Overflow { op: "+", lhs: self.value, rhs: o.value })?;
+        Ok(Int::new(v, self.both(o)))
+    }
+    /// Checked difference.
+    pub fn sub(self, o: Int) -> Result<Int> {
+        let v = self.value.checked_sub(o.value).ok_or(LayoutError::Overflow { op: "-", lhs: self.value, rhs: o.value })?;
+        Ok(Int::new(v, self.both(o)))
+    }
+    /// Checked product; a static zero operand gives a static zero.
+    pub fn mul(self, o: Int) -> Result<Int> {
+        if self.is_static_eq(0) || o.is_static_eq(0) {
+            return Ok(Int::s(0));
+        }
+        let v = self.value.checked_mul(o.value).ok_or(LayoutError::Overflow { op: "*", lhs: self.value, rhs: o.value })?;
+        Ok(Int::new(v, self.both(o)))
+    }
+    /// Checked truncating division (C semantics); a static zero numerator gives a static zero.
+    pub fn div(self, o: Int) -> Result<Int> {
+        if o.value == 0 {
+            return Err(LayoutError::DivisionByZero { op: "/", lhs: self.value });
+        }
+        if self.is_static_eq(0) {
+            return Ok(Int::s(0));
+        }
+        let v = self.value.checked_div(o.value).ok_or(LayoutError::Overflow { op: "/", lhs: self.value, rhs: o.value })?;
+        Ok(Int::new(v, self.both(o)))
+    }
+    /// Checked remainder (C semantics); `x % _1` and `_0 % x` are static zeros.
+    pub fn rem(self, o: Int) -> Result<Int> {
+        if o.is_static && (o.value == 1 || o.value == -1) {
+            return Ok(Int::s(0));
+        }
+        if o.value == 0 {
+            return Err(LayoutError::DivisionByZero { op: "%", lhs: self.value });
+        }
+        if self.is_static_eq(0) {
+            return Ok(Int::s(0));
+        }
+        let v = self.value.checked_rem(o.value).ok_or(LayoutError::Overflow { op: "%", lhs: self.value, rhs: o.value })?;
+        Ok(Int::new(v, self.both(o)))
+    }
+    /// Ceiling division `(a + b - 1) / b` for positive operands, as CuTe's `ceil_div` on integers.
+    pub fn ceil_div(self, o: Int) -> Result<Int> {
+        if o.value == 0 {
+            return Err(LayoutError::DivisionByZero { op: "ceil_div", lhs: self.value });
+        }
+        let (a, b) = (self.value, o.value);
+        let q = a / b;
+        let v = if (a % b != 0) && ((a < 0) == (b < 0)) { q + 1 } else { q };
+        Ok(Int::new(v, self.both(o)))
+    }
+    /// Maximum.
+    pub fn max(self, o: Int) -> Int {
+        Int::new(self.value.max(o.value), self.both(o))
+    }
+    /// Minimum.
+    pub fn min(self, o: Int) -> Int {
+        Int::new(self.value.min(o.value), self.both(o))
+    }
+    /// Greatest common divisor (non-negative).
+    pub fn gcd(self, o: Int) -> Int {
+        Int::new(gcd_i64(self.value, o.value), self.both(o))
+    }
+    /// Least common multiple.
+    pub fn lcm(self, o: Int) -> Result<Int> {
+        let g = gcd_i64(self.value, o.value);
+        if g == 0 {
+            return Ok(Int::new(0, self.both(o)));
+        }
+        let v = (self.value / g)
+            .checked_mul(o.value)
+            .ok_or(LayoutError::Overflow { op: "lcm", lhs: self.value, rhs: o.value })?
+            .abs();
+        Ok(Int::new(v, self.both(o)))
+    }
+    /// Absolute value.
+    pub fn abs(self) -> Result<Int> {
+        let v = self.value.checked_abs().ok_or(LayoutError::Overflow { op: "abs", lhs: self.value, rhs: 0 })?;
+        Ok(Int::new(v, self.is_static))
+    }
+    /// Negation.
+    pub fn neg(self) -> Result<Int> {
+        let v = self.value.checked_neg().ok_or(LayoutError::Overflow { op: "neg", lhs: self.value, rhs: 0 })?;
+        Ok(Int::new(v, self.is_static))
+    }
+    /// `self == o` as a CuTe boolean.
+    pub fn eq_b(self, o: Int) -> Int {
+        Int::bool(self.value == o.value, self.both(o))
+    }
+    /// `self < o` as a CuTe boolean.
+    pub fn lt_b(self, o: Int) -> Int {
+        Int::bool(self.value < o.value, self.both(o))
+    }
+}
+
+/// Greatest common divisor of two `i64`, always non-negative (`gcd(0, 0) == 0`).
+pub fn gcd_i64(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a.min(i64::MAX as u64) as i64
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_static {
+            write!(f, "_{}", self.value)
+        } else {
+            write!(f, "{}", self.value)
+        }
+    }
+}
+
+impl std::str::FromStr for Int {
+    type Err = LayoutError;
+    fn from_str(s: &str) -> Result<Int> {
+        let (is_static, digits) = match s.strip_prefix('_') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        digits
+            .parse::<i64>()
+            .map(|v| Int::new(v, is_static))
+            .map_err(|_| LayoutError::Parse { pos: 0, expected: "an integer such as 4 or _4".into(), found: format!("`{s}`") })
+    }
+}

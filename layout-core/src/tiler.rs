@@ -1,0 +1,69 @@
+//! Tilers: what composition, divides and products take on the right: a layout, an integer (a shape),
+//! `_` (keep the mode), or a tuple of tilers applied mode by mode.
+//!
+//! ```
+//! use layout_core::Tiler;
+//! let t: Tiler = "(_3:_4,_,_2)".parse().unwrap();
+//! assert_eq!(t.to_string(), "(_3:_4,_,_2)");
+//! ```
+
+use crate::error::{LayoutError, Result};
+use crate::int::Int;
+use crate::layout::Layout;
+use std::fmt;
+
+/// A tiler (CuTe's `Tile`/`Shape` used as a tiler, or a layout).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Tiler {
+    /// A layout used as the tiler.
+    Layout(Layout),
+    /// An integer: a shape extent (CuTe converts it with `make_layout` or uses stride 1, per operation).
+    Int(Int),
+    /// `_`: leave this mode as it is.
+    Underscore,
+    /// Mode-by-mode tilers.
+    Tuple(Vec<Tiler>),
+}
+
+impl Tiler {
+    /// Number of modes (1 unless a tuple).
+    pub fn rank(&self) -> usize {
+        match self {
+            Tiler::Tuple(v) => v.len(),
+            _ => 1,
+        }
+    }
+}
+
+impl From<Layout> for Tiler {
+    fn from(l: Layout) -> Self {
+        Tiler::Layout(l)
+    }
+}
+
+impl fmt::Display for Tiler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Int(i) => write!(f, "{i}"),
+            Tiler::Underscore => write!(f, "_"),
+            Tiler::Tuple(v) => {
+                write!(f, "(")?;
+                for (k, e) in v.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Tiler {
+    type Err = LayoutError;
+    fn from_str(s: &str) -> Result<Tiler> {
+        crate::notation::parse_value(s)?.into_tiler()
+    }
+}
