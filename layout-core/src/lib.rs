@@ -12,14 +12,30 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod atom;
 pub mod basis;
+pub mod classic;
+pub mod coalesce;
+pub mod complement;
+pub mod composition;
+pub mod construct;
+pub mod coord;
+pub mod divide;
 pub mod error;
 pub mod int;
 pub mod int_tuple;
+pub mod inverse;
 pub mod layout;
+pub mod modes;
 pub mod notation;
+pub mod print;
+pub mod product;
+pub mod query;
 pub mod swizzle;
+pub mod tensor;
 pub mod tiler;
+pub mod tuple_ops;
+pub mod vector;
 
 pub use basis::ScaledBasis;
 pub use error::{LayoutError, Result};
@@ -29,3 +45,17 @@ pub use layout::Layout;
 pub use notation::Value;
 pub use swizzle::{ComposedLayout, Swizzle};
 pub use tiler::Tiler;
+
+// The algebra's functions, re-exported at the crate root under CuTe's names.
+pub use coalesce::*;
+pub use complement::*;
+pub use composition::*;
+pub use construct::*;
+pub use coord::*;
+pub use divide::*;
+pub use inverse::*;
+pub use modes::*;
+pub use product::*;
+pub use query::*;
+pub use tuple_ops::*;
+pub use vector::*;

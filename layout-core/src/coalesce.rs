@@ -1,0 +1,1 @@
+//! (module being written: see the README for what lands here)
