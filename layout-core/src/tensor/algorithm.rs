@@ -1,0 +1,359 @@
+//! Tensor algorithms as in CuTe's `algorithm/`: `copy`, `copy_if`, `fill`, `clear`, `axpby`, and a
+//! reference `gemm` on host tensors of any layouts (the CPU reference of the GPU tests).
+//!
+//! Elements pair up by 1-D coordinate: `dst(i) = src(i)` for `i` in `0..size`, whatever the two
+//! layouts are. Sizes must agree (an error names both otherwise).
+
+use super::base::Tensor;
+use super::engine::{Engine, EngineMut, HeapEngine};
+use super::index::{compact_col_major, flat_modes, shape_size, Indices};
+use super::layout::TensorLayout;
+use crate::error::{LayoutError, Result};
+use crate::{IntTuple, Layout};
+use std::ops::{Add, Mul};
+
+fn same_size(what: &str, a: i64, b: i64) -> Result<()> {
+    if a != b {
+        return Err(LayoutError::invalid(format!(
+            "{what}: the tensors have sizes {a} and {b}; they must be equal"
+        )));
+    }
+    Ok(())
+}
+
+/// True when the layout maps `0..size` onto consecutive indices `0, 1, 2, ...` (modes of extent 1
+/// ignored): such a tensor's elements are one contiguous run of its engine.
+fn is_contiguous(layout: &Layout) -> bool {
+    let Ok(modes) = flat_modes(layout) else {
+        return false;
+    };
+    let mut expect = 1i64;
+    for (s, d) in modes {
+        if s == 1 {
+            continue;
+        }
+        if d != expect {
+            return false;
+        }
+        expect = match expect.checked_mul(s) {
+            Some(e) => e,
+            None => return false,
+        };
+    }
+    true
+}
+
+/// CuTe's `copy(src, dst)`: `dst(i) = src(i)` for every 1-D coordinate `i`. When both tensors are
+/// contiguous runs it copies the run at once (CuTe's auto-vectorized path); otherwise it walks both
+/// layouts element by element ([`copy_naive`]).
+///
+/// ```
+/// use layout_core::tensor::{copy, make_gmem_ptr, make_tensor};
+/// use layout_core::Layout;
+/// let src: Vec<i32> = (0..6).collect();
+/// let mut dst = vec![0; 6];
+/// let s = make_tensor(make_gmem_ptr(&src[..]), "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+/// let mut d = make_tensor(make_gmem_ptr(&mut dst[..]), "(2,3):(1,2)".parse::<Layout>().unwrap()).unwrap();
+/// copy(&s, &mut d).unwrap();
+/// assert_eq!(dst, vec![0, 3, 1, 4, 2, 5]);   // a transpose
+/// ```
+pub fn copy<E1, L1, E2, L2>(src: &Tensor<E1, L1>, dst: &mut Tensor<E2, L2>) -> Result<()>
+where
+    E1: Engine,
+    E1::Value: Clone,
+    L1: TensorLayout,
+    E2: EngineMut<Value = E1::Value>,
+    L2: TensorLayout,
+{
+    let n = src.size();
+    same_size("copy", n, dst.size())?;
+    if is_contiguous(&src.layout().to_runtime()) && is_contiguous(&dst.layout().to_runtime()) {
+        let (so, n) = (src.offset() as usize, n as usize);
+        let s = &src.engine().as_slice()[so..so + n];
+        let (de, _, doff) = dst.parts_mut();
+        let d = &mut de.as_mut_slice()[doff as usize..doff as usize + n];
+        d.clone_from_slice(s);
+        return Ok(());
+    }
+    copy_naive(src, dst)
+}
+
+/// `dst(i) = src(i)` element by element, walking both layouts (no dispatch to a contiguous copy).
+pub fn copy_naive<E1, L1, E2, L2>(src: &Tensor<E1, L1>, dst: &mut Tensor<E2, L2>) -> Result<()>
+where
+    E1: Engine,
+    E1::Value: Clone,
+    L1: TensorLayout,
+    E2: EngineMut<Value = E1::Value>,
+    L2: TensorLayout,
+{
+    same_size("copy", src.size(), dst.size())?;
+    let s = src.engine().as_slice();
+    let so = src.offset();
+    let (de, dl, doff) = dst.parts_mut();
+    let d = de.as_mut_slice();
+    for (i, j) in src.layout().indices()?.zip(dl.indices()?) {
+        d[(doff + j) as usize] = s[(so + i) as usize].clone();
+    }
+    Ok(())
+}
+
+/// CuTe's `copy_if(pred, src, dst)`: `if pred(i) { dst(i) = src(i) }`.
+///
+/// ```
+/// use layout_core::tensor::{copy_if, make_gmem_ptr, make_identity_tensor, make_tensor};
+/// use layout_core::{elem_less, IntTuple, Layout};
+/// // copy the 3x3 corner of a 4x4 tile, predicated on coordinates from an identity tensor
+/// let src: Vec<i32> = (1..=16).collect();
+/// let mut dst = vec![0; 16];
+/// let l: Layout = "(4,4):(1,4)".parse().unwrap();
+/// let s = make_tensor(make_gmem_ptr(&src[..]), l.clone()).unwrap();
+/// let mut d = make_tensor(make_gmem_ptr(&mut dst[..]), l).unwrap();
+/// let bound: IntTuple = "(3,3)".parse().unwrap();
+/// let pred = make_identity_tensor(s.shape()).unwrap()
+///     .map(|c| elem_less(c, &bound).map(|b| b.value != 0).unwrap_or(false));
+/// copy_if(&pred, &s, &mut d).unwrap();
+/// assert_eq!(&dst[..8], &[1, 2, 3, 0, 5, 6, 7, 0]);
+/// assert_eq!(&dst[12..], &[0, 0, 0, 0]);
+/// ```
+pub fn copy_if<EP, LP, E1, L1, E2, L2>(
+    pred: &Tensor<EP, LP>,
+    src: &Tensor<E1, L1>,
+    dst: &mut Tensor<E2, L2>,
+) -> Result<()>
+where
+    EP: Engine<Value = bool>,
+    LP: TensorLayout,
+    E1: Engine,
+    E1::Value: Clone,
+    L1: TensorLayout,
+    E2: EngineMut<Value = E1::Value>,
+    L2: TensorLayout,
+{
+    same_size("copy_if (pred, src)", pred.size(), src.size())?;
+    same_size("copy_if (src, dst)", src.size(), dst.size())?;
+    let s = src.engine().as_slice();
+    let so = src.offset();
+    let p = pred.engine().as_slice();
+    let po = pred.offset();
+    let (de, dl, doff) = dst.parts_mut();
+    let d = de.as_mut_slice();
+    let walk = pred
+        .layout()
+        .indices()?
+        .zip(src.layout().indices()?)
+        .zip(dl.indices()?);
+    for ((k, i), j) in walk {
+        if p[(po + k) as usize] {
+            d[(doff + j) as usize] = s[(so + i) as usize].clone();
+        }
+    }
+    Ok(())
+}
+
+/// CuTe's `fill(t, v)`: every element becomes `v`.
+///
+/// ```
+/// use layout_core::tensor::{fill, make_gmem_ptr, make_tensor};
+/// use layout_core::Layout;
+/// let mut a = vec![0; 8];
+/// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(2,2):(1,4)".parse::<Layout>().unwrap()).unwrap();
+/// fill(&mut t, 7).unwrap();
+/// assert_eq!(a, vec![7, 7, 0, 0, 7, 7, 0, 0]);
+/// ```
+pub fn fill<E: EngineMut, L: TensorLayout>(t: &mut Tensor<E, L>, value: E::Value) -> Result<()>
+where
+    E::Value: Clone,
+{
+    let (e, l, off) = t.parts_mut();
+    let d = e.as_mut_slice();
+    for j in l.indices()? {
+        d[(off + j) as usize] = value.clone();
+    }
+    Ok(())
+}
+
+/// CuTe's `clear(t)`: every element becomes `T::default()` (zero for numbers).
+pub fn clear<E: EngineMut, L: TensorLayout>(t: &mut Tensor<E, L>) -> Result<()>
+where
+    E::Value: Clone + Default,
+{
+    fill(t, E::Value::default())
+}
+
+/// CuTe's `axpby(alpha, x, beta, y)`: `y(i) = alpha * x(i) + beta * y(i)`.
+///
+/// ```
+/// use layout_core::tensor::{axpby, make_gmem_ptr, make_tensor};
+/// use layout_core::Layout;
+/// let x = vec![1.0f32, 2.0, 3.0];
+/// let mut y = vec![10.0f32, 20.0, 30.0];
+/// let l: Layout = "3:1".parse().unwrap();
+/// let tx = make_tensor(make_gmem_ptr(&x[..]), l.clone()).unwrap();
+/// let mut ty = make_tensor(make_gmem_ptr(&mut y[..]), l).unwrap();
+/// axpby(2.0, &tx, 0.5, &mut ty).unwrap();
+/// assert_eq!(y, vec![7.0, 14.0, 21.0]);
+/// ```
+pub fn axpby<T, E1, L1, E2, L2>(
+    alpha: T,
+    x: &Tensor<E1, L1>,
+    beta: T,
+    y: &mut Tensor<E2, L2>,
+) -> Result<()>
+where
+    T: Copy + Add<Output = T> + Mul<Output = T>,
+    E1: Engine<Value = T>,
+    L1: TensorLayout,
+    E2: EngineMut<Value = T>,
+    L2: TensorLayout,
+{
+    same_size("axpby", x.size(), y.size())?;
+    let xs = x.engine().as_slice();
+    let xo = x.offset();
+    let (ye, yl, yo) = y.parts_mut();
+    let ys = ye.as_mut_slice();
+    for (i, j) in x.layout().indices()?.zip(yl.indices()?) {
+        let p = (yo + j) as usize;
+        ys[p] = alpha * xs[(xo + i) as usize] + beta * ys[p];
+    }
+    Ok(())
+}
+
+/// The indices of mode `k` of a rank-2 tensor's layout, and the mode's size.
+fn mode_indices(layout: &Layout, k: usize, what: &str) -> Result<Vec<i64>> {
+    if layout.rank() != 2 || !layout.is_tuple() {
+        return Err(LayoutError::invalid(format!(
+            "gemm: {what} must have rank 2, its layout is {layout}"
+        )));
+    }
+    Ok(Indices::new(&layout.mode(k)?)?.collect())
+}
+
+/// CuTe's `gemm(A, B, C)` on host tensors: `C(m,n) += sum_k A(m,k) * B(n,k)` with `A` `(M,K)`, `B`
+/// `(N,K)` and `C` `(M,N)` (CuTe's convention: both operands K-indexed in mode 1). Each mode may be
+/// hierarchical; any layouts, static or dynamic. The reference the GPU tests compare against.
+///
+/// ```
+/// use layout_core::tensor::{gemm, make_gmem_ptr, make_tensor};
+/// use layout_core::Layout;
+/// let a = vec![1, 2, 3, 4];           // A = [[1,2],[3,4]] row-major (2,2):(2,1)
+/// let b = vec![5, 6, 7, 8];           // B(n,k) column-major (2,2):(1,2): B = [[5,7],[6,8]]
+/// let mut c = vec![0; 4];
+/// let ta = make_tensor(make_gmem_ptr(&a[..]), "(2,2):(2,1)".parse::<Layout>().unwrap()).unwrap();
+/// let tb = make_tensor(make_gmem_ptr(&b[..]), "(2,2):(1,2)".parse::<Layout>().unwrap()).unwrap();
+/// let mut tc = make_tensor(make_gmem_ptr(&mut c[..]), "(2,2):(2,1)".parse::<Layout>().unwrap()).unwrap();
+/// gemm(&ta, &tb, &mut tc).unwrap();
+/// // C(m,n) = sum_k A(m,k) B(n,k): C(0,0) = 1*5 + 2*7
+/// assert_eq!(c, vec![19, 22, 43, 50]);
+/// ```
+pub fn gemm<T, EA, LA, EB, LB, EC, LC>(
+    a: &Tensor<EA, LA>,
+    b: &Tensor<EB, LB>,
+    c: &mut Tensor<EC, LC>,
+) -> Result<()>
+where
+    T: Copy + Add<Output = T> + Mul<Output = T>,
+    EA: Engine<Value = T>,
+    LA: TensorLayout,
+    EB: Engine<Value = T>,
+    LB: TensorLayout,
+    EC: EngineMut<Value = T>,
+    LC: TensorLayout,
+{
+    let (la, lb, lc) = (
+        a.layout().to_runtime(),
+        b.layout().to_runtime(),
+        c.layout().to_runtime(),
+    );
+    let (am, ak) = (mode_indices(&la, 0, "A")?, mode_indices(&la, 1, "A")?);
+    let (bn, bk) = (mode_indices(&lb, 0, "B")?, mode_indices(&lb, 1, "B")?);
+    let (cm, cn) = (mode_indices(&lc, 0, "C")?, mode_indices(&lc, 1, "C")?);
+    if am.len() != cm.len() || bn.len() != cn.len() || ak.len() != bk.len() {
+        return Err(LayoutError::invalid(format!(
+            "gemm: A {la} is (M,K), B {lb} is (N,K) and C {lc} is (M,N): the extents do not agree \
+             (M = {} and {}, N = {} and {}, K = {} and {})",
+            am.len(),
+            cm.len(),
+            bn.len(),
+            cn.len(),
+            ak.len(),
+            bk.len()
+        )));
+    }
+    let (ad, ao) = (a.engine().as_slice(), a.offset());
+    let (bd, bo) = (b.engine().as_slice(), b.offset());
+    let (ce, _, co) = c.parts_mut();
+    let cd = ce.as_mut_slice();
+    for (m, (&am_i, &cm_i)) in am.iter().zip(&cm).enumerate() {
+        let _ = m;
+        for (&bn_j, &cn_j) in bn.iter().zip(&cn) {
+            let p = (co + cm_i + cn_j) as usize;
+            let mut acc = cd[p];
+            for (&ak_k, &bk_k) in ak.iter().zip(&bk) {
+                acc = acc + ad[(ao + am_i + ak_k) as usize] * bd[(bo + bn_j + bk_k) as usize];
+            }
+            cd[p] = acc;
+        }
+    }
+    Ok(())
+}
+
+/// The natural (hierarchical) coordinate of the 1-D coordinate `i` in `shape` (colexicographic).
+fn natural_coord(i: i64, shape: &IntTuple) -> Result<IntTuple> {
+    match shape {
+        IntTuple::Tuple(v) => {
+            let mut rest = i;
+            let mut out = Vec::with_capacity(v.len());
+            for (k, s) in v.iter().enumerate() {
+                let n = shape_size(s)?;
+                let c = if k + 1 == v.len() || n == 0 {
+                    rest
+                } else {
+                    rest % n
+                };
+                out.push(natural_coord(c, s)?);
+                if n != 0 {
+                    rest /= n;
+                }
+            }
+            Ok(IntTuple::Tuple(out))
+        }
+        _ => Ok(IntTuple::d(i)),
+    }
+}
+
+/// CuTe's `make_identity_tensor(shape)`: the tensor whose element at each coordinate is that
+/// coordinate (natural, as an [`IntTuple`]), with the compact column-major layout of `shape`. Mapped
+/// through a bounds test it becomes the predicate tensor of [`copy_if`].
+///
+/// ```
+/// use layout_core::tensor::make_identity_tensor;
+/// let id = make_identity_tensor(&"(2,(2,3))".parse().unwrap()).unwrap();
+/// assert_eq!(id[(1, 5)].to_string(), "(1,(1,2))");
+/// ```
+pub fn make_identity_tensor(shape: &IntTuple) -> Result<Tensor<HeapEngine<IntTuple>, Layout>> {
+    let layout = compact_col_major(shape)?;
+    let n = shape_size(shape)?;
+    let coords = (0..n)
+        .map(|i| natural_coord(i, shape))
+        .collect::<Result<Vec<_>>>()?;
+    Tensor::new(HeapEngine::new(coords), layout)
+}
+
+impl<E: Engine, L: TensorLayout> Tensor<E, L> {
+    /// A new owning tensor with `f` applied to every element, in the compact column-major layout of
+    /// this tensor's shape (elements pair up by 1-D coordinate, as in `copy`).
+    pub fn map<U, F: FnMut(&E::Value) -> U>(
+        &self,
+        mut f: F,
+    ) -> Tensor<HeapEngine<U, E::Space>, Layout> {
+        let l = self.layout().to_runtime();
+        let data: Vec<U> = self.iter().map(&mut f).collect();
+        let layout = compact_col_major(l.shape()).unwrap_or_else(|_| Layout::empty());
+        match Tensor::new(HeapEngine::new(data), layout) {
+            Ok(t) => t,
+            // A compact layout of `size` elements fits the `size` values just made.
+            Err(e) => unreachable!("compact layout of the mapped values: {e}"),
+        }
+    }
+}
