@@ -31,8 +31,15 @@ fn check_against_cute<L: ClassicLayout>(layout: &L, extent: L::Coord) {
         let off = layout.offset(coord).unwrap();
         let rd = IntTuple::tuple(comps.iter().map(|&c| IntTuple::d(c)).collect());
         assert_eq!(*t.get(&rd).unwrap(), off, "{layout:?} {cute} at {coord:?}");
-        assert!(off < cap, "{layout:?}: offset {off} of {coord:?} not below capacity {cap}");
-        assert_eq!(layout.inverse(off).unwrap(), coord, "{layout:?} inverse({off})");
+        assert!(
+            off < cap,
+            "{layout:?}: offset {off} of {coord:?} not below capacity {cap}"
+        );
+        assert_eq!(
+            layout.inverse(off).unwrap(),
+            coord,
+            "{layout:?} inverse({off})"
+        );
         seen += 1;
     }
     assert_eq!(seen, total);
@@ -203,7 +210,9 @@ fn tensor_ref_outside_storage_is_an_error() {
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
     assert!(RowMajor::new(0).inverse(5).is_err());
-    assert!(RowMajor::new(i64::MAX).offset(MatrixCoord::new(2, 0)).is_err());
+    assert!(RowMajor::new(i64::MAX)
+        .offset(MatrixCoord::new(2, 0))
+        .is_err());
     assert!(TensorNHWC::packed(Tensor4DCoord::new(1, i64::MAX, 2, 2)).is_err());
     assert!(ColumnMajorInterleaved::<0>::packed(MatrixCoord::new(2, 2)).is_err());
     assert!(ColumnMajorInterleaved::<0>::new(4)

@@ -105,7 +105,9 @@ fn seed_copy_rows_to_registers_loop() {
         copy(&gmem.slice(s![_, j]).unwrap(), &mut rmem).unwrap();
         sums.push(rmem.iter().sum::<f32>()); // do_something(rmem)
     }
-    let expect: Vec<f32> = (0..16).map(|j| (0..8).map(|i| (i + 8 * j) as f32).sum()).collect();
+    let expect: Vec<f32> = (0..16)
+        .map(|j| (0..8).map(|i| (i + 8 * j) as f32).sum())
+        .collect();
     assert_eq!(sums, expect);
 }
 
@@ -116,7 +118,8 @@ fn seed_copy_rows_with_typed_layout() {
     let gmem = make_tensor(make_gmem_ptr(&a[..]), gl).unwrap();
     assert_eq!(gmem[(3, 2)], 19.0);
     assert_eq!(gmem.get((3i64, 2i64)), Some(&19.0));
-    let mut rmem = make_fragment_like_array::<f32, 8, _, _>(&gmem.slice(s![_, 0]).unwrap()).unwrap();
+    let mut rmem =
+        make_fragment_like_array::<f32, 8, _, _>(&gmem.slice(s![_, 0]).unwrap()).unwrap();
     for j in 0..16 {
         copy(&gmem.slice(s![_, j]).unwrap(), &mut rmem).unwrap();
         assert_eq!(rmem[(0,)], (8 * j) as f32);
@@ -136,7 +139,10 @@ fn access_by_1d_rd_and_natural_coordinates() {
     let c: IntTuple = "(1,(1,1))".parse().unwrap();
     assert_eq!(t[&c], 17.0);
     // checked access
-    assert!(matches!(t.get(24), Err(LayoutError::IndexOutOfRange { .. })));
+    assert!(matches!(
+        t.get(24),
+        Err(LayoutError::IndexOutOfRange { .. })
+    ));
     assert!(t.get((4, 0)).is_err());
     assert!(t.get((0, 6)).is_err());
     assert!(t.get((0, (3, 0))).is_err());
@@ -271,7 +277,10 @@ fn print_tensor_tables() {
     );
     let r = make_tensor(make_gmem_ptr(&a[..]), l("(2,2,3):(1,2,4)")).unwrap();
     let out = r.to_string();
-    assert!(out.starts_with("gmem o (2,2,3):(1,2,4):\n 0  2\n 1  3\n------\n 4  6\n"), "{out}");
+    assert!(
+        out.starts_with("gmem o (2,2,3):(1,2,4):\n 0  2\n 1  3\n------\n 4  6\n"),
+        "{out}"
+    );
     let v = make_tensor(make_gmem_ptr(&a[..]), l("3:4")).unwrap();
     assert_eq!(v.to_string(), "gmem o 3:4:\n0\n4\n8\n");
 }

@@ -21,31 +21,69 @@ fn same_size(what: &str, a: i64, b: i64) -> Result<()> {
     Ok(())
 }
 
-/// True when the layout maps `0..size` onto consecutive indices `0, 1, 2, ...` (modes of extent 1
-/// ignored): such a tensor's elements are one contiguous run of its engine.
-fn is_contiguous(layout: &Layout) -> bool {
-    let Ok(modes) = flat_modes(layout) else {
-        return false;
-    };
-    let mut expect = 1i64;
-    for (s, d) in modes {
-        if s == 1 {
-            continue;
-        }
-        if d != expect {
-            return false;
-        }
-        expect = match expect.checked_mul(s) {
-            Some(e) => e,
-            None => return false,
-        };
+/// The flattened modes of `src` and `dst` paired up as `(extent, src stride, dst stride)` when both
+/// flatten to the same extents; extent-1 modes dropped, sorted by dst stride (then src stride) so that
+/// the innermost loop is the one with the smallest steps, and neighbours merged where both strides
+/// continue each other. `None` when the flattened shapes differ.
+fn paired_modes(src: &Layout, dst: &Layout) -> Option<Vec<(i64, i64, i64)>> {
+    let (ms, md) = (flat_modes(src).ok()?, flat_modes(dst).ok()?);
+    if ms.len() != md.len() || ms.iter().zip(&md).any(|(a, b)| a.0 != b.0) {
+        return None;
     }
-    true
+    let mut modes: Vec<(i64, i64, i64)> = ms
+        .iter()
+        .zip(&md)
+        .filter(|(a, _)| a.0 != 1)
+        .map(|(a, b)| (a.0, a.1, b.1))
+        .collect();
+    modes.sort_by_key(|&(_, ds, dd)| (dd.unsigned_abs(), ds.unsigned_abs()));
+    let mut merged: Vec<(i64, i64, i64)> = Vec::with_capacity(modes.len());
+    for m in modes {
+        if let Some(last) = merged.last_mut() {
+            // In range: extent * stride is bounded by the checked index range of each tensor.
+            if m.1 == last.0 * last.1 && m.2 == last.0 * last.2 {
+                last.0 *= m.0;
+                continue;
+            }
+        }
+        merged.push(m);
+    }
+    Some(merged)
 }
 
-/// CuTe's `copy(src, dst)`: `dst(i) = src(i)` for every 1-D coordinate `i`. When both tensors are
-/// contiguous runs it copies the run at once (CuTe's auto-vectorized path); otherwise it walks both
-/// layouts element by element ([`copy_naive`]).
+/// Walk the outer modes (all but the first) of paired modes with an odometer, calling `f` with the
+/// src and dst index of each start of the innermost mode.
+fn walk_outer(modes: &[(i64, i64, i64)], mut f: impl FnMut(i64, i64)) {
+    let outer = &modes[1.min(modes.len())..];
+    let mut count = vec![0i64; outer.len()];
+    let (mut si, mut di) = (0i64, 0i64);
+    loop {
+        f(si, di);
+        let mut k = 0;
+        loop {
+            if k == outer.len() {
+                return;
+            }
+            let (n, ds, dd) = outer[k];
+            count[k] += 1;
+            si += ds;
+            di += dd;
+            if count[k] < n {
+                break;
+            }
+            count[k] = 0;
+            si -= n * ds;
+            di -= n * dd;
+            k += 1;
+        }
+    }
+}
+
+/// CuTe's `copy(src, dst)`: `dst(c) = src(c)` for every coordinate `c`. Elements pair up by
+/// coordinate, so the order of the walk is free: when both tensors flatten to the same extents the
+/// modes are walked innermost-by-smallest-destination-stride, and a run that is contiguous in both
+/// is copied at once (CuTe's vectorized path). Otherwise it walks both layouts in 1-D order
+/// ([`copy_naive`]).
 ///
 /// ```
 /// use layout_core::tensor::{copy, make_gmem_ptr, make_tensor};
@@ -67,15 +105,37 @@ where
 {
     let n = src.size();
     same_size("copy", n, dst.size())?;
-    if is_contiguous(&src.layout().to_runtime()) && is_contiguous(&dst.layout().to_runtime()) {
-        let (so, n) = (src.offset() as usize, n as usize);
-        let s = &src.engine().as_slice()[so..so + n];
-        let (de, _, doff) = dst.parts_mut();
-        let d = &mut de.as_mut_slice()[doff as usize..doff as usize + n];
-        d.clone_from_slice(s);
+    if n == 0 {
         return Ok(());
     }
-    copy_naive(src, dst)
+    let Some(modes) = paired_modes(&src.layout().to_runtime(), &dst.layout().to_runtime()) else {
+        return copy_naive(src, dst);
+    };
+    let s = src.engine().as_slice();
+    let so = src.offset();
+    let (de, _, doff) = dst.parts_mut();
+    let d = de.as_mut_slice();
+    match modes.first() {
+        None => d[doff as usize] = s[so as usize].clone(),
+        Some(&(run, 1, 1)) => {
+            let run = run as usize;
+            walk_outer(&modes, |si, di| {
+                let (a, b) = ((so + si) as usize, (doff + di) as usize);
+                d[b..b + run].clone_from_slice(&s[a..a + run]);
+            });
+        }
+        Some(&(run, ds, dd)) => {
+            walk_outer(&modes, |si, di| {
+                let (mut a, mut b) = (so + si, doff + di);
+                for _ in 0..run {
+                    d[b as usize] = s[a as usize].clone();
+                    a += ds;
+                    b += dd;
+                }
+            });
+        }
+    }
+    Ok(())
 }
 
 /// `dst(i) = src(i)` element by element, walking both layouts (no dispatch to a contiguous copy).

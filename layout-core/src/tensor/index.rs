@@ -209,10 +209,14 @@ tuple_coord! {
 }
 
 /// All indices of a run-time layout in colexicographic coordinate order, by an odometer over the
-/// flattened modes (additions only, no division).
+/// flattened modes (additions only, no division). The innermost mode is kept in its own fields so
+/// that the common step touches no vector.
 #[derive(Clone, Debug)]
 pub struct Indices {
-    modes: Vec<(i64, i64)>,
+    inner_extent: i64,
+    inner_stride: i64,
+    inner_count: i64,
+    outer: Vec<(i64, i64)>,
     counters: Vec<i64>,
     current: i64,
     remaining: i64,
@@ -222,12 +226,34 @@ impl Indices {
     pub(crate) fn new(layout: &Layout) -> Result<Indices> {
         let modes = flat_modes(layout)?;
         let remaining = shape_size(layout.shape())?.max(0);
+        let (inner_extent, inner_stride) = modes.first().copied().unwrap_or((1, 0));
+        let outer: Vec<(i64, i64)> = modes.iter().skip(1).copied().collect();
         Ok(Indices {
-            counters: vec![0; modes.len()],
-            modes,
+            inner_extent,
+            inner_stride,
+            inner_count: 0,
+            counters: vec![0; outer.len()],
+            outer,
             current: 0,
             remaining,
         })
+    }
+
+    // In range: the new index is an index of the layout, bounded by its checked index range.
+    #[cold]
+    fn carry(&mut self) {
+        self.current -= self.inner_extent * self.inner_stride;
+        self.inner_count = 0;
+        for k in 0..self.outer.len() {
+            let (s, d) = self.outer[k];
+            self.counters[k] += 1;
+            self.current += d;
+            if self.counters[k] < s {
+                return;
+            }
+            self.current -= s * d;
+            self.counters[k] = 0;
+        }
     }
 }
 
@@ -240,17 +266,10 @@ impl Iterator for Indices {
         }
         self.remaining -= 1;
         let out = self.current;
-        if self.remaining > 0 {
-            // In range: the new index is a valid index of the layout, bounded by its index range.
-            for (k, (s, d)) in self.modes.iter().enumerate() {
-                self.counters[k] += 1;
-                self.current += d;
-                if self.counters[k] < *s {
-                    break;
-                }
-                self.current -= s * d;
-                self.counters[k] = 0;
-            }
+        self.inner_count += 1;
+        self.current += self.inner_stride;
+        if self.inner_count >= self.inner_extent && self.remaining > 0 {
+            self.carry();
         }
         Some(out)
     }
