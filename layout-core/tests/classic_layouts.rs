@@ -150,7 +150,7 @@ fn seed_packed_buffer_of_arbitrary_layout() {
 #[test]
 fn seed_tensor_ref_at() {
     let ldm = 6;
-    let mut data = vec![0i8; 6 * 4];
+    let mut data = [0i8; 6 * 4];
     data[2 + 6 * 3] = 3;
     let layout = ColumnMajor::new(ldm);
     let mut r = TensorRef::new(&mut data[..], layout);
@@ -162,7 +162,7 @@ fn seed_tensor_ref_at() {
 #[test]
 fn seed_tensor_view_contains() {
     let ldm = 8;
-    let mut data = vec![1i32; 8 * 5];
+    let mut data = [1i32; 8 * 5];
     let layout = ColumnMajor::new(ldm);
     let extent = MatrixCoord::new(6, 5);
     let r = TensorRef::new(&mut data[..], layout);
@@ -190,7 +190,7 @@ fn seed_tensor_view_contains() {
 
 #[test]
 fn tensor_view_from_parts_and_capacity_check() {
-    let data = vec![0f32; 20];
+    let data = [0f32; 20];
     let v = TensorView::from_parts(&data[..], RowMajor::new(5), MatrixCoord::new(4, 5)).unwrap();
     assert_eq!(v.capacity().unwrap(), 20);
     // a view that needs more storage than there is
@@ -200,7 +200,7 @@ fn tensor_view_from_parts_and_capacity_check() {
 
 #[test]
 fn tensor_ref_outside_storage_is_an_error() {
-    let data = vec![0u8; 10];
+    let data = [0u8; 10];
     let r = TensorRef::new(&data[..], RowMajor::new(5));
     assert!(r.at(MatrixCoord::new(1, 4)).is_ok());
     assert!(r.at(MatrixCoord::new(2, 0)).is_err());

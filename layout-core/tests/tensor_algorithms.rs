@@ -90,17 +90,18 @@ fn gemm_typed_layouts_and_errors() {
     )
     .unwrap();
     let tb = make_tensor(make_gmem_ptr(&b[..]), l("(2,3):(3,1)")).unwrap();
-    let mut tc = make_tensor(
-        make_gmem_ptr(&mut c[..]),
-        typed::Layout::new((C::<2>, C::<2>), (C::<1>, C::<2>)),
-    )
-    .unwrap();
-    gemm(&ta, &tb, &mut tc).unwrap();
-    let bad = make_tensor(make_gmem_ptr(&b[..]), l("(3,2):(2,1)")).unwrap();
-    assert!(gemm(&ta, &bad, &mut tc).is_err());
-    let rank1 = make_tensor(make_gmem_ptr(&b[..]), l("6:1")).unwrap();
-    assert!(gemm(&ta, &rank1, &mut tc).is_err());
-    drop(tc);
+    {
+        let mut tc = make_tensor(
+            make_gmem_ptr(&mut c[..]),
+            typed::Layout::new((C::<2>, C::<2>), (C::<1>, C::<2>)),
+        )
+        .unwrap();
+        gemm(&ta, &tb, &mut tc).unwrap();
+        let bad = make_tensor(make_gmem_ptr(&b[..]), l("(3,2):(2,1)")).unwrap();
+        assert!(gemm(&ta, &bad, &mut tc).is_err());
+        let rank1 = make_tensor(make_gmem_ptr(&b[..]), l("6:1")).unwrap();
+        assert!(gemm(&ta, &rank1, &mut tc).is_err());
+    }
     // C(m,n) = sum_k A(m,k) B(n,k) with B(n,k) = k
     assert_eq!(c, vec![5.0, 14.0, 5.0, 14.0]);
 }
@@ -120,14 +121,15 @@ fn copy_between_layouts_and_sizes() {
     copy_naive(&s, &mut n).unwrap();
     assert_eq!(naive, dst);
     // contiguous fast path with offsets
-    let mut out = vec![0; 30];
-    let mut o = Tensor::with_offset(make_gmem_ptr(&mut out[..]), l("(4,6):(1,4)"), 3).unwrap();
-    let s2 = make_tensor(make_gmem_ptr(&src[..]), l("24:1")).unwrap();
-    copy(&s2, &mut o).unwrap();
-    // size mismatch
-    let small = make_tensor(make_gmem_ptr(&src[..]), l("5:1")).unwrap();
-    assert!(copy(&small, &mut o).is_err());
-    drop(o);
+    let mut out = [0; 30];
+    {
+        let mut o = Tensor::with_offset(make_gmem_ptr(&mut out[..]), l("(4,6):(1,4)"), 3).unwrap();
+        let s2 = make_tensor(make_gmem_ptr(&src[..]), l("24:1")).unwrap();
+        copy(&s2, &mut o).unwrap();
+        // size mismatch
+        let small = make_tensor(make_gmem_ptr(&src[..]), l("5:1")).unwrap();
+        assert!(copy(&small, &mut o).is_err());
+    }
     assert_eq!(&out[3..27], &src[..]);
 }
 
@@ -181,7 +183,7 @@ fn s_all_first() -> SliceCoord {
 
 #[test]
 fn fill_clear_axpby() {
-    let mut y = vec![1.0f64; 8];
+    let mut y = [1.0f64; 8];
     let x: Vec<f64> = (0..8).map(|v| v as f64).collect();
     let tx = make_tensor(make_gmem_ptr(&x[..]), l("(2,4):(4,1)")).unwrap();
     let mut ty = make_tensor(make_gmem_ptr(&mut y[..]), l("(2,4):(1,2)")).unwrap();
@@ -198,7 +200,7 @@ fn fill_clear_axpby() {
     fill(&mut tz, 4).unwrap();
     assert_eq!(z, vec![4, 4, 0, 0, 0, 4, 4, 0, 0, 0]);
     let short = make_tensor(make_gmem_ptr(&x[..]), l("3:1")).unwrap();
-    let mut y2 = vec![0.0; 4];
+    let mut y2 = [0.0; 4];
     let mut ty2 = make_tensor(make_gmem_ptr(&mut y2[..]), l("4:1")).unwrap();
     assert!(axpby(1.0, &short, 1.0, &mut ty2).is_err());
 }

@@ -179,7 +179,7 @@ fn typed_tensor_access() {
 
 #[test]
 fn view_whose_cosize_exceeds_the_slice_is_an_error() {
-    let a = vec![0u8; 15];
+    let a = [0u8; 15];
     let e = make_tensor(make_gmem_ptr(&a[..]), l("(4,4):(1,4)")).unwrap_err();
     assert!(e.to_string().contains("cosize 16"), "{e}");
     assert!(make_tensor(make_gmem_ptr(&a[..]), l("(4,4):(1,4)")).is_err());

@@ -9,6 +9,14 @@ use crate::error::{LayoutError, Result};
 use crate::{typed, Layout};
 use std::ops::{Index, IndexMut};
 
+/// A read-only view of the elements of a tensor with engine `E`: what slicing and tiling return.
+pub type View<'a, E, L = Layout> =
+    Tensor<ConstViewEngine<'a, <E as Engine>::Value, <E as Engine>::Space>, L>;
+
+/// A mutable view of the elements of a tensor with engine `E`.
+pub type ViewMut<'a, E, L = Layout> =
+    Tensor<ViewEngine<'a, <E as Engine>::Value, <E as Engine>::Space>, L>;
+
 /// A tensor: a layout maps a coordinate to an index, the engine maps the index (plus the tensor's
 /// offset) to an element. CuTe's `Tensor<Engine, Layout>`.
 ///
@@ -160,11 +168,7 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// The same elements seen through another layout (CuTe's `make_tensor(t.data(), layout)`),
     /// starting at this tensor's offset plus `offset`; an error when the layout reaches outside the
     /// storage.
-    pub fn relayout<L2: TensorLayout>(
-        &self,
-        layout: L2,
-        offset: i64,
-    ) -> Result<Tensor<ConstViewEngine<'_, E::Value, E::Space>, L2>> {
+    pub fn relayout<L2: TensorLayout>(&self, layout: L2, offset: i64) -> Result<View<'_, E, L2>> {
         let off = self
             .offset
             .checked_add(offset)
@@ -180,7 +184,7 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         &mut self,
         layout: L2,
         offset: i64,
-    ) -> Result<Tensor<ViewEngine<'_, E::Value, E::Space>, L2>>
+    ) -> Result<ViewMut<'_, E, L2>>
     where
         E: EngineMut,
     {

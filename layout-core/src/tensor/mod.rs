@@ -36,7 +36,7 @@ mod slice;
 mod tile;
 
 pub use algorithm::{axpby, clear, copy, copy_if, copy_naive, fill, gemm, make_identity_tensor};
-pub use base::{make_tensor, make_tensor_array, make_tensor_owned, Tensor};
+pub use base::{make_tensor, make_tensor_array, make_tensor_owned, Tensor, View, ViewMut};
 pub use engine::{
     make_gmem_ptr, make_rmem_ptr, make_smem_ptr, ArrayEngine, ConstViewEngine, Engine, EngineMut,
     Gmem, HeapEngine, IntoView, MemorySpace, Rmem, Smem, ViewEngine,

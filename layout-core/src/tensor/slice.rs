@@ -1,8 +1,8 @@
 //! Slicing with `_`: `t.slice((.., 3))` or `t.slice(s![_, 3])` is CuTe's `t(_,3)`, a view of the kept
 //! modes at the offset of the fixed ones; `dice` keeps the fixed modes instead.
 
-use super::base::Tensor;
-use super::engine::{ConstViewEngine, Engine, EngineMut, ViewEngine};
+use super::base::{Tensor, View, ViewMut};
+use super::engine::{Engine, EngineMut};
 use super::index::index_1d;
 use super::layout::TensorLayout;
 use crate::error::{LayoutError, Result};
@@ -236,18 +236,12 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// let row = t.slice((2, ..)).unwrap();           // t(2,_)
     /// assert_eq!(row.iter().copied().collect::<Vec<_>>(), vec![8, 9, 10, 11]);
     /// ```
-    pub fn slice(
-        &self,
-        c: impl Into<SliceCoord>,
-    ) -> Result<Tensor<ConstViewEngine<'_, E::Value, E::Space>, Layout>> {
+    pub fn slice(&self, c: impl Into<SliceCoord>) -> Result<View<'_, E>> {
         let (l, off) = slice_layout_and_offset(&c.into(), &self.layout().to_runtime())?;
         self.relayout(l, off)
     }
     /// [`Tensor::slice`], as a mutable view.
-    pub fn slice_mut(
-        &mut self,
-        c: impl Into<SliceCoord>,
-    ) -> Result<Tensor<ViewEngine<'_, E::Value, E::Space>, Layout>>
+    pub fn slice_mut(&mut self, c: impl Into<SliceCoord>) -> Result<ViewMut<'_, E>>
     where
         E: EngineMut,
     {
@@ -255,10 +249,7 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         self.relayout_mut(l, off)
     }
     /// A view through [`dice_layout`]: the modes `c` fixes, at this tensor's offset.
-    pub fn dice(
-        &self,
-        c: impl Into<SliceCoord>,
-    ) -> Result<Tensor<ConstViewEngine<'_, E::Value, E::Space>, Layout>> {
+    pub fn dice(&self, c: impl Into<SliceCoord>) -> Result<View<'_, E>> {
         let l = dice_layout(&c.into(), &self.layout().to_runtime())?;
         self.relayout(l, 0)
     }

@@ -9,8 +9,8 @@
 //! work now. When the crate-root `composition`, `logical_divide`, `zipped_divide` and `flat_divide`
 //! land, `algebra` should be deleted and the four calls below pointed at them.
 
-use super::base::Tensor;
-use super::engine::{ConstViewEngine, Engine, EngineMut, ViewEngine};
+use super::base::{Tensor, View, ViewMut};
+use super::engine::{Engine, EngineMut};
 use super::layout::TensorLayout;
 use super::slice::{slice_layout_and_offset, SliceCoord};
 use crate::error::{LayoutError, Result};
@@ -276,13 +276,13 @@ macro_rules! view_ops {
         impl<E: Engine, L: TensorLayout> Tensor<E, L> {
             $(
                 $(#[$doc])*
-                pub fn $name(&self, $($arg: $ty),*) -> Result<Tensor<ConstViewEngine<'_, E::Value, E::Space>, Layout>> {
+                pub fn $name(&self, $($arg: $ty),*) -> Result<View<'_, E>> {
                     let l = self.layout().to_runtime();
                     let (nl, off): (Layout, i64) = $body(&l)?;
                     self.relayout(nl, off)
                 }
                 #[doc = concat!("[`Tensor::", stringify!($name), "`], as a mutable view.")]
-                pub fn $name_mut(&mut self, $($arg: $ty),*) -> Result<Tensor<ViewEngine<'_, E::Value, E::Space>, Layout>>
+                pub fn $name_mut(&mut self, $($arg: $ty),*) -> Result<ViewMut<'_, E>>
                 where
                     E: EngineMut,
                 {
