@@ -73,16 +73,16 @@ impl CompositionRhs for Tiler {
 impl CompositionRhs for Int {
     fn compose_onto(&self, lhs: &Layout) -> Result<Layout> {
         let flat = coalesce_x(lhs)?;
-        let mut exact = true;
+        let mut track = Track::default();
         let r = compose_impl(
             flat.shape(),
             flat.stride(),
             &IntTuple::Int(*self),
             &IntTuple::s(1),
-            &mut exact,
+            &mut track,
         )?;
         let b = Layout::new(IntTuple::Int(*self), IntTuple::s(1))?;
-        verify(lhs, &b, &r, exact)?;
+        verify(lhs, &b, &r, track.exact_for(&flat))?;
         Ok(r)
     }
 }
@@ -132,16 +132,16 @@ fn compose_layouts(lhs: &Layout, rhs: &Layout) -> Result<Layout> {
         Some(p) => coalesce_x_profile(lhs, p)?,
         None => coalesce_x(lhs)?,
     };
-    let mut exact = true;
+    let mut track = Track::default();
     let r = compose_impl(
         flat.shape(),
         flat.stride(),
         rhs.shape(),
         rhs.stride(),
-        &mut exact,
+        &mut track,
     )?;
     if profile.is_none() {
-        verify(lhs, rhs, &r, exact)?;
+        verify(lhs, rhs, &r, track.exact_for(&flat))?;
     }
     Ok(r)
 }
@@ -184,14 +184,13 @@ fn ceil_div_int(a: Int, b: Int) -> Result<Int> {
 }
 
 /// CuTe's `composition_impl`: `ls:ld` is A after coalescing, `rs:rd` one (sub-)mode of B.
-/// `exact` is cleared when a step relies on a divisibility that does not hold, so that the result
-/// must be checked point by point.
+/// `track` records whether every step is exact by construction (see [`Track`]).
 fn compose_impl(
     ls: &IntTuple,
     ld: &IntTuple,
     rs: &IntTuple,
     rd: &IntTuple,
-    exact: &mut bool,
+    track: &mut Track,
 ) -> Result<Layout> {
     if let IntTuple::Tuple(shapes) = rs {
         let IntTuple::Tuple(strides) = rd else {
@@ -200,7 +199,7 @@ fn compose_impl(
         let modes = shapes
             .iter()
             .zip(strides)
-            .map(|(s, d)| compose_impl(ls, ld, s, d, exact))
+            .map(|(s, d)| compose_impl(ls, ld, s, d, track))
             .collect::<Result<Vec<_>>>()?;
         return Ok(Layout::from_modes(modes));
     }
@@ -209,7 +208,7 @@ fn compose_impl(
         IntTuple::Basis(b) => {
             let sub_s = ls.get_path(&b.modes)?;
             let sub_d = ld.get_path(&b.modes)?;
-            return compose_impl(&sub_s, &sub_d, rs, &IntTuple::Int(b.scale), exact);
+            return compose_impl(&sub_s, &sub_d, rs, &IntTuple::Int(b.scale), track);
         }
         IntTuple::Tuple(_) => return Err(not_congruent(rs, rd)),
         IntTuple::Int(d) => *d,
@@ -229,7 +228,7 @@ fn compose_impl(
     let Some((last_stride, strides)) = strides.split_last() else {
         return Err(empty_layout("composition"));
     };
-    compose_general(&shapes, strides, last_stride, rs_int, rd_int, exact)
+    compose_general(&shapes, strides, last_stride, rs_int, rd_int, track)
 }
 
 fn not_congruent(a: &IntTuple, b: &IntTuple) -> LayoutError {
@@ -247,10 +246,10 @@ fn compose_general(
     last_stride: &IntTuple,
     mut rest_shape: Int,
     mut rest_stride: Int,
-    exact: &mut bool,
+    track: &mut Track,
 ) -> Result<Layout> {
     let mut out: Vec<Mode> = Vec::new();
-    for (&cs, cd) in shapes.iter().zip(strides) {
+    for (i, (&cs, cd)) in shapes.iter().zip(strides).enumerate() {
         // CuTe's weak stride divisibility condition, checked when both values are static.
         if cs.is_static && rest_stride.is_static {
             let r = rest_stride.rem(cs)?;
@@ -265,7 +264,7 @@ fn compose_general(
                 });
             }
         }
-        note_exactness(cs, rest_shape, rest_stride, exact);
+        track.step(cs, rest_shape, rest_stride);
         let abs_stride = rest_stride.abs()?;
         let next_shape = ceil_div_int(cs, abs_stride)?;
         let next_stride = ceil_div_int(abs_stride, cs)?.mul(signum(rest_stride))?;
@@ -283,6 +282,7 @@ fn compose_general(
                 divisor: new_shape.to_string(),
             });
         }
+        track.digits(i, new_shape, rest_stride);
         out.push((new_shape, scale_leaf(rest_stride, cd)?));
         rest_shape = rest_shape.div(new_shape)?;
         rest_stride = next_stride;
@@ -301,23 +301,68 @@ fn compose_general(
     layout_of(out, true)
 }
 
-/// Clear `exact` unless this step is one that is right by construction: B has one element left, or
-/// B's stride and A's shape divide one another and B's remaining shape splits evenly.
-fn note_exactness(cs: Int, rest_shape: Int, rest_stride: Int, exact: &mut bool) {
-    let (c, n, r) = (cs.value, rest_shape.value, rest_stride.value.unsigned_abs());
-    if n == 1 {
-        return;
-    }
-    let c = c.max(0).unsigned_abs();
-    if c == 0 || r == 0 || n < 1 || (r % c != 0 && c % r != 0) {
-        *exact = false;
-        return;
-    }
-    if r < c {
-        let next = c / r;
-        if n.unsigned_abs() > next && n.unsigned_abs() % next != 0 {
-            *exact = false;
+/// Whether a composition is right by construction, so that it needs no point-by-point check.
+///
+/// Each step of one mode `n:r` of B over a mode `c` of A is exact when B has one element left, or when
+/// `r` and `c` divide one another and `n` splits evenly; the modes it appends then use the "digits"
+/// `0, r, 2r, ..., (n-1)r` of A's mode. The whole of B composes exactly when, in addition, all strides
+/// are non-negative and, for every mode of A but the last, the largest digits the modes of B use add
+/// up to less than its shape (so that adding the parts never carries into the next mode of A).
+#[derive(Default)]
+struct Track {
+    exact: bool,
+    broken: bool,
+    used: Vec<u128>,
+}
+
+impl Track {
+    fn step(&mut self, cs: Int, rest_shape: Int, rest_stride: Int) {
+        let (c, n, r) = (cs.value, rest_shape.value, rest_stride.value);
+        if r < 0 {
+            self.broken = true;
         }
+        if n == 1 {
+            return;
+        }
+        let (c, r) = (c.max(0).unsigned_abs(), r.unsigned_abs());
+        if c == 0 || r == 0 || n < 1 || (r % c != 0 && c % r != 0) {
+            self.broken = true;
+            return;
+        }
+        if r < c {
+            let next = c / r;
+            if n.unsigned_abs() > next && n.unsigned_abs() % next != 0 {
+                self.broken = true;
+            }
+        }
+    }
+
+    fn digits(&mut self, mode: usize, new_shape: Int, rest_stride: Int) {
+        if self.used.len() <= mode {
+            self.used.resize(mode + 1, 0);
+        }
+        let top = (new_shape.value.max(1) as u128 - 1) * rest_stride.value.unsigned_abs() as u128;
+        self.used[mode] = self.used[mode].saturating_add(top);
+    }
+
+    /// The verdict for A coalesced to `flat`.
+    fn exact_for(&mut self, flat: &Layout) -> bool {
+        if self.broken {
+            return false;
+        }
+        if flat
+            .stride()
+            .leaves()
+            .iter()
+            .any(|d| !matches!(d, IntTuple::Int(_)))
+        {
+            return false;
+        }
+        let shapes = flat.shape().leaves();
+        self.exact = self.used.iter().enumerate().all(|(i, &u)| {
+            matches!(shapes.get(i), Some(IntTuple::Int(s)) if s.value >= 1 && u < s.value as u128)
+        });
+        self.exact
     }
 }
 
@@ -329,6 +374,7 @@ pub(crate) const CHECK_LIMIT: i128 = 1 << 20;
 pub(crate) struct FlatFn {
     shape: Vec<i128>,
     stride: Vec<(Vec<usize>, i128)>,
+    all_int: bool,
 }
 
 /// A point of the codomain: coefficient per basis mode path (the empty path is the integer part).
@@ -346,7 +392,12 @@ impl FlatFn {
                 IntTuple::Tuple(_) => return Err(LayoutError::invalid("stride leaf is a tuple")),
             });
         }
-        Ok(FlatFn { shape, stride })
+        let all_int = stride.iter().all(|(p, _)| p.is_empty());
+        Ok(FlatFn {
+            shape,
+            stride,
+            all_int,
+        })
     }
 
     /// The number of points in the domain.
@@ -357,11 +408,11 @@ impl FlatFn {
         })
     }
 
-    pub(crate) fn eval(&self, idx: i128) -> Result<Offset> {
-        let mut out = Offset::new();
+    /// Split `idx` into the coordinate of each flat mode and call `f(mode, coordinate)`.
+    fn split(&self, idx: i128, mut f: impl FnMut(usize, i128) -> Result<()>) -> Result<()> {
         let mut rest = idx;
         let n = self.shape.len();
-        for (k, (&s, (path, d))) in self.shape.iter().zip(&self.stride).enumerate() {
+        for (k, &s) in self.shape.iter().enumerate() {
             let c = if k + 1 == n {
                 rest
             } else {
@@ -375,22 +426,50 @@ impl FlatFn {
                 rest /= s;
                 c
             };
-            let term = c
-                .checked_mul(*d)
+            f(k, c)?;
+        }
+        Ok(())
+    }
+
+    fn term(&self, k: usize, c: i128) -> Result<i128> {
+        c.checked_mul(self.stride[k].1)
+            .ok_or_else(|| LayoutError::invalid("offset does not fit in i128"))
+    }
+
+    /// The value at `idx` of a layout whose strides are all integers.
+    fn eval_i(&self, idx: i128) -> Result<i128> {
+        let mut acc = 0i128;
+        self.split(idx, |k, c| {
+            acc = acc
+                .checked_add(self.term(k, c)?)
                 .ok_or_else(|| LayoutError::invalid("offset does not fit in i128"))?;
+            Ok(())
+        })?;
+        Ok(acc)
+    }
+
+    pub(crate) fn eval(&self, idx: i128) -> Result<Offset> {
+        let mut out = Offset::new();
+        self.split(idx, |k, c| {
+            let term = self.term(k, c)?;
             if term != 0 {
+                let path = &self.stride[k].0;
                 let e = out.entry(path.clone()).or_insert(0);
                 *e += term;
                 if *e == 0 {
                     out.remove(path);
                 }
             }
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 
     /// The integer value at `idx`, or `None` when the result has basis components.
     pub(crate) fn eval_int(&self, idx: i128) -> Result<Option<i128>> {
+        if self.all_int {
+            return self.eval_i(idx).map(Some);
+        }
         let o = self.eval(idx)?;
         Ok(match o.len() {
             0 => Some(0),
@@ -440,6 +519,24 @@ fn verify(a: &Layout, b: &Layout, r: &Layout, exact: bool) -> Result<()> {
             ),
         });
     }
+    if fa.all_int && fr.all_int {
+        for i in 0..nb {
+            let bi = fb.eval_i(i)?;
+            let (want, got) = (fa.eval_i(bi)?, fr.eval_i(i)?);
+            if want != got {
+                return Err(not_a_after_b(
+                    a,
+                    b,
+                    r,
+                    i,
+                    bi,
+                    &got.to_string(),
+                    &want.to_string(),
+                ));
+            }
+        }
+        return Ok(());
+    }
     for i in 0..nb {
         let bi = fb.eval_int(i)?.ok_or_else(|| {
             LayoutError::invalid(format!("composition: B = {b} must map to integers"))
@@ -447,15 +544,25 @@ fn verify(a: &Layout, b: &Layout, r: &Layout, exact: bool) -> Result<()> {
         let want = fa.eval(bi)?;
         let got = fr.eval(i)?;
         if want != got {
-            return Err(LayoutError::Postcondition {
-                what: format!(
-                    "composition {a} o {b}: CuTe's result {r} is not A o B: at i = {i} it gives {} \
-                     but A(B({i})) = A({bi}) = {} (a divisibility condition fails)",
-                    show(&got),
-                    show(&want)
-                ),
-            });
+            return Err(not_a_after_b(a, b, r, i, bi, &show(&got), &show(&want)));
         }
     }
     Ok(())
+}
+
+fn not_a_after_b(
+    a: &Layout,
+    b: &Layout,
+    r: &Layout,
+    i: i128,
+    bi: i128,
+    got: &str,
+    want: &str,
+) -> LayoutError {
+    LayoutError::Postcondition {
+        what: format!(
+            "composition {a} o {b}: CuTe's result {r} is not A o B: at i = {i} it gives {got} but \
+             A(B({i})) = A({bi}) = {want} (a divisibility condition fails)"
+        ),
+    }
 }
