@@ -21,8 +21,8 @@ use crate::tiler::Tiler;
 
 // The operations divides and products are made of. (Stand-ins until `algebra`/`core` land.)
 pub(crate) use prereq::{
-    append_to, coalesce, compact_col_major, complement, composition,
-    cosize, make_layout, make_ordered_layout, right_inverse, shape_div, size, zip,
+    append_to, coalesce, compact_col_major, complement, composition, cosize, make_layout,
+    make_ordered_layout, right_inverse, shape_div, size, zip,
 };
 
 /// A tiler turned into the layout CuTe uses for it: an integer `n` becomes `make_layout(n)`.

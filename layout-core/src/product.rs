@@ -83,10 +83,7 @@ pub fn flat_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Both layouts padded to the larger rank, then their logical product's two modes.
 fn padded_product(block: &Layout, tiler: &Layout) -> Result<(Layout, Layout)> {
     let r = block.rank().max(tiler.rank());
-    let p = logical_product(
-        &append_to(block, r)?,
-        &Tiler::Layout(append_to(tiler, r)?),
-    )?;
+    let p = logical_product(&append_to(block, r)?, &Tiler::Layout(append_to(tiler, r)?))?;
     Ok((p.mode(0)?, p.mode(1)?))
 }
 
@@ -135,7 +132,11 @@ pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 /// assert_eq!(eval_str("tile_to_shape(_8:_1,(_16,_4),(_0,_1))").unwrap().to_string(),
 ///            "((_8,_2),(_1,_4)):((_1,_8),(_0,_16))");
 /// ```
-pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>) -> Result<Layout> {
+pub fn tile_to_shape(
+    block: &Layout,
+    target: &IntTuple,
+    order: Option<&IntTuple>,
+) -> Result<Layout> {
     let r = target.rank();
     if block.rank() > r {
         return Err(LayoutError::invalid(format!(

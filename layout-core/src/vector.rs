@@ -13,7 +13,7 @@ use crate::divide::{
     coalesce, compact_col_major, composition, logical_divide, right_inverse, shape_div,
 };
 use crate::error::{LayoutError, Result};
-use crate::int::{gcd_i64, Int};
+use crate::int::{Int, gcd_i64};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::tiler::Tiler;
@@ -29,8 +29,8 @@ fn common_prefix(a: &Layout, b: &Layout) -> Result<(Option<Layout>, Layout)> {
     let inv_b = right_inverse(b)?;
     let common = coalesce(&composition(a, &inv_b)?)?;
     let m0 = common.mode(0)?;
-    let is_vec = m0.shape().is_static()
-        && matches!(m0.stride(), IntTuple::Int(d) if d.is_static_eq(1));
+    let is_vec =
+        m0.shape().is_static() && matches!(m0.stride(), IntTuple::Int(d) if d.is_static_eq(1));
     Ok((is_vec.then_some(m0), inv_b))
 }
 

@@ -26,7 +26,11 @@ pub(crate) fn shape_div_int(a: Int, b: Int) -> Result<Int> {
             lhs: a.value,
         });
     }
-    if a.is_static && b.is_static && a.value % b.value != 0 && (a.value == 0 || b.value % a.value != 0) {
+    if a.is_static
+        && b.is_static
+        && a.value % b.value != 0
+        && (a.value == 0 || b.value % a.value != 0)
+    {
         return Err(LayoutError::NotDivisible {
             what: "shape_div (one must divide the other)".into(),
             dividend: a.to_string(),
@@ -47,10 +51,15 @@ pub(crate) fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
     match (a, b) {
         (IntTuple::Tuple(x), IntTuple::Tuple(y)) => {
             if x.len() != y.len() {
-                return Err(LayoutError::invalid(format!("shape_div: ranks of {a} and {b}")));
+                return Err(LayoutError::invalid(format!(
+                    "shape_div: ranks of {a} and {b}"
+                )));
             }
             Ok(IntTuple::Tuple(
-                x.iter().zip(y).map(|(p, q)| shape_div(p, q)).collect::<Result<_>>()?,
+                x.iter()
+                    .zip(y)
+                    .map(|(p, q)| shape_div(p, q))
+                    .collect::<Result<_>>()?,
             ))
         }
         (IntTuple::Tuple(x), _) => {
@@ -63,7 +72,10 @@ pub(crate) fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
             Ok(IntTuple::Tuple(out))
         }
         (_, IntTuple::Tuple(_)) => shape_div(a, &IntTuple::Int(tuple_ops::product(b)?)),
-        _ => Ok(IntTuple::Int(shape_div_int(leaf(a, "shape_div")?, leaf(b, "shape_div")?)?)),
+        _ => Ok(IntTuple::Int(shape_div_int(
+            leaf(a, "shape_div")?,
+            leaf(b, "shape_div")?,
+        )?)),
     }
 }
 
@@ -94,11 +106,14 @@ fn zip_leaves(
 ) -> Result<IntTuple> {
     match (a, b) {
         (IntTuple::Tuple(x), IntTuple::Tuple(y)) if x.len() == y.len() => Ok(IntTuple::Tuple(
-            x.iter().zip(y).map(|(p, q)| zip_leaves(p, q, f)).collect::<Result<_>>()?,
+            x.iter()
+                .zip(y)
+                .map(|(p, q)| zip_leaves(p, q, f))
+                .collect::<Result<_>>()?,
         )),
-        (IntTuple::Tuple(_), _) | (_, IntTuple::Tuple(_)) => {
-            Err(LayoutError::invalid(format!("{a} and {b} are not congruent")))
-        }
+        (IntTuple::Tuple(_), _) | (_, IntTuple::Tuple(_)) => Err(LayoutError::invalid(format!(
+            "{a} and {b} are not congruent"
+        ))),
         _ => f(a, b),
     }
 }
@@ -121,7 +136,13 @@ pub(crate) fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<
     let ref_order: Vec<Int> = flat_order
         .iter()
         .enumerate()
-        .map(|(k, o)| if o.is_static { *o } else { Int::s(max_order.value + 1 + k as i64) })
+        .map(|(k, o)| {
+            if o.is_static {
+                *o
+            } else {
+                Int::s(max_order.value + 1 + k as i64)
+            }
+        })
         .collect();
     let mut k = 0usize;
     let stride = order_strides(shape, order, &ref_shape, &ref_order, &mut k)?;
@@ -268,7 +289,11 @@ fn coalesce_x(l: &Layout) -> Result<Layout> {
     if r == 0 {
         return Layout::new(IntTuple::s(1), IntTuple::s(0));
     }
-    let last = if s[r - 1].is_static_eq(1) { Int::s(2) } else { s[r - 1] };
+    let last = if s[r - 1].is_static_eq(1) {
+        Int::s(2)
+    } else {
+        s[r - 1]
+    };
     bw_coalesce(&s, &d, r - 1, last, d[r - 1])
 }
 
@@ -282,7 +307,11 @@ pub(crate) fn coalesce_by(l: &Layout, profile: &IntTuple) -> Result<Layout> {
             }
             let mut out = Vec::new();
             for (i, m) in modes.iter().enumerate() {
-                out.push(if i < p.len() { coalesce_by(m, &p[i])? } else { m.clone() });
+                out.push(if i < p.len() {
+                    coalesce_by(m, &p[i])?
+                } else {
+                    m.clone()
+                });
             }
             Ok(Layout::from_modes(out))
         }
@@ -348,7 +377,13 @@ fn composition_impl(ls: &[Int], ld: &[Int], rs: &IntTuple, rd: &IntTuple) -> Res
         shape2.push(shape_min(a, rest_shape));
         rest_shape = shape_div_int(rest_shape, a)?;
     }
-    bw_coalesce(&shape2, &stride1, r - 1, rest_shape, rest_stride.mul(ld[r - 1])?)
+    bw_coalesce(
+        &shape2,
+        &stride1,
+        r - 1,
+        rest_shape,
+        rest_stride.mul(ld[r - 1])?,
+    )
 }
 
 /// `composition(lhs, rhs)` for two layouts.
@@ -478,7 +513,9 @@ pub(crate) fn append_to(l: &Layout, n: usize) -> Result<Layout> {
     }
     let mut modes = l.modes();
     if modes.len() > n {
-        return Err(LayoutError::invalid(format!("append<{n}>: {l} has more modes")));
+        return Err(LayoutError::invalid(format!(
+            "append<{n}>: {l} has more modes"
+        )));
     }
     while modes.len() < n {
         modes.push(Layout::new(IntTuple::s(1), IntTuple::s(0))?);
@@ -491,7 +528,9 @@ fn zip_tuples(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
         IntTuple::Tuple(x) => {
             let y = b.elems();
             if !b.is_tuple() || y.len() != x.len() {
-                return Err(LayoutError::invalid(format!("zip: ranks of {a} and {b} differ")));
+                return Err(LayoutError::invalid(format!(
+                    "zip: ranks of {a} and {b} differ"
+                )));
             }
             Ok(IntTuple::Tuple(
                 x.iter()
@@ -500,11 +539,17 @@ fn zip_tuples(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                     .collect(),
             ))
         }
-        _ => Ok(IntTuple::Tuple(vec![IntTuple::Tuple(vec![a.clone(), b.clone()])])),
+        _ => Ok(IntTuple::Tuple(vec![IntTuple::Tuple(vec![
+            a.clone(),
+            b.clone(),
+        ])])),
     }
 }
 
 /// `zip(a, b)` of two layouts.
 pub(crate) fn zip(a: &Layout, b: &Layout) -> Result<Layout> {
-    Layout::new(zip_tuples(a.shape(), b.shape())?, zip_tuples(a.stride(), b.stride())?)
+    Layout::new(
+        zip_tuples(a.shape(), b.shape())?,
+        zip_tuples(a.stride(), b.stride())?,
+    )
 }

@@ -36,7 +36,10 @@ fn layout_arg(op: &str, v: Value, which: &str) -> Result<Layout> {
         Value::Layout(l) => Ok(l),
         v => Err(LayoutError::bad_args(
             op,
-            format!("the {which} must be a layout SHAPE:STRIDE, found {} `{v}`", v.kind()),
+            format!(
+                "the {which} must be a layout SHAPE:STRIDE, found {} `{v}`",
+                v.kind()
+            ),
         )),
     }
 }
