@@ -12,18 +12,43 @@
 //! assert_eq!(r.to_string(), "((3,4),(2,2)):((8,1),(24,4))");
 //! ```
 
-mod prereq;
-
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::tiler::Tiler;
 
-// The operations divides and products are made of. (Stand-ins until `algebra`/`core` land.)
-pub(crate) use prereq::{
-    append_to, coalesce, compact_col_major, complement, composition, cosize, make_layout,
-    make_ordered_layout, right_inverse, shape_div, size, zip,
-};
+/// The operations divides and products are built from, under CuTe's names and argument forms.
+pub(crate) mod deps {
+    use crate::error::Result;
+    use crate::int::Int;
+    use crate::int_tuple::IntTuple;
+    use crate::layout::Layout;
+
+    pub(crate) use crate::coalesce::coalesce;
+    pub(crate) use crate::complement::complement;
+    pub(crate) use crate::composition::composition;
+    pub(crate) use crate::construct::{make_layout, make_ordered_layout};
+    pub(crate) use crate::inverse::right_inverse;
+    pub(crate) use crate::query::{cosize, size};
+    pub(crate) use crate::tuple_ops::shape_div;
+
+    /// `append<n>(layout)`: pad with `_1:_0` modes up to rank `n`.
+    pub(crate) fn append_to(layout: &Layout, n: usize) -> Result<Layout> {
+        crate::modes::append(layout, None, Some(n))
+    }
+
+    /// `zip(a, b)` of two layouts: mode `i` of the result is `(a_i, b_i)`.
+    pub(crate) fn zip(a: &Layout, b: &Layout) -> Result<Layout> {
+        crate::modes::zip(&[a.clone(), b.clone()])
+    }
+
+    /// Compact column-major strides for `shape` starting at `current` (a static size-1 mode gets `_0`).
+    pub(crate) fn col_major_from(shape: &IntTuple, current: Int) -> Result<IntTuple> {
+        crate::construct::compact_col_major(shape, Some(&IntTuple::Int(current)))
+    }
+}
+
+use deps::{complement, composition, make_layout};
 
 /// A tiler turned into the layout CuTe uses for it: an integer `n` becomes `make_layout(n)`.
 pub(crate) fn tiler_layout(t: &Tiler) -> Result<Option<Layout>> {

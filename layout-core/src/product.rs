@@ -11,10 +11,10 @@
 //! assert_eq!(r.to_string(), "((_2,_3),(_2,_4)):((_1,_16),(_2,_4))");
 //! ```
 
-use crate::divide::{
-    append_to, by_mode, complement, composition, cosize, make_layout, make_ordered_layout, size,
-    tile_unzip, tiler_layout, unpack_both, unpack_second, zip,
+use crate::divide::deps::{
+    append_to, complement, composition, cosize, make_layout, make_ordered_layout, size, zip,
 };
+use crate::divide::{by_mode, tile_unzip, tiler_layout, unpack_both, unpack_second};
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;

@@ -9,9 +9,8 @@
 //! assert_eq!(eval_str("upcast<2>((_4,_8):(_1,_4))").unwrap().to_string(), "(_2,_8):(_1,_2)");
 //! ```
 
-use crate::divide::{
-    coalesce, compact_col_major, composition, logical_divide, right_inverse, shape_div,
-};
+use crate::divide::deps::{coalesce, col_major_from, composition, right_inverse, shape_div};
+use crate::divide::logical_divide;
 use crate::error::{LayoutError, Result};
 use crate::int::{Int, gcd_i64};
 use crate::int_tuple::IntTuple;
@@ -77,7 +76,7 @@ pub fn nullspace(layout: &Layout) -> Result<Layout> {
     let shapes = layout.shape().leaves();
     let strides = layout.stride().leaves();
     let flat_shape = layout.shape().flatten();
-    let rstride = compact_col_major(&flat_shape, Int::s(1))?.leaves();
+    let rstride = col_major_from(&flat_shape, Int::s(1))?.leaves();
     let picked: Vec<usize> = (0..strides.len())
         .filter(|&i| matches!(strides[i], IntTuple::Int(d) if d.is_static_eq(0)))
         .collect();
@@ -126,7 +125,7 @@ pub fn domain_distribute(a: &IntTuple, b: &IntTuple) -> Result<Layout> {
         shape.push(IntTuple::Int(g));
         rest = rest.div(g)?;
     }
-    let stride = compact_col_major(&flat, Int::s(1))?;
+    let stride = col_major_from(&flat, Int::s(1))?;
     let shape = match flat {
         IntTuple::Tuple(_) => IntTuple::Tuple(shape),
         _ => shape.remove(0),
