@@ -12,7 +12,7 @@
 //! ```
 
 use crate::divide::deps::{
-    append_to, complement, composition, cosize, make_layout, make_ordered_layout, size, zip,
+    append_to, complement, cosize, make_layout, make_ordered_layout, raw_composition, size, zip,
 };
 use crate::divide::{by_mode, tile_unzip, tiler_layout, unpack_both, unpack_second};
 use crate::error::{LayoutError, Result};
@@ -43,7 +43,7 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
             let rest = complement(block, &IntTuple::Int(cotarget))?;
             Ok(Layout::from_modes(vec![
                 block.clone(),
-                composition(&rest, &b)?,
+                raw_composition(&rest, &b)?,
             ]))
         }
     }
