@@ -218,8 +218,8 @@ pub(crate) fn unpack_both(zipped: &Layout) -> Result<Layout> {
 ///
 /// ```
 /// use layout_core::notation::eval_str;
-/// assert_eq!(eval_str("zipped_divide((_12,_32):(_32,_1),_8:_1)").unwrap().to_string(),
-///            "(_8,(_2,_32)):(_32,(_256,_1))");
+/// assert_eq!(eval_str("zipped_divide((_12,_32):(_32,_1),(_4,_8))").unwrap().to_string(),
+///            "((_4,_8),(_3,_4)):((_32,_1),(_128,_8))");
 /// ```
 pub fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
     tile_unzip(&logical_divide(layout, tiler)?, tiler)
