@@ -28,30 +28,41 @@ fn normalize(t: &IntTuple) -> IntTuple {
     }
 }
 
+/// The largest basis mode index expanded into a tuple (a guard against absurd inputs such as
+/// `_1@99999999999`, which would need that many `_0` entries).
+pub const MAX_BASIS_MODE: usize = 1 << 12;
+
 /// The value as a plain (nested) tuple: every basis element `v@i@...` becomes `(_0,...,_0,v')`
 /// with `i` zeros. Integers stay integers.
 ///
-/// Post: the result holds no basis elements.
+/// Post: the result holds no basis elements. Errors: a mode index above [`MAX_BASIS_MODE`].
 /// ```
 /// # use layout_core::{IntTuple, as_arithmetic_tuple};
 /// let b: IntTuple = "4@1@2".parse().unwrap(); // E<2,1> scaled by 4
-/// assert_eq!(as_arithmetic_tuple(&b).to_string(), "(_0,_0,(_0,4))");
+/// assert_eq!(as_arithmetic_tuple(&b).unwrap().to_string(), "(_0,_0,(_0,4))");
 /// ```
-pub fn as_arithmetic_tuple(t: &IntTuple) -> IntTuple {
-    fn expand(scale: Int, modes: &[usize]) -> IntTuple {
+pub fn as_arithmetic_tuple(t: &IntTuple) -> Result<IntTuple> {
+    fn expand(scale: Int, modes: &[usize]) -> Result<IntTuple> {
         match modes.split_first() {
-            None => IntTuple::Int(scale),
+            None => Ok(IntTuple::Int(scale)),
+            Some((&m, _)) if m > MAX_BASIS_MODE => Err(LayoutError::IndexOutOfRange {
+                what: "basis element mode".into(),
+                index: m as i64,
+                bound: MAX_BASIS_MODE as i64 + 1,
+            }),
             Some((&m, rest)) => {
                 let mut v = vec![IntTuple::s(0); m];
-                v.push(expand(scale, rest));
-                IntTuple::Tuple(v)
+                v.push(expand(scale, rest)?);
+                Ok(IntTuple::Tuple(v))
             }
         }
     }
     match t {
-        IntTuple::Int(i) => IntTuple::Int(*i),
+        IntTuple::Int(i) => Ok(IntTuple::Int(*i)),
         IntTuple::Basis(b) => expand(b.scale, &b.modes),
-        IntTuple::Tuple(v) => IntTuple::Tuple(v.iter().map(as_arithmetic_tuple).collect()),
+        IntTuple::Tuple(v) => Ok(IntTuple::Tuple(
+            v.iter().map(as_arithmetic_tuple).collect::<Result<_>>()?,
+        )),
     }
 }
 
@@ -77,7 +88,7 @@ pub fn arith_add(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
         ))),
         _ => {
             let (IntTuple::Tuple(x), IntTuple::Tuple(y)) =
-                (as_arithmetic_tuple(&a), as_arithmetic_tuple(&b))
+                (as_arithmetic_tuple(&a)?, as_arithmetic_tuple(&b)?)
             else {
                 return Err(LayoutError::invalid(format!("cannot add {a} and {b}")));
             };

@@ -221,11 +221,9 @@ pub fn idx2crd_colex(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
                 .map(|(i, s)| idx2crd_colex(i, s))
                 .collect::<Result<_>>()?,
         )),
-        (IntTuple::Int(_), IntTuple::Tuple(_)) => Ok(as_arithmetic_tuple(&crd2idx(
-            idx,
-            shape,
-            &make_basis_like(shape),
-        )?)),
+        (IntTuple::Int(_), IntTuple::Tuple(_)) => {
+            as_arithmetic_tuple(&crd2idx(idx, shape, &make_basis_like(shape))?)
+        }
         (IntTuple::Int(_), IntTuple::Int(_)) => Ok(idx.clone()),
         _ => Err(rank_error("idx2crd: index and shape", idx, shape)),
     }

@@ -106,6 +106,20 @@ impl std::str::FromStr for Coord {
     }
 }
 
+/// The largest rank that `append<N>`/`prepend<N>` build (a guard against absurd template arguments).
+pub const MAX_RANK: usize = 1 << 12;
+
+fn check_rank(op: &str, n: usize) -> Result<()> {
+    if n > MAX_RANK {
+        return Err(out_of_range(
+            format!("{op}<{n}>: target rank"),
+            n,
+            MAX_RANK + 1,
+        ));
+    }
+    Ok(())
+}
+
 fn out_of_range(what: String, index: usize, bound: usize) -> LayoutError {
     LayoutError::IndexOutOfRange {
         what,
@@ -241,6 +255,7 @@ pub fn append_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntT
     if n == elems.len() {
         return Ok(t.clone());
     }
+    check_rank("append", n)?;
     if n < elems.len() {
         return Err(LayoutError::invalid(format!(
             "append<{n}> of {t}: it already has rank {} > {n}",
@@ -260,6 +275,7 @@ pub fn prepend_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<Int
     if n == elems.len() {
         return Ok(t.clone());
     }
+    check_rank("prepend", n)?;
     if n < elems.len() {
         return Err(LayoutError::invalid(format!(
             "prepend<{n}> of {t}: it already has rank {} > {n}",

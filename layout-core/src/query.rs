@@ -75,7 +75,7 @@ pub fn coshape(layout: &Layout) -> Result<IntTuple> {
     let m1 = layout
         .shape()
         .map_leaves(&mut |s| Ok(IntTuple::Int(s.expect_int("shape")?.sub(Int::s(1))?)))?;
-    let last = as_arithmetic_tuple(&arith_inner_product(&m1, &arith_abs(layout.stride())?)?);
+    let last = as_arithmetic_tuple(&arith_inner_product(&m1, &arith_abs(layout.stride())?)?)?;
     last.map_leaves(&mut |c| arith_add(c, &IntTuple::s(1)))
 }
 
@@ -92,5 +92,5 @@ pub fn cosize(layout: &Layout) -> Result<Int> {
 /// assert_eq!(coprofile(&l).unwrap().to_string(), "(_0,_0)");
 /// ```
 pub fn coprofile(layout: &Layout) -> Result<IntTuple> {
-    as_arithmetic_tuple(&arith_sum(layout.stride())?).map_leaves(&mut |_| Ok(IntTuple::s(0)))
+    as_arithmetic_tuple(&arith_sum(layout.stride())?)?.map_leaves(&mut |_| Ok(IntTuple::s(0)))
 }

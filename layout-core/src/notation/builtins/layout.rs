@@ -198,7 +198,21 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         }
         "crd2idx" => {
             arity(name, args, &[2, 3])?;
-            let c = int_tuple(name, &args[0])?;
+            let coord = modes::Coord::from_value(&args[0])?;
+            let Some(c) = coord.to_int_tuple() else {
+                // `_` in a coordinate counts as a static zero (CuTe's crd2idx of Underscore).
+                let (s, d) = match (&args[1], args.get(2)) {
+                    (Value::Layout(l), None) => (l.shape().clone(), l.stride().clone()),
+                    (s, Some(d)) => (int_tuple(name, s)?, int_tuple(name, d)?),
+                    _ => {
+                        return Err(LayoutError::bad_args(
+                            name,
+                            "a coordinate with `_` needs a layout or a shape and a stride",
+                        ))
+                    }
+                };
+                return Ok(Value::IntTuple(modes::slice_offset(&coord, &s, &d)?));
+            };
             match &args[1] {
                 Value::Layout(l) if args.len() == 2 => Ok(Value::IntTuple(crd::eval(l, &c)?)),
                 s => {
