@@ -43,7 +43,9 @@ pub use int::Int;
 pub use int_tuple::IntTuple;
 pub use layout::Layout;
 pub use notation::Value;
-pub use swizzle::{ComposedLayout, Swizzle};
+pub use swizzle::{
+    composition3, composition_layout_swizzle, layout_eval, ComposedLayout, LayoutFn, Swizzle,
+};
 pub use tiler::Tiler;
 
 // The algebra's functions, re-exported at the crate root under CuTe's names.
