@@ -119,3 +119,38 @@ fn svg_rank1_and_plain_layouts() {
     );
     insta::assert_snapshot!(print_svg(&f("(2,3):(3,1)"), SvgOptions::default()).unwrap());
 }
+
+/// The TikZ document compiles with pdflatex, where pdflatex is installed (CI: texlive-latex-base,
+/// texlive-pictures, texlive-latex-extra for `standalone`); skipped otherwise.
+#[test]
+fn latex_compiles_with_pdflatex() {
+    if std::process::Command::new("pdflatex")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("pdflatex not installed: skipping");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("cute-latex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tex = dir.join("layout.tex");
+    std::fs::write(
+        &tex,
+        print_latex(&f("composition(Sw<2,0,2>,(_4,_4):(_4,_1))")).unwrap(),
+    )
+    .unwrap();
+    let out = std::process::Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error"])
+        .arg(&tex)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(dir.join("layout.pdf").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

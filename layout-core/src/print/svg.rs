@@ -57,7 +57,9 @@ pub fn print_svg(f: &LayoutFn, opts: SvgOptions) -> Result<String> {
     let ch = 22usize;
     let left = super::num_digits(g.rows as i64) * 8 + 14;
     let top = 44usize;
-    let width = left + g.cols * cw + 10;
+    // the caption is monospace at font + 1 px: about 0.62em a character
+    let caption = (g.title.chars().count() * (font + 1) * 62).div_ceil(100);
+    let width = (left + g.cols * cw).max(left + caption) + 10;
     let height = top + g.rows * ch + 10;
     let mut o = String::new();
     let _ = writeln!(
