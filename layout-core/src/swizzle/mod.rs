@@ -11,7 +11,7 @@
 //! use layout_core::{Int, Swizzle};
 //! let sw: Swizzle = "Sw<3,4,3>".parse().unwrap();
 //! assert_eq!(sw.to_string(), "Sw<3,4,3>");
-//! //! assert_eq!(sw.apply(Int::s(268)).unwrap().to_string(), "_300");
+//! assert_eq!(sw.apply(Int::s(268)).unwrap().to_string(), "_300");
 //! assert_eq!(sw.apply(Int::d(100)).unwrap().to_string(), "100");
 //! ```
 
