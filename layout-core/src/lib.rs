@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod arith_tuple;
 pub mod atom;
 pub mod basis;
 pub mod classic;
@@ -49,6 +50,7 @@ pub use swizzle::{
 pub use tiler::Tiler;
 
 // The algebra's functions, re-exported at the crate root under CuTe's names.
+pub use arith_tuple::*;
 pub use coalesce::*;
 pub use complement::*;
 pub use composition::*;
