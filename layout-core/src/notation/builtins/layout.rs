@@ -65,7 +65,7 @@ fn modal(v: &Value) -> Option<Modal> {
 fn layout_of(v: &Value) -> Option<Layout> {
     match v {
         Value::Layout(l) => Some(l.clone()),
-        Value::Composed(c) => Some(c.layout.clone()),
+        Value::Composed(c) => c.domain_layout().ok().cloned(),
         _ => None,
     }
 }
