@@ -2,9 +2,9 @@
 //! expression yields (a layout or a composed/swizzled layout) as CuTe's `print_layout` table, as
 //! CuTe's `print_latex` TikZ document, or as an SVG picture.
 
-use layout_core::notation::eval_str;
-use layout_core::print::{print_latex, print_layout, print_svg, SvgOptions};
 use layout_core::LayoutFn;
+use layout_core::notation::eval_str;
+use layout_core::print::{SvgOptions, print_latex, print_layout, print_svg};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: cute show EXPR [--format table|latex|svg] [-o FILE] [--color-block N]
@@ -126,9 +126,11 @@ mod tests {
     #[test]
     fn renders_tables_and_errors() {
         let a = parse(&args(&["composition(Sw<1,0,1>,(_2,_2):(_2,_1))"])).unwrap();
-        assert!(render(&a)
-            .unwrap()
-            .starts_with("Sw<1,0,1> o _0 o (_2,_2):(_2,_1)\n"));
+        assert!(
+            render(&a)
+                .unwrap()
+                .starts_with("Sw<1,0,1> o _0 o (_2,_2):(_2,_1)\n")
+        );
         let a = parse(&args(&["(_2,_3)"])).unwrap();
         assert!(render(&a).unwrap_err().contains("not a layout"));
         let a = parse(&args(&["(_2,_2,_2):(_1,_2,_4)"])).unwrap();

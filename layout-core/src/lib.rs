@@ -45,7 +45,7 @@ pub use int_tuple::IntTuple;
 pub use layout::Layout;
 pub use notation::Value;
 pub use swizzle::{
-    composition3, composition_layout_swizzle, layout_eval, ComposedLayout, LayoutFn, Swizzle,
+    ComposedLayout, LayoutFn, Swizzle, composition_layout_swizzle, composition3, layout_eval,
 };
 pub use tiler::Tiler;
 

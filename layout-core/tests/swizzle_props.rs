@@ -2,8 +2,8 @@
 
 use layout_core::notation::eval_str;
 use layout_core::{
-    composition_layout_swizzle, layout_eval, ComposedLayout, Int, IntTuple, Layout, LayoutError,
-    Swizzle, Value,
+    ComposedLayout, Int, IntTuple, Layout, LayoutError, Swizzle, Value, composition_layout_swizzle,
+    layout_eval,
 };
 use proptest::prelude::*;
 

@@ -1,7 +1,7 @@
 //! Evaluation of parsed expressions: literals become values, calls go to the builtin tables.
 
 use super::builtins;
-use super::parse::{parse_expr, Expr};
+use super::parse::{Expr, parse_expr};
 use super::value::Value;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;

@@ -23,12 +23,12 @@ mod latex;
 mod svg;
 
 pub use latex::print_latex;
-pub use svg::{print_svg, SvgOptions};
+pub use svg::{SvgOptions, print_svg};
 
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::swizzle::{composition3, layout_eval, ComposedLayout, LayoutFn};
+use crate::swizzle::{ComposedLayout, LayoutFn, composition3};
 use crate::tuple_ops::product;
 use std::fmt::Write;
 
@@ -78,13 +78,7 @@ pub fn grid(f: &LayoutFn, pad_rank1: bool) -> Result<Grid> {
             cells.push(f.eval(&c)?.expect_int("layout value")?.value);
         }
     }
-    let size = product(l.shape())?;
-    let cosize = if size.value == 0 {
-        0
-    } else {
-        let last = IntTuple::d(size.value - 1);
-        layout_eval(l, &last)?.expect_int("cosize")?.value + 1
-    };
+    let cosize = crate::query::cosize(l)?.value;
     Ok(Grid {
         title: f.to_string(),
         rows: rows as usize,

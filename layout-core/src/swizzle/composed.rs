@@ -7,11 +7,9 @@
 
 use super::Swizzle;
 use crate::error::{LayoutError, Result};
-use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::notation::Value;
-use crate::tuple_ops::product;
 use std::fmt;
 
 /// One side of a composed layout: a layout, a swizzle functor, or another composed layout.
@@ -177,11 +175,7 @@ pub fn composition_layout_swizzle(l: &Layout, sw: &Swizzle) -> Result<LayoutFn> 
     ))
 }
 
-/// Evaluate a layout at a coordinate, CuTe's `L(c) = crd2idx(c, shape, stride)`, with CuTe's
-/// static/dynamic typing: an integer coordinate is split over the modes by `divmod` with the last
-/// mode not reduced (the layout extended past its size); a tuple coordinate goes mode by mode.
-///
-/// (Kept here until the `core` branch's `crd2idx` lands; then this forwards to it.)
+/// Evaluate a layout at a coordinate: CuTe's `L(c) = crd2idx(c, shape, stride)` ([`crate::eval`]).
 ///
 /// ```
 /// use layout_core::{layout_eval, IntTuple, Layout};
@@ -190,68 +184,7 @@ pub fn composition_layout_swizzle(l: &Layout, sw: &Swizzle) -> Result<LayoutFn> 
 /// assert_eq!(layout_eval(&l, &IntTuple::s(16)).unwrap().to_string(), "_17");
 /// ```
 pub fn layout_eval(l: &Layout, coord: &IntTuple) -> Result<IntTuple> {
-    crd2idx(coord, l.shape(), l.stride()).map(IntTuple::Int)
-}
-
-fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<Int> {
-    match (coord, shape, stride) {
-        (IntTuple::Tuple(c), IntTuple::Tuple(s), IntTuple::Tuple(d)) => {
-            if c.len() != s.len() || s.len() != d.len() {
-                return Err(LayoutError::NotCongruent {
-                    what: "crd2idx: coordinate and shape".into(),
-                    left: coord.to_string(),
-                    right: shape.to_string(),
-                });
-            }
-            let mut acc: Option<Int> = None;
-            for ((ci, si), di) in c.iter().zip(s).zip(d) {
-                let v = crd2idx(ci, si, di)?;
-                acc = Some(match acc {
-                    None => v,
-                    Some(a) => a.add(v)?,
-                });
-            }
-            Ok(acc.unwrap_or(Int::s(0)))
-        }
-        (IntTuple::Tuple(_), _, _) => Err(LayoutError::NotCongruent {
-            what: "crd2idx: a tuple coordinate needs a tuple shape".into(),
-            left: coord.to_string(),
-            right: shape.to_string(),
-        }),
-        (IntTuple::Int(c), IntTuple::Tuple(s), IntTuple::Tuple(d)) => crd2idx_int(*c, s, d),
-        (IntTuple::Int(c), IntTuple::Int(_), IntTuple::Int(d)) => c.mul(*d),
-        (IntTuple::Int(_), _, IntTuple::Basis(b)) => Err(LayoutError::invalid(format!(
-            "layout evaluation with the basis stride {b} is not supported here"
-        ))),
-        _ => Err(LayoutError::invalid(format!(
-            "crd2idx({coord},{shape},{stride}): not a coordinate for this shape"
-        ))),
-    }
-}
-
-fn crd2idx_int(c: Int, s: &[IntTuple], d: &[IntTuple]) -> Result<Int> {
-    if s.len() != d.len() {
-        return Err(LayoutError::invalid(
-            "crd2idx: shape and stride ranks differ",
-        ));
-    }
-    match s.len() {
-        0 => Ok(Int::s(0)),
-        1 => crd2idx(&IntTuple::Int(c), &s[0], &d[0]),
-        _ if c.is_static_eq(0) => {
-            let mut acc = Int::s(0);
-            for (si, di) in s.iter().zip(d) {
-                acc = acc.add(crd2idx(&IntTuple::s(0), si, di)?)?;
-            }
-            Ok(acc)
-        }
-        _ => {
-            let p = product(&s[0])?;
-            let (div, rem) = (c.div(p)?, c.rem(p)?);
-            let head = crd2idx(&IntTuple::Int(rem), &s[0], &d[0])?;
-            head.add(crd2idx_int(div, &s[1..], &d[1..])?)
-        }
-    }
+    crate::coord::eval(l, coord)
 }
 
 impl From<Layout> for LayoutFn {

@@ -18,7 +18,7 @@
 mod composed;
 
 pub use composed::{
-    composition3, composition_layout_swizzle, layout_eval, ComposedLayout, LayoutFn,
+    ComposedLayout, LayoutFn, composition_layout_swizzle, composition3, layout_eval,
 };
 
 use crate::error::{LayoutError, Result};

@@ -91,12 +91,12 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Option<Result
             let l =
                 match (name, first) {
                     ("stride" | "coshape" | "coprofile" | "get" | "layout", Value::Composed(_)) => {
-                        return None
+                        return None;
                     }
                     ("shape" | "stride", Value::IntTuple(t)) => {
                         return Some(arity(name, &args, &[1]).and_then(|_| {
                             Ok(Value::IntTuple(t.get_path(&targ_path(name, targs)?)?))
-                        }))
+                        }));
                     }
                     _ => layout_of(first)?,
                 };

@@ -12,10 +12,7 @@ use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::notation::value::Value;
-use crate::swizzle::{
-    composition3, composition_layout_swizzle, layout_eval, ComposedLayout, LayoutFn,
-};
-use crate::tuple_ops::product;
+use crate::swizzle::{ComposedLayout, LayoutFn, composition_layout_swizzle, composition3};
 
 /// Operations that CuTe forwards to the inner layout and wraps again as `A o OFFSET o result`.
 const REWRAP: &[&str] = &[
@@ -251,7 +248,7 @@ fn eval_fn(f: &LayoutFn, coord: Value) -> Result<Value> {
                 (o, i) => {
                     return Err(LayoutError::invalid(format!(
                         "{c}: cannot add the offset {o} to {i} (integers only)"
-                    )))
+                    )));
                 }
             };
             eval_fn(&c.layout_a, Value::IntTuple(sum))
@@ -259,37 +256,14 @@ fn eval_fn(f: &LayoutFn, coord: Value) -> Result<Value> {
     }
 }
 
-/// `L(c)` for a plain layout: the layout table's `eval`, or this crate's evaluator while that
-/// table does not know `eval` yet.
+/// `L(c)` for a plain layout, through the layout table's `eval`.
 fn layout_call(l: &Layout, coord: Value) -> Result<Value> {
-    match super::call("eval", &[], vec![Value::Layout(l.clone()), coord.clone()]) {
-        Err(LayoutError::UnknownOperation { .. }) => {
-            Ok(Value::IntTuple(layout_eval(l, &coord.into_int_tuple()?)?))
-        }
-        r => r,
-    }
+    super::call("eval", &[], vec![Value::Layout(l.clone()), coord])
 }
 
-/// A query on the inner function: the layout table's answer, or the direct one while that table
-/// does not know the query yet.
+/// A query on the inner function, answered by the table that knows it.
 fn query(name: &str, targs: &[i64], inner: Value) -> Result<Value> {
-    let r = super::call(name, targs, vec![inner.clone()]);
-    let (Err(LayoutError::UnknownOperation { .. }), Value::Layout(l), true) =
-        (&r, &inner, targs.is_empty())
-    else {
-        return r;
-    };
-    Ok(match name {
-        "size" => Value::int(product(l.shape())?),
-        "cosize" => {
-            let last = product(l.shape())?.sub(Int::s(1))?;
-            let v = layout_eval(l, &IntTuple::Int(last))?.expect_int("cosize")?;
-            Value::int(v.add(Int::s(1))?)
-        }
-        "rank" => Value::int(Int::s(l.rank() as i64)),
-        "depth" => Value::int(Int::s(l.depth() as i64)),
-        _ => Value::IntTuple(l.shape().clone()),
-    })
+    super::call(name, targs, vec![inner])
 }
 
 /// CuTe's two-argument `composition` where one side is a swizzle or a composed layout.
@@ -382,7 +356,7 @@ fn cast(name: &str, n: i64, f: &LayoutFn) -> Result<LayoutFn> {
                     return Err(LayoutError::bad_args(
                         name,
                         format!("the offset {o} of a composed layout must be an integer"),
-                    ))
+                    ));
                 }
             };
             Ok(composition3(
