@@ -179,7 +179,7 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<In
                 IntTuple::Basis(_) => {
                     return Err(LayoutError::invalid(format!(
                         "idx2crd: basis strides cannot split an index: {stride}"
-                    )))
+                    )));
                 }
             };
             let ds = tuple_of("idx2crd: shape and stride", &strides, shape, ss.len())?;

@@ -44,7 +44,9 @@ pub use int::Int;
 pub use int_tuple::IntTuple;
 pub use layout::Layout;
 pub use notation::Value;
-pub use swizzle::{ComposedLayout, Swizzle};
+pub use swizzle::{
+    ComposedLayout, LayoutFn, Swizzle, composition_layout_swizzle, composition3, layout_eval,
+};
 pub use tiler::Tiler;
 
 // The algebra's functions, re-exported at the crate root under CuTe's names.

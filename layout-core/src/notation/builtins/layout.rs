@@ -65,7 +65,7 @@ fn modal(v: &Value) -> Option<Modal> {
 fn layout_of(v: &Value) -> Option<Layout> {
     match v {
         Value::Layout(l) => Some(l.clone()),
-        Value::Composed(c) => Some(c.layout.clone()),
+        Value::Composed(c) => c.domain_layout().ok().cloned(),
         _ => None,
     }
 }
@@ -91,12 +91,12 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Option<Result
             let l =
                 match (name, first) {
                     ("stride" | "coshape" | "coprofile" | "get" | "layout", Value::Composed(_)) => {
-                        return None
+                        return None;
                     }
                     ("shape" | "stride", Value::IntTuple(t)) => {
                         return Some(arity(name, &args, &[1]).and_then(|_| {
                             Ok(Value::IntTuple(t.get_path(&targ_path(name, targs)?)?))
-                        }))
+                        }));
                     }
                     _ => layout_of(first)?,
                 };

@@ -14,12 +14,14 @@ mod tuple;
 /// One area's dispatcher: `None` when the name is not in this area.
 type Table = fn(&str, &[i64], Vec<Value>) -> Option<Result<Value>>;
 
+// The swizzle table comes first: it answers only when an argument is a swizzle or a composed
+// layout, which the layout tables do not take.
 const TABLES: &[(Table, &[&str])] = &[
+    (swizzle::call, swizzle::NAMES),
     (tuple::call, tuple::NAMES),
     (layout::call, layout::NAMES),
     (algebra::call, algebra::NAMES),
     (divide_product::call, divide_product::NAMES),
-    (swizzle::call, swizzle::NAMES),
     (atoms::call, atoms::NAMES),
 ];
 
