@@ -40,6 +40,13 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value>
             }
         }
     }
+    if operation_names().contains(&name) {
+        let kinds: Vec<&str> = args.iter().map(Value::kind).collect();
+        return Err(LayoutError::bad_args(
+            name,
+            format!("does not accept arguments of these kinds: ({})", kinds.join(", ")),
+        ));
+    }
     Err(LayoutError::UnknownOperation {
         name: name.into(),
         suggestion: nearest(name),
