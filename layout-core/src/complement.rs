@@ -15,49 +15,13 @@
 
 use crate::coalesce::support::flat_modes;
 use crate::coalesce::{coalesce, coalesce_shape, filter};
+use crate::construct::{compact_col_major, make_layout};
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::query::cosize;
 use crate::tuple_ops::ceil_div;
-
-/// Column-major (LayoutLeft) strides for `shape` starting at `current`, with CuTe's rule that a static
-/// size-1 mode gets stride `_0` (and does not advance the running product).
-pub(crate) fn col_major_strides(shape: &IntTuple, current: Int) -> Result<IntTuple> {
-    fn go(t: &IntTuple, cur: &mut Int) -> Result<IntTuple> {
-        match t {
-            IntTuple::Tuple(v) => Ok(IntTuple::Tuple(
-                v.iter().map(|e| go(e, cur)).collect::<Result<_>>()?,
-            )),
-            _ => {
-                let s = t.expect_int("shape")?;
-                if s.is_static_eq(1) {
-                    return Ok(IntTuple::s(0));
-                }
-                let here = *cur;
-                *cur = cur.mul(s)?;
-                Ok(IntTuple::Int(here))
-            }
-        }
-    }
-    let mut cur = current;
-    go(shape, &mut cur)
-}
-
-/// `make_layout(shape)`: the compact column-major layout of `shape`.
-pub(crate) fn make_col_major(shape: &IntTuple) -> Result<Layout> {
-    Layout::new(shape.clone(), col_major_strides(shape, Int::s(1))?)
-}
-
-/// The codomain size of a layout with integer strides: `1 + sum (s_i - 1) * |d_i|`.
-fn cosize_of(l: &Layout) -> Result<Int> {
-    let mut acc = Int::s(0);
-    for (s, d) in flat_modes(l)? {
-        let d = d.expect_int("complement: stride")?;
-        acc = acc.add(s.sub(Int::s(1))?.mul(d.abs()?)?)?;
-    }
-    acc.add(Int::s(1))
-}
 
 /// The complement of `layout` with respect to `cotarget` (an integer or a shape; CuTe's
 /// `complement(L, cotarget)`).
@@ -90,7 +54,7 @@ pub fn complement(layout: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// ```
 pub fn complement_default(layout: &Layout) -> Result<Layout> {
     let f = filter(layout)?;
-    let cotarget = cosize_of(&f)?;
+    let cotarget = cosize(&f)?;
     complement_filtered(layout, &f, &IntTuple::Int(cotarget))
 }
 
@@ -99,7 +63,7 @@ fn complement_filtered(orig: &Layout, f: &Layout, cotarget: &IntTuple) -> Result
     if let IntTuple::Int(d) = f.stride()
         && d.is_static_eq(0)
     {
-        return make_col_major(&coalesce_shape(cotarget)?);
+        return make_layout(&coalesce_shape(cotarget)?);
     }
     let mut shape = Vec::new();
     let mut stride = Vec::new();
@@ -152,7 +116,7 @@ fn complement_filtered(orig: &Layout, f: &Layout, cotarget: &IntTuple) -> Result
     result_shape.push(new_shape);
     let new_stride = stride[0].mul(shape[0])?;
     let rest_shape = coalesce_shape(&ceil_div(cotarget, &IntTuple::Int(new_stride))?)?;
-    let rest_stride = col_major_strides(&rest_shape, new_stride)?;
+    let rest_stride = compact_col_major(&rest_shape, Some(&IntTuple::Int(new_stride)))?;
     let to_tuple = |v: Vec<Int>| IntTuple::Tuple(v.into_iter().map(IntTuple::Int).collect());
     let l = Layout::new(
         IntTuple::Tuple(vec![to_tuple(result_shape), rest_shape]),

@@ -22,11 +22,12 @@
 //! ```
 
 use crate::coalesce::support::*;
-use crate::complement::make_col_major;
+use crate::construct::make_layout;
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::query::coprofile;
 use crate::tiler::Tiler;
 use std::collections::BTreeMap;
 
@@ -123,14 +124,17 @@ pub fn composition<R: CompositionRhs + ?Sized>(lhs: &Layout, rhs: &R) -> Result<
 /// assert_eq!(with_shape(&l, &s).unwrap().to_string(), "((_4,_2),_2):((_4,_1),_2)");
 /// ```
 pub fn with_shape(layout: &Layout, shape: &IntTuple) -> Result<Layout> {
-    composition(layout, &make_col_major(shape)?)
+    composition(layout, &make_layout(shape)?)
 }
 
 fn compose_layouts(lhs: &Layout, rhs: &Layout) -> Result<Layout> {
-    let profile = basis_profile(rhs.stride());
-    let flat = match &profile {
-        Some(p) => coalesce_x_profile(lhs, p)?,
-        None => coalesce_x(lhs)?,
+    // A right side with basis strides reaches into modes of A: coalesce A only within those modes.
+    let profile = coprofile(rhs)?;
+    let by_mode = profile.is_tuple();
+    let flat = if by_mode {
+        coalesce_x_profile(lhs, &profile)?
+    } else {
+        coalesce_x(lhs)?
     };
     let mut track = Track::default();
     let r = compose_impl(
@@ -140,38 +144,10 @@ fn compose_layouts(lhs: &Layout, rhs: &Layout) -> Result<Layout> {
         rhs.stride(),
         &mut track,
     )?;
-    if profile.is_none() {
+    if !by_mode {
         verify(lhs, rhs, &r, track.exact_for(&flat))?;
     }
     Ok(r)
-}
-
-/// The coprofile of a stride with scaled-basis leaves (which modes of the codomain it reaches), or
-/// `None` when every leaf is an integer.
-fn basis_profile(stride: &IntTuple) -> Option<IntTuple> {
-    fn insert(p: &mut IntTuple, path: &[usize]) {
-        let Some((&i, rest)) = path.split_first() else {
-            return;
-        };
-        if !p.is_tuple() {
-            *p = IntTuple::Tuple(vec![]);
-        }
-        if let IntTuple::Tuple(v) = p {
-            if v.len() <= i {
-                v.resize(i + 1, IntTuple::s(0));
-            }
-            insert(&mut v[i], rest);
-        }
-    }
-    let mut profile = IntTuple::s(0);
-    let mut any = false;
-    for leaf in stride.leaves() {
-        if let IntTuple::Basis(b) = leaf {
-            any = true;
-            insert(&mut profile, &b.modes);
-        }
-    }
-    any.then_some(profile)
 }
 
 fn signum(x: Int) -> Int {

@@ -13,8 +13,20 @@ use std::collections::HashSet;
 
 /// A layout as a function on all integers: flat leaves, truncating index split, last mode unbounded.
 fn eval(l: &Layout, idx: i64) -> i64 {
-    let shape: Vec<i64> = l.shape().int_leaves().unwrap().iter().map(|i| i.value).collect();
-    let stride: Vec<i64> = l.stride().int_leaves().unwrap().iter().map(|i| i.value).collect();
+    let shape: Vec<i64> = l
+        .shape()
+        .int_leaves()
+        .unwrap()
+        .iter()
+        .map(|i| i.value)
+        .collect();
+    let stride: Vec<i64> = l
+        .stride()
+        .int_leaves()
+        .unwrap()
+        .iter()
+        .map(|i| i.value)
+        .collect();
     let mut rest = idx;
     let mut out = 0;
     for k in 0..shape.len() {
@@ -31,11 +43,20 @@ fn eval(l: &Layout, idx: i64) -> i64 {
 }
 
 fn size(l: &Layout) -> i64 {
-    l.shape().int_leaves().unwrap().iter().map(|i| i.value).product()
+    l.shape()
+        .int_leaves()
+        .unwrap()
+        .iter()
+        .map(|i| i.value)
+        .product()
 }
 
 fn leaf(v: i64, is_static: bool) -> IntTuple {
-    if is_static { IntTuple::s(v) } else { IntTuple::d(v) }
+    if is_static {
+        IntTuple::s(v)
+    } else {
+        IntTuple::d(v)
+    }
 }
 
 /// Nest flat (shape, stride) leaves into a random hierarchy driven by `seed`.
@@ -289,5 +310,60 @@ fn most_pow2_static_compositions_succeed() {
             }
         }
     }
-    assert!(ok * 2 > total, "only {ok} of {total} compositions succeeded");
+    assert!(
+        ok * 2 > total,
+        "only {ok} of {total} compositions succeeded"
+    );
+}
+
+/// Layouts with hostile values: zero and negative shapes, negative strides, values near `i64::MAX`.
+fn hostile_layout() -> impl Strategy<Value = Layout> {
+    let vals = vec![
+        0i64,
+        1,
+        -1,
+        2,
+        -3,
+        7,
+        1 << 31,
+        1 << 62,
+        i64::MAX,
+        i64::MIN,
+        -(1 << 40),
+    ];
+    (
+        prop::collection::vec(
+            (
+                prop::sample::select(vals.clone()),
+                prop::sample::select(vals),
+                any::<bool>(),
+            ),
+            1..5,
+        ),
+        any::<u64>(),
+    )
+        .prop_map(|(v, seed)| build(v, seed))
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Every operation returns a result (value or error) on any input: no panic, no overflow.
+    #[test]
+    fn no_panics_on_hostile_input(a in hostile_layout(), b in hostile_layout(), c in any_layout()) {
+        let t = b.shape().clone();
+        let _ = coalesce(&a);
+        let _ = layout_core::coalesce_by_mode(&a, &t);
+        let _ = layout_core::coalesce_shape(&t);
+        let _ = layout_core::filter(&a);
+        let _ = layout_core::filter_zeros(&a);
+        let _ = composition(&a, &b);
+        let _ = composition(&a, &c);
+        let _ = composition(&c, &a);
+        let _ = layout_core::with_shape(&a, &t);
+        let _ = complement(&a, &t);
+        let _ = complement_default(&a);
+        let _ = right_inverse(&a);
+        let _ = left_inverse(&a);
+    }
 }

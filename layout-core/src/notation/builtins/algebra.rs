@@ -27,12 +27,20 @@ fn is_swizzled(v: &Value) -> bool {
     }
 }
 
+/// How a value is named in an error: its kind and its notation.
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Underscore => "`_`".to_string(),
+        v => format!("{} `{v}`", v.kind()),
+    }
+}
+
 fn layout_arg(name: &str, v: Value) -> Result<Layout> {
     match v {
         Value::Layout(l) => Ok(l),
         v => Err(LayoutError::bad_args(
             name,
-            format!("expects a layout SHAPE:STRIDE, found {} `{v}`", v.kind()),
+            format!("expects a layout SHAPE:STRIDE, found {}", describe(&v)),
         )),
     }
 }
@@ -45,8 +53,8 @@ fn tuple_arg(name: &str, v: Value) -> Result<IntTuple> {
         v => Err(LayoutError::bad_args(
             name,
             format!(
-                "expects an integer or a tuple of integers, found {} `{v}`",
-                v.kind()
+                "expects an integer or a tuple of integers, found {}",
+                describe(&v)
             ),
         )),
     }
