@@ -6,7 +6,7 @@
 
 use super::base::Tensor;
 use super::engine::{Engine, EngineMut, HeapEngine};
-use super::index::{compact_col_major, flat_modes, shape_size, Indices};
+use super::index::{flat_modes, shape_size, Indices};
 use super::layout::TensorLayout;
 use crate::error::{LayoutError, Result};
 use crate::{IntTuple, Layout};
@@ -358,30 +358,6 @@ where
     Ok(())
 }
 
-/// The natural (hierarchical) coordinate of the 1-D coordinate `i` in `shape` (colexicographic).
-fn natural_coord(i: i64, shape: &IntTuple) -> Result<IntTuple> {
-    match shape {
-        IntTuple::Tuple(v) => {
-            let mut rest = i;
-            let mut out = Vec::with_capacity(v.len());
-            for (k, s) in v.iter().enumerate() {
-                let n = shape_size(s)?;
-                let c = if k + 1 == v.len() || n == 0 {
-                    rest
-                } else {
-                    rest % n
-                };
-                out.push(natural_coord(c, s)?);
-                if n != 0 {
-                    rest /= n;
-                }
-            }
-            Ok(IntTuple::Tuple(out))
-        }
-        _ => Ok(IntTuple::d(i)),
-    }
-}
-
 /// CuTe's `make_identity_tensor(shape)`: the tensor whose element at each coordinate is that
 /// coordinate (natural, as an [`IntTuple`]), with the compact column-major layout of `shape`. Mapped
 /// through a bounds test it becomes the predicate tensor of [`copy_if`].
@@ -392,10 +368,10 @@ fn natural_coord(i: i64, shape: &IntTuple) -> Result<IntTuple> {
 /// assert_eq!(id[(1, 5)].to_string(), "(1,(1,2))");
 /// ```
 pub fn make_identity_tensor(shape: &IntTuple) -> Result<Tensor<HeapEngine<IntTuple>, Layout>> {
-    let layout = compact_col_major(shape)?;
+    let layout = crate::make_layout(shape)?;
     let n = shape_size(shape)?;
     let coords = (0..n)
-        .map(|i| natural_coord(i, shape))
+        .map(|i| crate::idx2crd_colex(&IntTuple::d(i), shape))
         .collect::<Result<Vec<_>>>()?;
     Tensor::new(HeapEngine::new(coords), layout)
 }
@@ -409,7 +385,7 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     ) -> Tensor<HeapEngine<U, E::Space>, Layout> {
         let l = self.layout().to_runtime();
         let data: Vec<U> = self.iter().map(&mut f).collect();
-        let layout = compact_col_major(l.shape()).unwrap_or_else(|_| Layout::empty());
+        let layout = crate::make_layout(l.shape()).unwrap_or_else(|_| Layout::empty());
         match Tensor::new(HeapEngine::new(data), layout) {
             Ok(t) => t,
             // A compact layout of `size` elements fits the `size` values just made.

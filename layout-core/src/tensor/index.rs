@@ -280,26 +280,3 @@ impl Iterator for Indices {
 }
 
 impl ExactSizeIterator for Indices {}
-
-/// The compact column-major layout of a shape (static leaves keep static strides when every
-/// preceding extent is static), as CuTe's `make_layout(shape)`.
-pub(crate) fn compact_col_major(shape: &IntTuple) -> Result<Layout> {
-    fn go(s: &IntTuple, acc: &mut crate::Int) -> Result<IntTuple> {
-        match s {
-            IntTuple::Tuple(v) => Ok(IntTuple::Tuple(
-                v.iter().map(|e| go(e, acc)).collect::<Result<_>>()?,
-            )),
-            IntTuple::Int(i) => {
-                let d = *acc;
-                *acc = acc.mul(*i)?;
-                Ok(IntTuple::Int(d))
-            }
-            b => Err(LayoutError::invalid(format!(
-                "a shape cannot hold a basis element: {b}"
-            ))),
-        }
-    }
-    let mut acc = crate::Int::s(1);
-    let stride = go(shape, &mut acc)?;
-    Layout::new(shape.clone(), stride)
-}

@@ -49,19 +49,13 @@ pub use slice::{dice_layout, slice_layout_and_offset, SliceCoord, Underscore};
 use crate::error::Result;
 use crate::Layout;
 
-/// The layout of a fragment like `layout`: same shape, compact column-major strides (CuTe's
-/// `make_fragment_like` for a layout, up to the order of the strides).
-pub fn make_layout_like(layout: &Layout) -> Result<Layout> {
-    index::compact_col_major(layout.shape())
-}
-
-/// CuTe's `make_fragment_like(t)`: an owning register tensor with the shape of `t` (compact,
-/// column-major), elements `T::default()`. On the heap: a run-time layout has no size in its type;
+/// CuTe's `make_fragment_like(t)`: an owning register tensor with the shape of `t` and the compact
+/// layout [`crate::make_fragment_like`] gives, elements `T::default()`. On the heap: a run-time layout has no size in its type;
 /// [`make_fragment_like_array`] gives an array fragment.
 pub fn make_fragment_like<T: Default + Clone, E: Engine, L: TensorLayout>(
     t: &Tensor<E, L>,
 ) -> Result<Tensor<HeapEngine<T, Rmem>, Layout>> {
-    make_tensor_owned(make_layout_like(&t.layout().to_runtime())?)
+    make_tensor_owned(crate::make_fragment_like(&t.layout().to_runtime())?)
 }
 
 /// [`make_fragment_like`] in a fixed-size array of `N` elements (no heap); an error when the
@@ -78,5 +72,5 @@ pub fn make_fragment_like<T: Default + Clone, E: Engine, L: TensorLayout>(
 pub fn make_fragment_like_array<T: Default + Copy, const N: usize, E: Engine, L: TensorLayout>(
     t: &Tensor<E, L>,
 ) -> Result<Tensor<ArrayEngine<T, N>, Layout>> {
-    make_tensor_array(make_layout_like(&t.layout().to_runtime())?)
+    make_tensor_array(crate::make_fragment_like(&t.layout().to_runtime())?)
 }

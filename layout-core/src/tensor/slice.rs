@@ -3,64 +3,37 @@
 
 use super::base::{Tensor, View, ViewMut};
 use super::engine::{Engine, EngineMut};
-use super::index::index_1d;
+use super::index::{leaf, shape_size};
 use super::layout::TensorLayout;
 use crate::error::{LayoutError, Result};
-use crate::{IntTuple, Layout};
-use std::fmt;
+use crate::{Coord, Int, IntTuple, Layout};
 
-/// A coordinate that may hold `_` (all of a mode): CuTe's coordinates with `Underscore`.
+/// A coordinate that may hold `_` (all of a mode): the algebra's [`Coord`], under the name the
+/// tensor layer uses for it.
 ///
 /// Built by [`s!`](crate::s) (`s![_, (1, _)]`), or from Rust values: an integer fixes a mode, `..`
 /// (`RangeFull`) or [`Underscore`] keeps it, tuples nest.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum SliceCoord {
-    /// `_`: keep the whole mode.
-    All,
-    /// A fixed (1-D) coordinate in the mode.
-    At(i64),
-    /// One slice coordinate per mode.
-    Tuple(Vec<SliceCoord>),
-}
+pub type SliceCoord = Coord;
 
 /// CuTe's `_` as a value (Rust reserves `_` itself; `..` works too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Underscore;
 
-impl fmt::Display for SliceCoord {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SliceCoord::All => write!(f, "_"),
-            SliceCoord::At(i) => write!(f, "{i}"),
-            SliceCoord::Tuple(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
-        }
-    }
-}
-
 impl From<std::ops::RangeFull> for SliceCoord {
     fn from(_: std::ops::RangeFull) -> Self {
-        SliceCoord::All
+        Coord::Underscore
     }
 }
 impl From<Underscore> for SliceCoord {
     fn from(_: Underscore) -> Self {
-        SliceCoord::All
+        Coord::Underscore
     }
 }
 macro_rules! int_slice {
     ($($t:ty),*) => {$(
         impl From<$t> for SliceCoord {
             fn from(i: $t) -> Self {
-                SliceCoord::At(i64::try_from(i).unwrap_or(i64::MAX))
+                Coord::Int(Int::d(i64::try_from(i).unwrap_or(i64::MAX)))
             }
         }
     )*};
@@ -70,10 +43,10 @@ int_slice!(i64, i32, usize, u32);
 impl From<&IntTuple> for SliceCoord {
     fn from(t: &IntTuple) -> Self {
         match t {
-            IntTuple::Int(i) => SliceCoord::At(i.value),
-            IntTuple::Tuple(v) => SliceCoord::Tuple(v.iter().map(SliceCoord::from).collect()),
+            IntTuple::Int(i) => Coord::Int(*i),
+            IntTuple::Tuple(v) => Coord::Tuple(v.iter().map(Coord::from).collect()),
             // Not a coordinate: make it fail the range check with a visible value.
-            IntTuple::Basis(_) => SliceCoord::At(i64::MIN),
+            IntTuple::Basis(_) => Coord::Int(Int::d(i64::MIN)),
         }
     }
 }
@@ -82,7 +55,7 @@ macro_rules! tuple_slice {
     ($(($($X:ident $i:tt),+))*) => {$(
         impl<$($X: Into<SliceCoord>),+> From<($($X,)+)> for SliceCoord {
             fn from(t: ($($X,)+)) -> Self {
-                SliceCoord::Tuple(vec![$(t.$i.into()),+])
+                Coord::Tuple(vec![$(t.$i.into()),+])
             }
         }
     )*};
@@ -109,10 +82,10 @@ tuple_slice! {
 #[macro_export]
 macro_rules! s {
     (@acc [$($out:expr,)*]) => {
-        $crate::tensor::SliceCoord::Tuple(vec![$($out),*])
+        $crate::Coord::Tuple(vec![$($out),*])
     };
     (@acc [$($out:expr,)*] _ $(, $($rest:tt)*)?) => {
-        $crate::s!(@acc [$($out,)* $crate::tensor::SliceCoord::All,] $($($rest)*)?)
+        $crate::s!(@acc [$($out,)* $crate::Coord::Underscore,] $($($rest)*)?)
     };
     (@acc [$($out:expr,)*] ( $($inner:tt)* ) , $($rest:tt)*) => {
         $crate::s!(@acc [$($out,)* $crate::s!($($inner)*),] $($rest)*)
@@ -121,62 +94,46 @@ macro_rules! s {
         $crate::s!(@acc [$($out,)* $crate::s!($($inner)*),])
     };
     (@acc [$($out:expr,)*] $e:expr $(, $($rest:tt)*)?) => {
-        $crate::s!(@acc [$($out,)* $crate::tensor::SliceCoord::from($e),] $($($rest)*)?)
+        $crate::s!(@acc [$($out,)* $crate::Coord::from($e),] $($($rest)*)?)
     };
     ($($tokens:tt)*) => {
         $crate::s!(@acc [] $($tokens)*)
     };
 }
 
-fn not_congruent(c: &SliceCoord, shape: &IntTuple) -> LayoutError {
-    LayoutError::NotCongruent {
-        what: "slice coordinate and tensor shape".into(),
-        left: c.to_string(),
-        right: shape.to_string(),
-    }
-}
-
-/// Walk `c` against `shape:stride`: sum the indices of fixed modes, push the modes that `keep` selects.
-fn walk(
-    c: &SliceCoord,
-    shape: &IntTuple,
-    stride: &IntTuple,
-    keep_all: bool,
-    kept: &mut Vec<(IntTuple, IntTuple)>,
-) -> Result<i64> {
+/// Check that every integer of `c` lies inside the mode it meets (`0 <= c < size(mode)`) and that
+/// `c` nests as the shape does where it is a tuple.
+fn check_in_range(c: &Coord, shape: &IntTuple) -> Result<()> {
     match c {
-        SliceCoord::All => {
-            if keep_all {
-                kept.push((shape.clone(), stride.clone()));
+        Coord::Underscore => Ok(()),
+        Coord::Int(i) => {
+            let n = shape_size(shape)?;
+            if i.value < 0 || i.value >= n {
+                return Err(LayoutError::IndexOutOfRange {
+                    what: format!("slice coordinate in the mode {shape}"),
+                    index: i.value,
+                    bound: n,
+                });
             }
-            Ok(0)
+            Ok(())
         }
-        SliceCoord::At(i) => {
-            if !keep_all {
-                kept.push((shape.clone(), stride.clone()));
-            }
-            index_1d(*i, shape, stride)
-        }
-        SliceCoord::Tuple(cs) => match (shape, stride) {
-            (IntTuple::Tuple(ss), IntTuple::Tuple(ds)) if ss.len() == cs.len() => {
-                let mut off = 0i64;
-                for ((ci, si), di) in cs.iter().zip(ss).zip(ds) {
-                    off += walk(ci, si, di, keep_all, kept)?;
-                }
-                Ok(off)
-            }
-            _ => Err(not_congruent(c, shape)),
+        Coord::Tuple(cs) => match shape {
+            IntTuple::Tuple(ss) if ss.len() == cs.len() => cs
+                .iter()
+                .zip(ss)
+                .try_for_each(|(ci, si)| check_in_range(ci, si)),
+            _ => Err(LayoutError::NotCongruent {
+                what: "slice coordinate and tensor shape".into(),
+                left: c.to_string(),
+                right: shape.to_string(),
+            }),
         },
     }
 }
 
-fn from_kept(kept: Vec<(IntTuple, IntTuple)>) -> Result<Layout> {
-    let (s, d): (Vec<_>, Vec<_>) = kept.into_iter().unzip();
-    Layout::new(IntTuple::Tuple(s), IntTuple::Tuple(d))
-}
-
-/// CuTe's `slice_and_offset(c, layout)` for tensor slicing: the layout of the modes where `c` is `_`
-/// (flattened into one tuple, as CuTe does) and the index of the fixed part of `c`.
+/// The algebra's `slice_and_offset(c, layout)` for a tensor: the layout of the modes where `c` is
+/// `_` (flattened into one tuple, as CuTe does) and the index of the fixed part of `c`, after
+/// checking that every fixed coordinate is inside its mode.
 ///
 /// ```
 /// use layout_core::{s, Layout};
@@ -184,24 +141,16 @@ fn from_kept(kept: Vec<(IntTuple, IntTuple)>) -> Result<Layout> {
 /// let l: Layout = "((2,3),(4,5)):((1,2),(6,24))".parse().unwrap();
 /// let (sub, off) = slice_layout_and_offset(&s![(1, _), (_, 2)], &l).unwrap();
 /// assert_eq!((sub.to_string(), off), ("(3,4):(2,6)".to_string(), 1 + 48));
+/// assert!(slice_layout_and_offset(&s![(2, _), _], &l).is_err());
 /// ```
-pub fn slice_layout_and_offset(c: &SliceCoord, layout: &Layout) -> Result<(Layout, i64)> {
-    match c {
-        SliceCoord::All => Ok((layout.clone(), 0)),
-        SliceCoord::At(i) => Ok((
-            Layout::empty(),
-            index_1d(*i, layout.shape(), layout.stride())?,
-        )),
-        SliceCoord::Tuple(_) => {
-            let mut kept = Vec::new();
-            let off = walk(c, layout.shape(), layout.stride(), true, &mut kept)?;
-            Ok((from_kept(kept)?, off))
-        }
-    }
+pub fn slice_layout_and_offset(c: &Coord, layout: &Layout) -> Result<(Layout, i64)> {
+    check_in_range(c, layout.shape())?;
+    let (sub, off) = crate::slice_and_offset(c, layout)?;
+    Ok((sub, leaf(&off, "slice offset")?))
 }
 
-/// CuTe's `dice(c, layout)`: the modes where `c` is an integer (flattened into one tuple), the
-/// complement of [`slice_layout_and_offset`]'s selection.
+/// The algebra's `dice(c, layout)` for a tensor: the modes where `c` is an integer (flattened into
+/// one tuple), after the same range check as [`slice_layout_and_offset`].
 ///
 /// ```
 /// use layout_core::{s, Layout};
@@ -209,16 +158,9 @@ pub fn slice_layout_and_offset(c: &SliceCoord, layout: &Layout) -> Result<(Layou
 /// let l: Layout = "((2,3),(4,5)):((1,2),(6,24))".parse().unwrap();
 /// assert_eq!(dice_layout(&s![(1, _), (_, 2)], &l).unwrap().to_string(), "(2,5):(1,24)");
 /// ```
-pub fn dice_layout(c: &SliceCoord, layout: &Layout) -> Result<Layout> {
-    match c {
-        SliceCoord::All => Ok(Layout::empty()),
-        SliceCoord::At(_) => Ok(layout.clone()),
-        SliceCoord::Tuple(_) => {
-            let mut kept = Vec::new();
-            walk(c, layout.shape(), layout.stride(), false, &mut kept)?;
-            from_kept(kept)
-        }
-    }
+pub fn dice_layout(c: &Coord, layout: &Layout) -> Result<Layout> {
+    check_in_range(c, layout.shape())?;
+    crate::dice(c, layout)
 }
 
 impl<E: Engine, L: TensorLayout> Tensor<E, L> {
@@ -236,12 +178,12 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// let row = t.slice((2, ..)).unwrap();           // t(2,_)
     /// assert_eq!(row.iter().copied().collect::<Vec<_>>(), vec![8, 9, 10, 11]);
     /// ```
-    pub fn slice(&self, c: impl Into<SliceCoord>) -> Result<View<'_, E>> {
+    pub fn slice(&self, c: impl Into<Coord>) -> Result<View<'_, E>> {
         let (l, off) = slice_layout_and_offset(&c.into(), &self.layout().to_runtime())?;
         self.relayout(l, off)
     }
     /// [`Tensor::slice`], as a mutable view.
-    pub fn slice_mut(&mut self, c: impl Into<SliceCoord>) -> Result<ViewMut<'_, E>>
+    pub fn slice_mut(&mut self, c: impl Into<Coord>) -> Result<ViewMut<'_, E>>
     where
         E: EngineMut,
     {
@@ -249,7 +191,7 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         self.relayout_mut(l, off)
     }
     /// A view through [`dice_layout`]: the modes `c` fixes, at this tensor's offset.
-    pub fn dice(&self, c: impl Into<SliceCoord>) -> Result<View<'_, E>> {
+    pub fn dice(&self, c: impl Into<Coord>) -> Result<View<'_, E>> {
         let l = dice_layout(&c.into(), &self.layout().to_runtime())?;
         self.relayout(l, 0)
     }
