@@ -222,7 +222,7 @@ fn composition_and_divides() {
     let zt = t.zipped_divide(&"(3:2,4:1)".parse().unwrap()).unwrap();
     for (i, j, r, q) in [(1, 0, 1, 0), (2, 3, 0, 1), (0, 2, 1, 1)] {
         let want = (2 * i + r) + 6 * (j + 4 * q);
-        assert_eq!(*zt.get(((i, j), (r, q))).unwrap(), want as i32);
+        assert_eq!(*zt.get(((i, j), (r, q))).unwrap(), want);
     }
     // composition with a layout
     let c = t.compose(&l("(2,24):(24,1)")).unwrap();
