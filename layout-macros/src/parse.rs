@@ -361,9 +361,6 @@ fn itup(c: &mut Cursor) -> PResult<Node> {
             }
             Delimiter::Brace => {
                 c.next();
-                if g.stream().is_empty() {
-                    return Err(Diag::new(g.span(), "empty `{}`: a dynamic leaf is a Rust expression of type i64 in braces, such as {n}"));
-                }
                 Ok(Node::Dyn { expr: g.stream(), span: g.span() })
             }
             _ => Err(c.error("an integer, `_`, `(`, `{expr}` or an operation")),
