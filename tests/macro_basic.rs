@@ -1,12 +1,13 @@
 //! `layout!`, `Layout!` and `layouts!` through the facade: types, values, printing, indexing.
 
-use cute::typed::{Layout as TLayout, C};
-use cute::{layout, layouts, Layout};
+use cute::typed::{C, Layout as TLayout};
+use cute::{Layout, layout, layouts};
 
 #[test]
 fn design_card_literal_is_static_and_zero_sized() {
     let l = layout!((4,(3,6)):(1,(4,12)));
-    let _: TLayout<(C<4>, (C<3>, C<6>)), (C<1>, (C<4>, C<12>))> = l;
+    type Expected = TLayout<(C<4>, (C<3>, C<6>)), (C<1>, (C<4>, C<12>))>;
+    let _: Expected = l;
     assert_eq!(std::mem::size_of_val(&l), 0);
     assert_eq!(l.to_string(), "(_4,(_3,_6)):(_1,(_4,_12))");
     let r: cute::Layout = l.into();

@@ -3,7 +3,7 @@
 
 use crate::diag::Diag;
 use crate::parse::{Node, TagKind};
-use layout_core::notation::{evaluate, operation_names, Expr, Tag, Value};
+use layout_core::notation::{Expr, Tag, Value, evaluate, operation_names};
 use layout_core::{Int, IntTuple, LayoutError, ScaledBasis, Swizzle};
 use std::collections::BTreeMap;
 
@@ -19,7 +19,10 @@ pub struct Ctx<'a> {
 }
 
 fn path_text(path: &[usize]) -> String {
-    path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")
+    path.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// Every static mistake in the tree, each at its own token.
@@ -73,7 +76,11 @@ pub fn validate(node: &Node, ctx: &Ctx, out: &mut Vec<Diag>) {
 
 fn unknown_operation(name: &str) -> String {
     // The evaluator's own message (with its nearest-name suggestion).
-    let probe = Expr::Call { name: name.to_string(), targs: vec![], args: vec![] };
+    let probe = Expr::Call {
+        name: name.to_string(),
+        targs: vec![],
+        args: vec![],
+    };
     match evaluate(&probe) {
         Err(e @ LayoutError::UnknownOperation { .. }) => e.to_string(),
         _ => format!("unknown operation `{name}`"),
@@ -86,7 +93,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+            cur.push(
+                (prev[j] + usize::from(ca != *cb))
+                    .min(prev[j + 1] + 1)
+                    .min(cur[j] + 1),
+            );
         }
         prev = cur;
     }
@@ -94,7 +105,10 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn is_literal(n: &Node) -> bool {
-    matches!(n, Node::Int { .. } | Node::Dyn { .. } | Node::Basis { .. } | Node::Tuple { .. })
+    matches!(
+        n,
+        Node::Int { .. } | Node::Dyn { .. } | Node::Basis { .. } | Node::Tuple { .. }
+    )
 }
 
 fn congruence(shape: &Node, stride: &Node, path: &mut Vec<usize>, out: &mut Vec<Diag>) {
@@ -116,25 +130,31 @@ fn congruence(shape: &Node, stride: &Node, path: &mut Vec<usize>, out: &mut Vec<
     if !ok {
         let (sk, dk) = (shape.kind(), stride.kind());
         let msg = if path.is_empty() {
-            format!("shape and stride are not congruent: the shape is {shape} ({sk}) but the stride is {stride} ({dk})")
+            format!(
+                "shape and stride are not congruent: the shape is {shape} ({sk}) but the stride is {stride} ({dk})"
+            )
         } else {
             let p = path_text(path);
-            format!("shape and stride are not congruent: mode {p} of the shape is {shape} ({sk}) but mode {p} of the stride is {stride} ({dk})")
+            format!(
+                "shape and stride are not congruent: mode {p} of the shape is {shape} ({sk}) but mode {p} of the stride is {stride} ({dk})"
+            )
         };
         out.push(Diag::new(stride.span(), msg));
     }
 }
 
 fn extents(shape: &Node, path: &mut Vec<usize>, out: &mut Vec<Diag>) {
-    let at = |path: &[usize]| if path.is_empty() { "the shape".to_string() } else { format!("mode {} of the shape", path_text(path)) };
+    let at = |path: &[usize]| {
+        if path.is_empty() {
+            "the shape".to_string()
+        } else {
+            format!("mode {} of the shape", path_text(path))
+        }
+    };
     match shape {
         Node::Int { value, span, .. } if *value <= 0 => out.push(Diag::new(
             *span,
-            format!(
-                "{} extent {value} in {}: every extent of a layout's shape must be at least 1",
-                if *value == 0 { "zero" } else { "negative" },
-                at(path)
-            ),
+            format!("extent {value} in {}: every extent of a layout's shape must be at least 1", at(path)),
         )),
         Node::Basis { span, text, .. } => out.push(Diag::new(
             *span,
@@ -157,26 +177,47 @@ pub fn to_expr(node: &Node, env: Option<&Env>, placeholder: i64) -> Expr {
     match node {
         Node::Int { value, .. } => Expr::Int(Int::s(*value)),
         Node::Dyn { .. } => Expr::Int(Int::d(placeholder)),
-        Node::Basis { scale, modes, .. } => Expr::Basis(ScaledBasis::new(Int::s(*scale), modes.clone())),
+        Node::Basis { scale, modes, .. } => {
+            Expr::Basis(ScaledBasis::new(Int::s(*scale), modes.clone()))
+        }
         Node::Underscore(_) => Expr::Underscore,
         Node::Tag(TagKind::Left, _) => Expr::Tag(Tag::LayoutLeft),
         Node::Tag(TagKind::Right, _) => Expr::Tag(Tag::LayoutRight),
-        Node::Tuple { elems, .. } => Expr::Tuple(elems.iter().map(|e| to_expr(e, env, placeholder)).collect()),
-        Node::Layout { shape, stride } => {
-            Expr::Layout(Box::new(to_expr(shape, env, placeholder)), Box::new(to_expr(stride, env, placeholder)))
+        Node::Tuple { elems, .. } => {
+            Expr::Tuple(elems.iter().map(|e| to_expr(e, env, placeholder)).collect())
         }
-        Node::Call { name, targs, args, .. } => Expr::Call {
+        Node::Layout { shape, stride } => Expr::Layout(
+            Box::new(to_expr(shape, env, placeholder)),
+            Box::new(to_expr(stride, env, placeholder)),
+        ),
+        Node::Call {
+            name, targs, args, ..
+        } => Expr::Call {
             name: name.clone(),
             targs: targs.clone(),
             args: args.iter().map(|e| to_expr(e, env, placeholder)).collect(),
         },
-        Node::Swizzle { bits, base, shift, .. } => Expr::Swizzle(Swizzle { bits: *bits, base: *base, shift: *shift }),
+        Node::Swizzle {
+            bits, base, shift, ..
+        } => Expr::Swizzle(Swizzle {
+            bits: *bits,
+            base: *base,
+            shift: *shift,
+        }),
         Node::Composed { sw, offset, inner } => {
             let sw = match to_expr(sw, env, placeholder) {
                 Expr::Swizzle(s) => s,
-                _ => Swizzle { bits: 0, base: 0, shift: 0 },
+                _ => Swizzle {
+                    bits: 0,
+                    base: 0,
+                    shift: 0,
+                },
             };
-            Expr::Composed(sw, Box::new(to_expr(offset, env, placeholder)), Box::new(to_expr(inner, env, placeholder)))
+            Expr::Composed(
+                sw,
+                Box::new(to_expr(offset, env, placeholder)),
+                Box::new(to_expr(inner, env, placeholder)),
+            )
         }
         Node::Ref { name, .. } => match env.and_then(|e| e.get(name)).and_then(|v| v.as_ref()) {
             Some(v) => value_to_expr(v),
@@ -197,7 +238,10 @@ fn tuple_to_expr(t: &IntTuple) -> Expr {
 pub fn value_to_expr(v: &Value) -> Expr {
     match v {
         Value::IntTuple(t) => tuple_to_expr(t),
-        Value::Layout(l) => Expr::Layout(Box::new(tuple_to_expr(l.shape())), Box::new(tuple_to_expr(l.stride()))),
+        Value::Layout(l) => Expr::Layout(
+            Box::new(tuple_to_expr(l.shape())),
+            Box::new(tuple_to_expr(l.stride())),
+        ),
         Value::Composed(c) => Expr::Composed(
             c.swizzle,
             Box::new(tuple_to_expr(&c.offset)),
@@ -240,7 +284,9 @@ fn locate(node: &Node, env: Option<&Env>, err: LayoutError) -> Diag {
 /// The message for an error of the evaluator at `node`.
 pub fn describe(node: &Node, err: &LayoutError) -> String {
     match (node, err) {
-        (_, LayoutError::UnknownOperation { .. }) | (_, LayoutError::Parse { .. }) => err.to_string(),
+        (_, LayoutError::UnknownOperation { .. }) | (_, LayoutError::Parse { .. }) => {
+            err.to_string()
+        }
         (Node::Call { .. }, _) => format!("`{node}` fails: {err}"),
         _ => format!("{err} (in `{node}`)"),
     }
@@ -249,15 +295,19 @@ pub fn describe(node: &Node, err: &LayoutError) -> String {
 /// Errors the evaluator reports whatever the values of the run-time leaves are: they can be reported at
 /// compile time for an expression with `{expr}` leaves.
 pub fn value_independent(err: &LayoutError) -> bool {
-    matches!(err, LayoutError::UnknownOperation { .. } | LayoutError::BadArguments { .. } | LayoutError::NeedsStatic { .. })
+    matches!(
+        err,
+        LayoutError::UnknownOperation { .. }
+            | LayoutError::BadArguments { .. }
+            | LayoutError::NeedsStatic { .. }
+    )
 }
 
 /// Compile-time checks of an expression with run-time leaves: evaluate with a placeholder for them and
 /// keep only the errors that do not depend on their values.
 pub fn check_dynamic(node: &Node) -> Option<Diag> {
     let err = evaluate(&to_expr(node, None, 1)).err()?;
-    let d = locate_dyn(node, err);
-    d
+    locate_dyn(node, err)
 }
 
 fn locate_dyn(node: &Node, err: LayoutError) -> Option<Diag> {
@@ -278,15 +328,28 @@ pub fn overflow(l: &layout_core::Layout) -> Option<String> {
     let mut size = Int::s(1);
     let mut span = Int::s(0);
     for (s, d) in shape.iter().zip(&stride) {
-        let (Some(s), Some(d)) = (s.as_int(), d.as_int()) else { continue };
+        let (Some(s), Some(d)) = (s.as_int(), d.as_int()) else {
+            continue;
+        };
         size = match size.mul(s) {
             Ok(v) => v,
-            Err(e) => return Some(format!("{e}: the size of the layout {l} does not fit in i64")),
+            Err(e) => {
+                return Some(format!(
+                    "{e}: the size of the layout {l} does not fit in i64"
+                ));
+            }
         };
-        let reach = s.sub(Int::s(1)).and_then(|m| m.mul(d.abs()?)).and_then(|r| span.add(r));
+        let reach = s
+            .sub(Int::s(1))
+            .and_then(|m| m.mul(d.abs()?))
+            .and_then(|r| span.add(r));
         span = match reach {
             Ok(v) => v,
-            Err(e) => return Some(format!("{e}: the largest index of the layout {l} does not fit in i64")),
+            Err(e) => {
+                return Some(format!(
+                    "{e}: the largest index of the layout {l} does not fit in i64"
+                ));
+            }
         };
     }
     None

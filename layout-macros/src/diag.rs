@@ -12,7 +12,10 @@ pub struct Diag {
 
 impl Diag {
     pub fn new(span: Span, msg: impl Into<String>) -> Diag {
-        Diag { span, msg: msg.into() }
+        Diag {
+            span,
+            msg: msg.into(),
+        }
     }
     /// `::core::compile_error!{"..."}` spanned at the mistake (usable as a statement, an item or a type).
     pub fn to_compile_error(&self) -> TokenStream {

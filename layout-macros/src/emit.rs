@@ -2,8 +2,8 @@
 //! tuples for nesting; and layout-core expression trees for what runs at run time.
 
 use crate::parse::{Node, TagKind};
-use layout_core::notation::Value;
 use layout_core::IntTuple;
+use layout_core::notation::Value;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -66,7 +66,9 @@ impl Sk {
 
 fn rank_check(n: usize) -> Result<(), String> {
     if n > MAX_RANK {
-        Err(format!("a tuple of rank {n}: the typed layer holds tuples of rank at most {MAX_RANK}"))
+        Err(format!(
+            "a tuple of rank {n}: the typed layer holds tuples of rank at most {MAX_RANK}"
+        ))
     } else {
         Ok(())
     }
@@ -94,7 +96,9 @@ pub fn sk_of_tuple(t: &IntTuple) -> Result<Sk, String> {
 pub fn sk_of_node(n: &Node) -> Option<Sk> {
     match n {
         Node::Int { value, .. } => Some(Sk::S(*value)),
-        Node::Dyn { expr, span } => Some(Sk::D(quote::quote_spanned!(*span=> ::core::convert::identity::<i64>(#expr)))),
+        Node::Dyn { expr, span } => Some(Sk::D(
+            quote::quote_spanned!(*span=> ::core::convert::identity::<i64>(#expr)),
+        )),
         Node::Tuple { elems, .. } if elems.len() <= MAX_RANK => {
             Some(Sk::T(elems.iter().map(sk_of_node).collect::<Option<_>>()?))
         }
@@ -105,19 +109,25 @@ pub fn sk_of_node(n: &Node) -> Option<Sk> {
 /// Type and value of a typed layout.
 pub fn layout(shape: &Sk, stride: &Sk) -> (TokenStream, TokenStream) {
     let (st, dt, sv, dv) = (shape.ty(), stride.ty(), shape.val(), stride.val());
-    (quote!(::cute::typed::Layout<#st, #dt>), quote!(::cute::typed::Layout::<#st, #dt>::new(#sv, #dv)))
+    (
+        quote!(::cute::typed::Layout<#st, #dt>),
+        quote!(::cute::typed::Layout::<#st, #dt>::new(#sv, #dv)),
+    )
 }
 
 /// Type and value of an evaluated result.
 pub fn value(v: &Value) -> Result<(TokenStream, TokenStream), String> {
     match v {
-        Value::Layout(l) => Ok(layout(&sk_of_tuple(l.shape())?, &sk_of_tuple(l.stride())?)),
+        Value::Layout(l) => Ok(layout(
+            &sk_of_tuple(l.shape()).map_err(|m| format!("{l}, {m}"))?,
+            &sk_of_tuple(l.stride()).map_err(|m| format!("{l}, {m}"))?,
+        )),
         Value::IntTuple(t) => {
             let sk = sk_of_tuple(t)?;
             Ok((sk.ty(), sk.val()))
         }
         v => Err(format!(
-            "the result is {} `{v}`: the typed layer holds layouts and integer tuples; evaluate this expression at run time with cute::notation::eval_str",
+            "{} `{v}`: the typed layer holds layouts and integer tuples; evaluate this expression at run time with cute::notation::eval_str",
             v.kind()
         )),
     }
@@ -150,22 +160,40 @@ pub fn runtime_expr(n: &Node) -> TokenStream {
             let (s, d) = (runtime_expr(shape), runtime_expr(stride));
             quote!(#e::Layout(::std::boxed::Box::new(#s), ::std::boxed::Box::new(#d)))
         }
-        Node::Call { name, targs, args, .. } => {
+        Node::Call {
+            name, targs, args, ..
+        } => {
             let t = targs.iter().map(|t| Literal::i64_suffixed(*t));
             let a = args.iter().map(runtime_expr);
             quote!(#e::Call { name: ::std::string::String::from(#name), targs: ::std::vec![#(#t),*], args: ::std::vec![#(#a),*] })
         }
-        Node::Swizzle { bits, base, shift, .. } => {
-            let (b, m, s) = (Literal::i64_suffixed(*bits), Literal::i64_suffixed(*base), Literal::i64_suffixed(*shift));
+        Node::Swizzle {
+            bits, base, shift, ..
+        } => {
+            let (b, m, s) = (
+                Literal::i64_suffixed(*bits),
+                Literal::i64_suffixed(*base),
+                Literal::i64_suffixed(*shift),
+            );
             quote!(#e::Swizzle(::cute::Swizzle { bits: #b, base: #m, shift: #s }))
         }
         Node::Composed { sw, offset, inner } => {
             let sw = match &**sw {
-                Node::Swizzle { bits, base, shift, .. } => {
-                    let (b, m, s) = (Literal::i64_suffixed(*bits), Literal::i64_suffixed(*base), Literal::i64_suffixed(*shift));
+                Node::Swizzle {
+                    bits, base, shift, ..
+                } => {
+                    let (b, m, s) = (
+                        Literal::i64_suffixed(*bits),
+                        Literal::i64_suffixed(*base),
+                        Literal::i64_suffixed(*shift),
+                    );
                     quote!(::cute::Swizzle { bits: #b, base: #m, shift: #s })
                 }
-                _ => quote!(::cute::Swizzle { bits: 0, base: 0, shift: 0 }),
+                _ => quote!(::cute::Swizzle {
+                    bits: 0,
+                    base: 0,
+                    shift: 0
+                }),
             };
             let (o, i) = (runtime_expr(offset), runtime_expr(inner));
             quote!(#e::Composed(#sw, ::std::boxed::Box::new(#o), ::std::boxed::Box::new(#i)))

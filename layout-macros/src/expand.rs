@@ -3,7 +3,7 @@
 
 use crate::check::{self, Ctx, Env};
 use crate::diag::{Diag, PResult};
-use crate::emit::{self, sk_of_node, Sk};
+use crate::emit::{self, Sk, sk_of_node};
 use crate::parse::{self, Cursor, Node};
 use layout_core::notation::Value;
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
@@ -20,10 +20,22 @@ fn parse_top(ts: TokenStream) -> PResult<Node> {
     if c.eat_punct(',') {
         let t = parse::expr(&mut c)?;
         if !matches!(t, Node::Tag(..)) {
-            return Err(Diag::new(t.span(), format!("expected LayoutLeft or LayoutRight after the shape, found {} `{t}`", t.kind())));
+            return Err(Diag::new(
+                t.span(),
+                format!(
+                    "expected LayoutLeft or LayoutRight after the shape, found {} `{t}`",
+                    t.kind()
+                ),
+            ));
         }
         if !is_shape(&node) {
-            return Err(Diag::new(node.span(), format!("`{node}, {t}`: a layout tag follows a shape such as (4,8), found {} `{node}`", node.kind())));
+            return Err(Diag::new(
+                node.span(),
+                format!(
+                    "`{node}, {t}`: a layout tag follows a shape such as (4,8), found {} `{node}`",
+                    node.kind()
+                ),
+            ));
         }
         tag = Some(t);
     }
@@ -32,7 +44,12 @@ fn parse_top(ts: TokenStream) -> PResult<Node> {
     }
     Ok(if is_shape(&node) {
         let span = node.span();
-        Node::Call { name: "make_layout".into(), span, targs: vec![], args: std::iter::once(node).chain(tag).collect() }
+        Node::Call {
+            name: "make_layout".into(),
+            span,
+            targs: vec![],
+            args: std::iter::once(node).chain(tag).collect(),
+        }
     } else {
         node
     })
@@ -89,7 +106,14 @@ pub fn layout(ts: TokenStream) -> TokenStream {
         Err(d) => return error_expr(&[d], None),
     };
     let mut diags = Vec::new();
-    check::validate(&node, &Ctx { env: None, no_dyn: None }, &mut diags);
+    check::validate(
+        &node,
+        &Ctx {
+            env: None,
+            no_dyn: None,
+        },
+        &mut diags,
+    );
     empty_dyn(&node, &mut diags);
     if !diags.is_empty() {
         return error_expr(&diags, stub_type(&node));
@@ -120,7 +144,7 @@ fn static_value(node: &Node, env: Option<&Env>) -> Result<(TokenStream, TokenStr
             return Err(Diag::new(node.span(), m));
         }
     }
-    emit::value(&v).map_err(|m| Diag::new(node.span(), format!("`{node}` evaluates to {v}, but {m}")))
+    emit::value(&v).map_err(|m| Diag::new(node.span(), format!("`{node}` gives {m}")))
 }
 
 /// `Layout![...]` in type position.
@@ -163,8 +187,11 @@ pub fn layouts(ts: TokenStream) -> TokenStream {
         match definition(&mut c, &mut env) {
             Ok(items) => out.extend(items),
             Err(d) => {
+                // Report it and go on with the next definition.
                 out.extend(d.to_compile_error());
-                break;
+                while !c.at_end() && !c.eat_punct(';') {
+                    c.next();
+                }
             }
         }
     }
@@ -176,7 +203,9 @@ fn definition(c: &mut Cursor, env: &mut Env) -> PResult<TokenStream> {
     while c.is_punct('#') {
         attrs.extend(c.next());
         match c.peek() {
-            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => attrs.extend(c.next()),
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
+                attrs.extend(c.next())
+            }
             _ => return Err(c.error("`[` after `#` (an attribute)")),
         }
     }
@@ -202,15 +231,19 @@ fn definition(c: &mut Cursor, env: &mut Env) -> PResult<TokenStream> {
     while !c.at_end() && !c.is_punct(';') {
         body.extend(c.next());
     }
-    if !c.eat_punct(';') && !body.is_empty() {
-        // A missing `;` after the last definition is accepted.
-    }
+    c.eat_punct(';'); // optional after the last definition
     if body.is_empty() {
-        return Err(Diag::new(body_span, format!("missing layout after `{name} =`")));
+        return Err(Diag::new(
+            body_span,
+            format!("missing layout after `{name} =`"),
+        ));
     }
     let key = name.to_string();
     if env.contains_key(&key) {
-        return Err(Diag::new(name.span(), format!("`{key}` is defined twice in this layouts! block")));
+        return Err(Diag::new(
+            name.span(),
+            format!("`{key}` is defined twice in this layouts! block"),
+        ));
     }
     let result = define(body, env);
     let (ty, val, errors) = match result {
@@ -238,14 +271,21 @@ fn definition(c: &mut Cursor, env: &mut Env) -> PResult<TokenStream> {
 
 type Stub = Option<(Sk, Sk)>;
 
-fn define(body: TokenStream, env: &Env) -> Result<(TokenStream, TokenStream, Value), (Vec<Diag>, Stub)> {
+fn define(
+    body: TokenStream,
+    env: &Env,
+) -> Result<(TokenStream, TokenStream, Value), (Vec<Diag>, Stub)> {
     let node = parse_top(body).map_err(|d| (vec![d], None))?;
     // A definition that uses a failed one: its error is already reported.
-    if node.any(&mut |n| matches!(n, Node::Ref { name, .. } if matches!(env.get(name), Some(None)))) {
+    if node.any(&mut |n| matches!(n, Node::Ref { name, .. } if matches!(env.get(name), Some(None))))
+    {
         return Err((vec![], None));
     }
     let mut diags = Vec::new();
-    let ctx = Ctx { env: Some(env), no_dyn: Some("layouts! defines constants, so every leaf must be static") };
+    let ctx = Ctx {
+        env: Some(env),
+        no_dyn: Some("layouts! defines constants, so every leaf must be static"),
+    };
     check::validate(&node, &ctx, &mut diags);
     if !diags.is_empty() {
         return Err((diags, stub_type(&node)));

@@ -16,11 +16,20 @@ pub enum TagKind {
 #[derive(Clone, Debug)]
 pub enum Node {
     /// A static integer, with the text as written.
-    Int { value: i64, text: String, span: Span },
+    Int {
+        value: i64,
+        text: String,
+        span: Span,
+    },
     /// `{expr}`: a dynamic `i64` leaf.
     Dyn { expr: TokenStream, span: Span },
     /// A scaled basis element `1@0`.
-    Basis { scale: i64, modes: Vec<usize>, text: String, span: Span },
+    Basis {
+        scale: i64,
+        modes: Vec<usize>,
+        text: String,
+        span: Span,
+    },
     /// `_`.
     Underscore(Span),
     /// `LayoutLeft` / `LayoutRight`.
@@ -30,11 +39,25 @@ pub enum Node {
     /// `SHAPE:STRIDE`.
     Layout { shape: Box<Node>, stride: Box<Node> },
     /// `name<targs>(args)`.
-    Call { name: String, span: Span, targs: Vec<i64>, args: Vec<Node> },
+    Call {
+        name: String,
+        span: Span,
+        targs: Vec<i64>,
+        args: Vec<Node>,
+    },
     /// `Sw<B,M,S>`.
-    Swizzle { bits: i64, base: i64, shift: i64, span: Span },
+    Swizzle {
+        bits: i64,
+        base: i64,
+        shift: i64,
+        span: Span,
+    },
     /// `Sw<B,M,S> o OFFSET o LAYOUT`.
-    Composed { sw: Box<Node>, offset: Box<Node>, inner: Box<Node> },
+    Composed {
+        sw: Box<Node>,
+        offset: Box<Node>,
+        inner: Box<Node>,
+    },
     /// A name: an earlier definition of a `layouts!` block.
     Ref { name: String, span: Span },
 }
@@ -118,7 +141,9 @@ impl fmt::Display for Node {
                 write!(f, ")")
             }
             Node::Layout { shape, stride } => write!(f, "{shape}:{stride}"),
-            Node::Call { name, targs, args, .. } => {
+            Node::Call {
+                name, targs, args, ..
+            } => {
                 write!(f, "{name}")?;
                 if !targs.is_empty() {
                     let t: Vec<String> = targs.iter().map(|t| t.to_string()).collect();
@@ -128,7 +153,9 @@ impl fmt::Display for Node {
                 list(f, args)?;
                 write!(f, ")")
             }
-            Node::Swizzle { bits, base, shift, .. } => write!(f, "Sw<{bits},{base},{shift}>"),
+            Node::Swizzle {
+                bits, base, shift, ..
+            } => write!(f, "Sw<{bits},{base},{shift}>"),
             Node::Composed { sw, offset, inner } => write!(f, "{sw} o {offset} o {inner}"),
             Node::Ref { name, .. } => write!(f, "{name}"),
         }
@@ -145,7 +172,11 @@ pub struct Cursor {
 
 impl Cursor {
     pub fn new(ts: TokenStream, end: Span) -> Cursor {
-        Cursor { toks: ts.into_iter().collect(), pos: 0, end }
+        Cursor {
+            toks: ts.into_iter().collect(),
+            pos: 0,
+            end,
+        }
     }
     pub fn of_group(g: &Group) -> Cursor {
         Cursor::new(g.stream(), g.span_close())
@@ -204,7 +235,13 @@ impl Cursor {
         }
     }
     pub fn error(&self, expected: &str) -> Diag {
-        Diag::new(self.span(), format!("malformed layout notation: expected {expected}, found {}", self.found()))
+        Diag::new(
+            self.span(),
+            format!(
+                "malformed layout notation: expected {expected}, found {}",
+                self.found()
+            ),
+        )
     }
 }
 
@@ -237,12 +274,20 @@ fn term(c: &mut Cursor) -> PResult<Node> {
     }
     let shape = itup(c)?;
     if c.is_punct(':') && !c.is_punct_at(1, ':') {
+        let colon = c.span();
         c.next();
         if c.at_end() || c.is_punct(',') {
-            return Err(c.error("a stride after `:`"));
+            let found = c.found();
+            return Err(Diag::new(
+                colon,
+                format!("malformed layout notation: expected a stride after `:`, found {found}"),
+            ));
         }
         let stride = itup(c)?;
-        return Ok(Node::Layout { shape: Box::new(shape), stride: Box::new(stride) });
+        return Ok(Node::Layout {
+            shape: Box::new(shape),
+            stride: Box::new(stride),
+        });
     }
     Ok(shape)
 }
@@ -257,7 +302,12 @@ fn swizzle(c: &mut Cursor) -> PResult<Node> {
     expect(c, ',')?;
     let shift = plain_int(c)?;
     expect(c, '>')?;
-    Ok(Node::Swizzle { bits, base, shift, span })
+    Ok(Node::Swizzle {
+        bits,
+        base,
+        shift,
+        span,
+    })
 }
 
 fn swizzle_term(c: &mut Cursor) -> PResult<Node> {
@@ -269,10 +319,18 @@ fn swizzle_term(c: &mut Cursor) -> PResult<Node> {
             Some(TokenTree::Ident(i)) if i == "o" => {
                 c.next();
             }
-            _ => return Err(c.error("`o` before the inner layout of a composed layout Sw<B,M,S> o OFFSET o LAYOUT")),
+            _ => {
+                return Err(c.error(
+                    "`o` before the inner layout of a composed layout Sw<B,M,S> o OFFSET o LAYOUT",
+                ));
+            }
         }
         let inner = term(c)?;
-        return Ok(Node::Composed { sw: Box::new(sw), offset: Box::new(offset), inner: Box::new(inner) });
+        return Ok(Node::Composed {
+            sw: Box::new(sw),
+            offset: Box::new(offset),
+            inner: Box::new(inner),
+        });
     }
     Ok(sw)
 }
@@ -291,10 +349,16 @@ fn int_value(text: &str, span: Span, negative: bool) -> PResult<i64> {
     if digits.is_empty() || !digits.chars().all(|ch| ch.is_ascii_digit()) {
         return Err(Diag::new(
             span,
-            format!("malformed layout notation: expected an integer such as 4 or _4, found `{text}`"),
+            format!(
+                "malformed layout notation: expected an integer such as 4 or _4, found `{text}`"
+            ),
         ));
     }
-    let signed = if negative { format!("-{digits}") } else { digits };
+    let signed = if negative {
+        format!("-{digits}")
+    } else {
+        digits
+    };
     signed.parse::<i64>().map_err(|_| {
         Diag::new(
             span,
@@ -330,13 +394,21 @@ fn int_leaf(c: &mut Cursor, text: String, value: i64, span: Span) -> PResult<Nod
     while c.eat_punct('@') {
         let m = plain_int(c)?;
         if m < 0 {
-            return Err(Diag::new(span, format!("a basis mode after `@` must be non-negative, found {m}")));
+            return Err(Diag::new(
+                span,
+                format!("a basis mode after `@` must be non-negative, found {m}"),
+            ));
         }
         full.push_str(&format!("@{m}"));
         modes.push(m as usize);
     }
     modes.reverse();
-    Ok(Node::Basis { scale: value, modes, text: full, span })
+    Ok(Node::Basis {
+        scale: value,
+        modes,
+        text: full,
+        span,
+    })
 }
 
 /// `itup := INT | BASIS | '_' | '(' exprs ')' | '{' rust '}' | call | name`.
@@ -357,11 +429,17 @@ fn itup(c: &mut Cursor) -> PResult<Node> {
                         return Err(inner.error("`,` or `)` in a tuple"));
                     }
                 }
-                Ok(Node::Tuple { elems, span: g.span() })
+                Ok(Node::Tuple {
+                    elems,
+                    span: g.span(),
+                })
             }
             Delimiter::Brace => {
                 c.next();
-                Ok(Node::Dyn { expr: g.stream(), span: g.span() })
+                Ok(Node::Dyn {
+                    expr: g.stream(),
+                    span: g.span(),
+                })
             }
             _ => Err(c.error("an integer, `_`, `(`, `{expr}` or an operation")),
         },
@@ -456,7 +534,12 @@ fn call_or_name(c: &mut Cursor, name: String, span: Span) -> PResult<Node> {
                     return Err(inner.error(&format!("`,` or `)` in the arguments of `{name}`")));
                 }
             }
-            Ok(Node::Call { name, span, targs, args })
+            Ok(Node::Call {
+                name,
+                span,
+                targs,
+                args,
+            })
         }
         _ if has_targs => Err(c.error(&format!("`(` with the arguments of `{name}<...>`"))),
         _ => Ok(Node::Ref { name, span }),

@@ -87,7 +87,10 @@ impl<S: Congruent<D>, D: IntTupleT> TryFrom<&crate::Layout> for Layout<S, D> {
     /// The typed layout from a run-time one: an error when the nesting, a static flag or a static value
     /// differs from the type.
     fn try_from(l: &crate::Layout) -> Result<Self> {
-        Ok(Layout { shape: S::from_int_tuple(l.shape())?, stride: D::from_int_tuple(l.stride())? })
+        Ok(Layout {
+            shape: S::from_int_tuple(l.shape())?,
+            stride: D::from_int_tuple(l.stride())?,
+        })
     }
 }
 

@@ -35,7 +35,7 @@ mod layout;
 mod tuple;
 
 pub use coord::Coord;
-pub use int::{Leaf, C};
+pub use int::{C, Leaf};
 pub use layout::Layout;
 pub use tuple::{Congruent, IntTupleT};
 

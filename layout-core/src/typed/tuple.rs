@@ -1,6 +1,6 @@
 //! Typed IntTuples: leaves ([`C<N>`](super::C), `i64`) and Rust tuples of typed IntTuples (rank 0 to 12).
 
-use super::int::{Leaf, C};
+use super::int::{C, Leaf};
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 
