@@ -242,11 +242,11 @@ pub fn value_to_expr(v: &Value) -> Expr {
             Box::new(tuple_to_expr(l.shape())),
             Box::new(tuple_to_expr(l.stride())),
         ),
-        Value::Composed(c) => Expr::Composed(
-            c.swizzle,
-            Box::new(tuple_to_expr(&c.offset)),
-            Box::new(value_to_expr(&Value::Layout(c.layout.clone()))),
-        ),
+        // Through the printed form, which is notation by design (and independent of the struct's fields).
+        Value::Composed(c) => {
+            let text = c.to_string();
+            layout_core::notation::parse_expr(&text).unwrap_or(Expr::Name(text))
+        }
         Value::Swizzle(s) => Expr::Swizzle(*s),
         Value::Underscore => Expr::Underscore,
         Value::Tag(t) => Expr::Tag(*t),
