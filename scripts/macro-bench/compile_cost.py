@@ -7,11 +7,12 @@ result the typed layer represents: a layout or an integer tuple, no basis stride
 only the expressions that this build's evaluator already reproduces exactly (checked with `cute eval -`),
 and times `cargo build` of that crate (dependencies already built, only the crate itself recompiled)
 against the same crate with no expression. Reports milliseconds per expression:
-(t_N - t_0) / N, best of R builds each.
+(t_N - t_0) / N, best of R builds each, in wall-clock time and in CPU time (user + sys of cargo and
+rustc; steadier than wall time on a shared machine).
 
 usage: scripts/macro-bench/compile_cost.py [--oracle PATH] [--n 100 400] [--repeat 3] [--release-macros]
 """
-import argparse, os, re, shutil, subprocess, sys, time
+import argparse, os, re, resource, shutil, subprocess, sys, time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -82,17 +83,22 @@ def write_crate(d, exprs, release_macros):
 
 
 def build_time(d, target, repeat):
-    best = float("inf")
+    """Best (wall, cpu) seconds of `cargo build` over `repeat` rebuilds of the crate alone. CPU time
+    (user + sys of cargo and rustc) is the steadier figure on a shared machine."""
+    best_wall, best_cpu = float("inf"), float("inf")
     env = dict(os.environ, CARGO_TARGET_DIR=target)
     for _ in range(repeat):
         os.utime(os.path.join(d, "src", "lib.rs"))
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         r = subprocess.run(["cargo", "build", "-q", "--offline"], cwd=d, env=env, capture_output=True, text=True)
         dt = time.perf_counter() - t
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         if r.returncode != 0:
             sys.exit("the generated crate does not compile:\n" + r.stderr[-4000:])
-        best = min(best, dt)
-    return best
+        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+        best_wall, best_cpu = min(best_wall, dt), min(best_cpu, cpu)
+    return best_wall, best_cpu
 
 
 def main():
@@ -112,14 +118,15 @@ def main():
     crate, target = os.path.join(a.dir, "crate"), os.path.join(a.dir, "target")
     write_crate(crate, [], a.release_macros)
     build_time(crate, target, 1)  # dependencies
-    t0 = build_time(crate, target, a.repeat)
-    print(f"N=0: {t0 * 1000:.0f} ms (best of {a.repeat})")
+    w0, c0 = build_time(crate, target, a.repeat)
+    print(f"N=0: wall {w0 * 1000:.0f} ms, cpu {c0 * 1000:.0f} ms (best of {a.repeat} builds)")
     for n in a.n:
         exprs = [ok[k % len(ok)][0] for k in range(n)]
         note = "" if n <= len(ok) else f" ({len(ok)} distinct, repeated)"
         write_crate(crate, exprs, a.release_macros)
-        t = build_time(crate, target, a.repeat)
-        print(f"N={n}{note}: {t * 1000:.0f} ms, {(t - t0) * 1000 / n:.2f} ms per expression")
+        w, c = build_time(crate, target, a.repeat)
+        print(f"N={n}{note}: wall {w * 1000:.0f} ms, cpu {c * 1000:.0f} ms; per expression: "
+              f"wall {(w - w0) * 1000 / n:.2f} ms, cpu {(c - c0) * 1000 / n:.2f} ms")
 
 
 if __name__ == "__main__":
