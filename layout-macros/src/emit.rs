@@ -106,8 +106,24 @@ pub fn sk_of_node(n: &Node) -> Option<Sk> {
     }
 }
 
-/// Type and value of a typed layout.
+impl Sk {
+    fn is_static(&self) -> bool {
+        match self {
+            Sk::S(_) => true,
+            Sk::D(_) => false,
+            Sk::T(v) => v.iter().all(Sk::is_static),
+        }
+    }
+}
+
+/// Type and value of a typed layout. A fully static layout's value is the type's one constant
+/// (`Layout::<S, D>::VALUE`): fewer tokens and no constructor call for the compiler to check.
 pub fn layout(shape: &Sk, stride: &Sk) -> (TokenStream, TokenStream) {
+    if shape.is_static() && stride.is_static() {
+        let (st, dt) = (shape.ty(), stride.ty());
+        let ty = quote!(::cute::typed::Layout<#st, #dt>);
+        return (ty.clone(), quote!(<#ty>::VALUE));
+    }
     let (st, dt, sv, dv) = (shape.ty(), stride.ty(), shape.val(), stride.val());
     (
         quote!(::cute::typed::Layout<#st, #dt>),
@@ -124,7 +140,9 @@ pub fn value(v: &Value) -> Result<(TokenStream, TokenStream), String> {
         )),
         Value::IntTuple(t) => {
             let sk = sk_of_tuple(t)?;
-            Ok((sk.ty(), sk.val()))
+            let ty = sk.ty();
+            let val = if sk.is_static() { quote!(<#ty as ::cute::typed::Static>::VALUE) } else { sk.val() };
+            Ok((ty, val))
         }
         v => Err(format!(
             "{} `{v}`: the typed layer holds layouts and integer tuples; evaluate this expression at run time with cute::notation::eval_str",

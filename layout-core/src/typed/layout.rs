@@ -1,7 +1,7 @@
 //! The typed layout `Layout<S, D>`.
 
 use super::coord::Coord;
-use super::tuple::{Congruent, IntTupleT};
+use super::tuple::{Congruent, IntTupleT, Static};
 use crate::error::{LayoutError, Result};
 use std::fmt;
 
@@ -74,6 +74,17 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
             Err(e) => unreachable!("a typed layout is congruent by its type: {e}"),
         }
     }
+}
+
+impl<S: Congruent<D> + Static, D: Static> Layout<S, D> {
+    /// The one value of a fully static layout type (what `layout!` emits for static layouts).
+    ///
+    /// ```
+    /// use layout_core::typed::{Layout, C};
+    /// const L: Layout<(C<2>, C<3>), (C<3>, C<1>)> = Layout::VALUE;
+    /// assert_eq!(L.to_string(), "(_2,_3):(_3,_1)");
+    /// ```
+    pub const VALUE: Self = Layout { shape: S::VALUE, stride: D::VALUE };
 }
 
 impl<S: Congruent<D>, D: IntTupleT> From<Layout<S, D>> for crate::Layout {

@@ -47,6 +47,26 @@ pub trait Congruent<D: IntTupleT>: IntTupleT {
     fn index_chain(&self, stride: &D, q: i64, last: bool) -> (i64, i64);
 }
 
+/// Fully static typed IntTuples, whose one value is a constant: `C<N>` and tuples of them.
+///
+/// ```
+/// use layout_core::typed::{Static, C};
+/// let t: (C<4>, (C<3>,)) = Static::VALUE;
+/// assert_eq!(t, (C::<4>, (C::<3>,)));
+/// ```
+pub trait Static: IntTupleT {
+    /// The value.
+    const VALUE: Self;
+}
+
+impl<const N: i64> Static for C<N> {
+    const VALUE: Self = C;
+}
+
+impl Static for () {
+    const VALUE: Self = ();
+}
+
 fn mismatch<T>(what: &str, t: &IntTuple) -> Result<T> {
     Err(LayoutError::invalid(format!("expected {what}, found {t}")))
 }
@@ -147,6 +167,10 @@ macro_rules! tuple_impls {
             fn size(&self) -> i64 {
                 1 $(* self.$i.size())+
             }
+        }
+
+        impl<$($S: Static),+> Static for ($($S,)+) {
+            const VALUE: Self = ($($S::VALUE,)+);
         }
 
         impl<$($S: Congruent<$D>, $D: IntTupleT),+> Congruent<($($D,)+)> for ($($S,)+) {
