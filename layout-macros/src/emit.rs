@@ -6,6 +6,7 @@ use layout_core::IntTuple;
 use layout_core::notation::Value;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
+use std::str::FromStr;
 
 /// The most modes a typed tuple has (the typed layer implements tuples up to this rank).
 const MAX_RANK: usize = 12;
@@ -107,6 +108,23 @@ pub fn sk_of_node(n: &Node) -> Option<Sk> {
 }
 
 impl Sk {
+    /// The type as source text (static skeletons only). Emitting text that the compiler lexes once is
+    /// much cheaper than building the same tokens one by one through the proc-macro bridge.
+    fn ty_text(&self, out: &mut String) {
+        match self {
+            Sk::S(n) if *n < 0 => out.push_str(&format!("::cute::typed::C<{{{n}}}>")),
+            Sk::S(n) => out.push_str(&format!("::cute::typed::C<{n}>")),
+            Sk::D(_) => out.push_str("i64"),
+            Sk::T(v) => {
+                out.push('(');
+                for e in v {
+                    e.ty_text(out);
+                    out.push(',');
+                }
+                out.push(')');
+            }
+        }
+    }
     fn is_static(&self) -> bool {
         match self {
             Sk::S(_) => true,
@@ -120,9 +138,15 @@ impl Sk {
 /// (`Layout::<S, D>::VALUE`): fewer tokens and no constructor call for the compiler to check.
 pub fn layout(shape: &Sk, stride: &Sk) -> (TokenStream, TokenStream) {
     if shape.is_static() && stride.is_static() {
-        let (st, dt) = (shape.ty(), stride.ty());
-        let ty = quote!(::cute::typed::Layout<#st, #dt>);
-        return (ty.clone(), quote!(<#ty>::VALUE));
+        let mut ty = String::from("::cute::typed::Layout<");
+        shape.ty_text(&mut ty);
+        ty.push(',');
+        stride.ty_text(&mut ty);
+        ty.push('>');
+        let val = format!("<{ty}>::VALUE");
+        if let (Ok(t), Ok(v)) = (TokenStream::from_str(&ty), TokenStream::from_str(&val)) {
+            return (t, v);
+        }
     }
     let (st, dt, sv, dv) = (shape.ty(), stride.ty(), shape.val(), stride.val());
     (
@@ -140,9 +164,15 @@ pub fn value(v: &Value) -> Result<(TokenStream, TokenStream), String> {
         )),
         Value::IntTuple(t) => {
             let sk = sk_of_tuple(t)?;
-            let ty = sk.ty();
-            let val = if sk.is_static() { quote!(<#ty as ::cute::typed::Static>::VALUE) } else { sk.val() };
-            Ok((ty, val))
+            if sk.is_static() {
+                let mut ty = String::new();
+                sk.ty_text(&mut ty);
+                let val = format!("<{ty} as ::cute::typed::Static>::VALUE");
+                if let (Ok(t), Ok(v)) = (TokenStream::from_str(&ty), TokenStream::from_str(&val)) {
+                    return Ok((t, v));
+                }
+            }
+            Ok((sk.ty(), sk.val()))
         }
         v => Err(format!(
             "{} `{v}`: the typed layer holds layouts and integer tuples; evaluate this expression at run time with cute::notation::eval_str",
