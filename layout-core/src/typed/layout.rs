@@ -84,7 +84,10 @@ impl<S: Congruent<D> + Static, D: Static> Layout<S, D> {
     /// const L: Layout<(C<2>, C<3>), (C<3>, C<1>)> = Layout::VALUE;
     /// assert_eq!(L.to_string(), "(_2,_3):(_3,_1)");
     /// ```
-    pub const VALUE: Self = Layout { shape: S::VALUE, stride: D::VALUE };
+    pub const VALUE: Self = Layout {
+        shape: S::VALUE,
+        stride: D::VALUE,
+    };
 }
 
 impl<S: Congruent<D>, D: IntTupleT> From<Layout<S, D>> for crate::Layout {
