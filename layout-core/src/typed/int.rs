@@ -63,7 +63,9 @@ impl<const N: i64> Leaf for C<N> {
         if i.is_static && i.value == N {
             Ok(C)
         } else {
-            Err(LayoutError::invalid(format!("expected the static integer _{N}, found {i}")))
+            Err(LayoutError::invalid(format!(
+                "expected the static integer _{N}, found {i}"
+            )))
         }
     }
 }
@@ -76,7 +78,9 @@ impl Leaf for i64 {
     }
     fn from_int(i: Int) -> Result<Self> {
         if i.is_static {
-            Err(LayoutError::invalid(format!("expected a dynamic integer, found the static integer {i}")))
+            Err(LayoutError::invalid(format!(
+                "expected a dynamic integer, found the static integer {i}"
+            )))
         } else {
             Ok(i.value)
         }

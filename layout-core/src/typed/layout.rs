@@ -1,7 +1,7 @@
 //! The typed layout `Layout<S, D>`.
 
 use super::coord::Coord;
-use super::tuple::{Congruent, IntTupleT};
+use super::tuple::{Congruent, IntTupleT, Static};
 use crate::error::{LayoutError, Result};
 use std::fmt;
 
@@ -76,6 +76,20 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
     }
 }
 
+impl<S: Congruent<D> + Static, D: Static> Layout<S, D> {
+    /// The one value of a fully static layout type (what `layout!` emits for static layouts).
+    ///
+    /// ```
+    /// use layout_core::typed::{Layout, C};
+    /// const L: Layout<(C<2>, C<3>), (C<3>, C<1>)> = Layout::VALUE;
+    /// assert_eq!(L.to_string(), "(_2,_3):(_3,_1)");
+    /// ```
+    pub const VALUE: Self = Layout {
+        shape: S::VALUE,
+        stride: D::VALUE,
+    };
+}
+
 impl<S: Congruent<D>, D: IntTupleT> From<Layout<S, D>> for crate::Layout {
     fn from(l: Layout<S, D>) -> Self {
         l.to_runtime()
@@ -87,7 +101,10 @@ impl<S: Congruent<D>, D: IntTupleT> TryFrom<&crate::Layout> for Layout<S, D> {
     /// The typed layout from a run-time one: an error when the nesting, a static flag or a static value
     /// differs from the type.
     fn try_from(l: &crate::Layout) -> Result<Self> {
-        Ok(Layout { shape: S::from_int_tuple(l.shape())?, stride: D::from_int_tuple(l.stride())? })
+        Ok(Layout {
+            shape: S::from_int_tuple(l.shape())?,
+            stride: D::from_int_tuple(l.stride())?,
+        })
     }
 }
 

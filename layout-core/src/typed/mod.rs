@@ -35,9 +35,9 @@ mod layout;
 mod tuple;
 
 pub use coord::Coord;
-pub use int::{Leaf, C};
+pub use int::{C, Leaf};
 pub use layout::Layout;
-pub use tuple::{Congruent, IntTupleT};
+pub use tuple::{Congruent, IntTupleT, Static};
 
 /// A value of any type, for the error stubs that `layout!` emits next to a `compile_error!` so that one
 /// mistake does not cascade into type errors. Never called: the crate does not compile.

@@ -1,6 +1,6 @@
 //! Typed IntTuples: leaves ([`C<N>`](super::C), `i64`) and Rust tuples of typed IntTuples (rank 0 to 12).
 
-use super::int::{Leaf, C};
+use super::int::{C, Leaf};
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 
@@ -36,7 +36,35 @@ pub trait IntTupleT: Copy {
 /// ```
 pub trait Congruent<D: IntTupleT>: IntTupleT {
     /// The index of the 1-D coordinate `i` (colexicographic; the last mode is not reduced, as in CuTe).
-    fn index_1d(&self, stride: &D, i: i64) -> i64;
+    #[inline(always)]
+    fn index_1d(&self, stride: &D, i: i64) -> i64 {
+        self.index_chain(stride, i, true).0
+    }
+    /// The 1-D walk over the leaves, left to right: `q` is the 1-D coordinate divided by the sizes of
+    /// the leaves before this one; returns the index contribution and `q` for the next leaf. The leaf
+    /// coordinate is `q % extent`, except for the very last leaf (`last`), which takes `q` whole. This
+    /// is CuTe's nested division by mode sizes, flattened: the same divisions one writes by hand.
+    fn index_chain(&self, stride: &D, q: i64, last: bool) -> (i64, i64);
+}
+
+/// Fully static typed IntTuples, whose one value is a constant: `C<N>` and tuples of them.
+///
+/// ```
+/// use layout_core::typed::{Static, C};
+/// let t: (C<4>, (C<3>,)) = Static::VALUE;
+/// assert_eq!(t, (C::<4>, (C::<3>,)));
+/// ```
+pub trait Static: IntTupleT {
+    /// The value.
+    const VALUE: Self;
+}
+
+impl<const N: i64> Static for C<N> {
+    const VALUE: Self = C;
+}
+
+impl Static for () {
+    const VALUE: Self = ();
 }
 
 fn mismatch<T>(what: &str, t: &IntTuple) -> Result<T> {
@@ -83,8 +111,10 @@ macro_rules! leaf_congruent {
     ($($S:ty, $D:ty, [$($g:tt)*]);* $(;)?) => {$(
         impl<$($g)*> Congruent<$D> for $S {
             #[inline(always)]
-            fn index_1d(&self, stride: &$D, i: i64) -> i64 {
-                i * stride.value()
+            fn index_chain(&self, stride: &$D, q: i64, last: bool) -> (i64, i64) {
+                let n = self.value();
+                let c = if last { q } else { q % n };
+                (c * stride.value(), q / n)
             }
         }
     )*};
@@ -114,8 +144,8 @@ impl IntTupleT for () {
 }
 
 impl Congruent<()> for () {
-    fn index_1d(&self, _: &(), _: i64) -> i64 {
-        0
+    fn index_chain(&self, _: &(), q: i64, _: bool) -> (i64, i64) {
+        (0, q)
     }
 }
 
@@ -139,20 +169,21 @@ macro_rules! tuple_impls {
             }
         }
 
+        impl<$($S: Static),+> Static for ($($S,)+) {
+            const VALUE: Self = ($($S::VALUE,)+);
+        }
+
         impl<$($S: Congruent<$D>, $D: IntTupleT),+> Congruent<($($D,)+)> for ($($S,)+) {
             #[inline(always)]
-            fn index_1d(&self, stride: &($($D,)+), i: i64) -> i64 {
-                let mut rest = i;
+            fn index_chain(&self, stride: &($($D,)+), q: i64, last: bool) -> (i64, i64) {
+                let mut q = q;
                 let mut acc = 0;
                 $(
-                    let n = self.$i.size();
-                    // The last mode takes whatever is left (CuTe does not reduce it).
-                    let c = if $i + 1 == Self::RANK { rest } else { rest % n };
-                    acc += self.$i.index_1d(&stride.$i, c);
-                    rest /= n;
+                    let (a, next) = self.$i.index_chain(&stride.$i, q, last && $i + 1 == Self::RANK);
+                    acc += a;
+                    q = next;
                 )+
-                let _ = rest;
-                acc
+                (acc, q)
             }
         }
     )*};
