@@ -110,4 +110,42 @@ proptest! {
             prop_assert_eq!(v.at(i).unwrap(), t.get(IntTuple::Tuple(full)).unwrap());
         }
     }
+
+    /// Post: `fill(t, v)` sets exactly the elements in the layout's image.
+    #[test]
+    fn fill_sets_exactly_the_image(l in common::layout()) {
+        let n = size(&l);
+        let idx: Vec<i64> = (0..n).map(|i| index_of(&l, i)).collect();
+        let cos = idx.iter().max().unwrap() + 1;
+        let mut data = vec![0i64; cos as usize + 2];
+        {
+            let mut t = make_tensor(make_gmem_ptr(&mut data[..]), l.clone()).unwrap();
+            fill(&mut t, 7).unwrap();
+        }
+        for (p, &v) in data.iter().enumerate() {
+            prop_assert_eq!(v == 7, idx.contains(&(p as i64)));
+        }
+    }
+
+    /// Post: `axpby(a, x, b, y)` gives `y(i) = a x(i) + b y0(i)` for every `i`.
+    #[test]
+    fn axpby_by_coordinate(l in common::layout(), right in any::<bool>()) {
+        let n = size(&l);
+        let cos = (0..n).map(|i| index_of(&l, i)).max().unwrap() + 1;
+        let xs: Vec<i64> = (0..cos).map(|v| v * 5 - 7).collect();
+        let x = make_tensor(make_gmem_ptr(&xs[..]), l.clone()).unwrap();
+        let yl = if right {
+            make_layout_major(l.shape(), Tag::LayoutRight).unwrap()
+        } else {
+            make_layout(l.shape()).unwrap()
+        };
+        let mut ys: Vec<i64> = (0..n).collect();
+        let y0 = ys.clone();
+        let mut y = make_tensor(make_gmem_ptr(&mut ys[..]), yl.clone()).unwrap();
+        axpby(2, &x, 3, &mut y).unwrap();
+        for i in 0..n {
+            let p = index_of(&yl, i) as usize;
+            prop_assert_eq!(*y.at(i).unwrap(), 2 * x.at(i).unwrap() + 3 * y0[p]);
+        }
+    }
 }

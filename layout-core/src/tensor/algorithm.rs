@@ -225,10 +225,27 @@ pub fn fill<E: EngineMut, L: TensorLayout>(t: &mut Tensor<E, L>, value: E::Value
 where
     E::Value: Clone,
 {
-    let (e, l, off) = t.parts_mut();
+    if t.size() == 0 {
+        return Ok(());
+    }
+    let l = t.layout().to_runtime();
+    let (e, _, off) = t.parts_mut();
     let d = e.as_mut_slice();
-    for j in l.indices()? {
-        d[(off + j) as usize] = value.clone();
+    // Every element gets the same value, so any order will do: smallest stride innermost.
+    let modes = paired_modes(&l, &l).unwrap_or_default();
+    match modes.first() {
+        None => d[off as usize] = value,
+        Some(&(run, _, 1)) => walk_outer(&modes, |_, di| {
+            let b = (off + di) as usize;
+            d[b..b + run as usize].fill(value.clone());
+        }),
+        Some(&(run, _, dd)) => walk_outer(&modes, |_, di| {
+            let mut b = off + di;
+            for _ in 0..run {
+                d[b as usize] = value.clone();
+                b += dd;
+            }
+        }),
     }
     Ok(())
 }
@@ -267,14 +284,35 @@ where
     E2: EngineMut<Value = T>,
     L2: TensorLayout,
 {
-    same_size("axpby", x.size(), y.size())?;
+    let n = x.size();
+    same_size("axpby", n, y.size())?;
+    if n == 0 {
+        return Ok(());
+    }
     let xs = x.engine().as_slice();
     let xo = x.offset();
+    let lx = x.layout().to_runtime();
+    let ly = y.layout().to_runtime();
     let (ye, yl, yo) = y.parts_mut();
     let ys = ye.as_mut_slice();
-    for (i, j) in x.layout().indices()?.zip(yl.indices()?) {
-        let p = (yo + j) as usize;
-        ys[p] = alpha * xs[(xo + i) as usize] + beta * ys[p];
+    let Some(modes) = paired_modes(&lx, &ly) else {
+        for (i, j) in x.layout().indices()?.zip(yl.indices()?) {
+            let p = (yo + j) as usize;
+            ys[p] = alpha * xs[(xo + i) as usize] + beta * ys[p];
+        }
+        return Ok(());
+    };
+    match modes.first() {
+        None => ys[yo as usize] = alpha * xs[xo as usize] + beta * ys[yo as usize],
+        Some(&(run, dx, dy)) => walk_outer(&modes, |si, di| {
+            let (mut a, mut b) = (xo + si, yo + di);
+            for _ in 0..run {
+                let p = b as usize;
+                ys[p] = alpha * xs[a as usize] + beta * ys[p];
+                a += dx;
+                b += dy;
+            }
+        }),
     }
     Ok(())
 }
