@@ -382,8 +382,7 @@ where
     let (bd, bo) = (b.engine().as_slice(), b.offset());
     let (ce, _, co) = c.parts_mut();
     let cd = ce.as_mut_slice();
-    for (m, (&am_i, &cm_i)) in am.iter().zip(&cm).enumerate() {
-        let _ = m;
+    for (&am_i, &cm_i) in am.iter().zip(&cm) {
         for (&bn_j, &cn_j) in bn.iter().zip(&cn) {
             let p = (co + cm_i + cn_j) as usize;
             let mut acc = cd[p];
