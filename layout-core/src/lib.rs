@@ -36,6 +36,7 @@ pub mod swizzle;
 pub mod tensor;
 pub mod tiler;
 pub mod tuple_ops;
+pub mod typed;
 pub mod vector;
 
 pub use basis::ScaledBasis;
