@@ -34,7 +34,9 @@ impl std::str::FromStr for Swizzle {
     fn from_str(s: &str) -> Result<Swizzle> {
         match crate::notation::parse_value(s)? {
             crate::notation::Value::Swizzle(sw) => Ok(sw),
-            v => Err(LayoutError::invalid(format!("expected a swizzle Sw<B,M,S>, found {v}"))),
+            v => Err(LayoutError::invalid(format!(
+                "expected a swizzle Sw<B,M,S>, found {v}"
+            ))),
         }
     }
 }

@@ -42,9 +42,17 @@ pub fn evaluate(e: &Expr) -> Result<Value> {
             let offset = evaluate(off)?.into_int_tuple()?;
             let layout = match evaluate(inner)? {
                 Value::Layout(l) => l,
-                v => return Err(LayoutError::invalid(format!("the inner part of a composed layout must be a layout, found `{v}`"))),
+                v => {
+                    return Err(LayoutError::invalid(format!(
+                        "the inner part of a composed layout must be a layout, found `{v}`"
+                    )))
+                }
             };
-            Ok(Value::Composed(ComposedLayout { swizzle: *sw, offset, layout }))
+            Ok(Value::Composed(ComposedLayout {
+                swizzle: *sw,
+                offset,
+                layout,
+            }))
         }
         Expr::Call { name, targs, args } => {
             let args = args.iter().map(evaluate).collect::<Result<Vec<_>>>()?;

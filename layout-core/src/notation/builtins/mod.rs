@@ -25,7 +25,10 @@ const TABLES: &[(Table, &[&str])] = &[
 
 /// Every operation name the notation knows.
 pub fn operation_names() -> Vec<&'static str> {
-    TABLES.iter().flat_map(|(_, names)| names.iter().copied()).collect()
+    TABLES
+        .iter()
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect()
 }
 
 /// Call a builtin by name.
@@ -37,7 +40,10 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value>
             }
         }
     }
-    Err(LayoutError::UnknownOperation { name: name.into(), suggestion: nearest(name) })
+    Err(LayoutError::UnknownOperation {
+        name: name.into(),
+        suggestion: nearest(name),
+    })
 }
 
 fn nearest(name: &str) -> Option<String> {
@@ -69,17 +75,32 @@ pub(crate) fn arity(op: &str, args: &[Value], counts: &[usize]) -> Result<()> {
     if counts.contains(&args.len()) {
         Ok(())
     } else {
-        let want = counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ");
-        Err(LayoutError::bad_args(op, format!("takes {want} argument(s), got {}", args.len())))
+        let want = counts
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" or ");
+        Err(LayoutError::bad_args(
+            op,
+            format!("takes {want} argument(s), got {}", args.len()),
+        ))
     }
 }
 
 /// The `k`-th template argument as a mode index.
 pub(crate) fn targ(op: &str, targs: &[i64], k: usize) -> Result<usize> {
-    let v = *targs
-        .get(k)
-        .ok_or_else(|| LayoutError::bad_args(op, format!("needs template argument number {} (e.g. {op}<1>(...))", k + 1)))?;
-    usize::try_from(v).map_err(|_| LayoutError::bad_args(op, format!("template argument {v} must be non-negative")))
+    let v = *targs.get(k).ok_or_else(|| {
+        LayoutError::bad_args(
+            op,
+            format!(
+                "needs template argument number {} (e.g. {op}<1>(...))",
+                k + 1
+            ),
+        )
+    })?;
+    usize::try_from(v).map_err(|_| {
+        LayoutError::bad_args(op, format!("template argument {v} must be non-negative"))
+    })
 }
 
 /// All template arguments as mode indices.
