@@ -14,7 +14,7 @@
 //! assert_eq!(t.layout_c.to_string(), "((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))");
 //! ```
 
-use super::mma_traits::{unknown_op, MmaTraits};
+use super::mma_traits::{MmaTraits, unknown_op};
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -59,7 +59,7 @@ pub fn gmma_a_register_layout(bits: u32) -> Result<Layout> {
         _ => {
             return Err(LayoutError::invalid(format!(
                 "GMMA A from registers needs 8-, 16- or 32-bit values, got {bits}"
-            )))
+            )));
         }
     };
     super::layout_of(s)

@@ -18,12 +18,17 @@
 //! assert_eq!(t.layout_c.to_string(), "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))");
 //! ```
 
+pub(crate) mod alg;
 pub mod copy_traits;
 pub mod gmma;
 pub mod mma_traits;
+pub mod tiled_copy;
+pub mod tiled_mma;
 
 pub use copy_traits::{CopyTraits, TmaKind};
 pub use mma_traits::MmaTraits;
+pub use tiled_copy::{CopyAtom, TiledCopy};
+pub use tiled_mma::{Operand, TiledMma};
 
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
@@ -71,7 +76,7 @@ pub fn type_bits(ty: &str) -> Result<i64> {
         _ => {
             return Err(LayoutError::invalid(format!(
                 "unknown value type `{ty}` (expected e.g. uint32_t, half_t, uint_bit_t<16>)"
-            )))
+            )));
         }
     };
     Ok(bits)
