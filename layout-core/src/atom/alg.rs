@@ -92,6 +92,12 @@ pub(crate) fn eval_at(a: &Layout, i: i64) -> Result<i64> {
     }
 }
 
+/// The layout's values at every index of its domain, in order.
+pub(crate) fn eval_all(a: &Layout) -> Result<Vec<i64>> {
+    let n = size(a)?.value;
+    (0..n).map(|i| eval_at(a, i)).collect()
+}
+
 /// `size(a)`: the number of coordinates of the layout's domain.
 pub(crate) fn size(a: &Layout) -> Result<Int> {
     crate::tuple_ops::product(a.shape())

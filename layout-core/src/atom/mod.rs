@@ -22,6 +22,7 @@ pub(crate) mod alg;
 pub mod copy_traits;
 pub mod gmma;
 pub mod mma_traits;
+pub mod svg;
 pub mod tiled_copy;
 pub mod tiled_mma;
 
