@@ -212,26 +212,26 @@ impl CopyTraits {
                 reference: none,
             });
         }
-        if let Some((op, args)) = key.split_once('<') {
-            if TYPED_OPS.contains(&op) {
-                let args = args.strip_suffix('>').ok_or_else(|| {
-                    crate::LayoutError::invalid(format!(
-                        "`{name}`: the template argument list does not end with `>`"
-                    ))
-                })?;
-                let types: Vec<&str> = split_top_level(args);
-                if types.is_empty() || types.len() > 2 {
-                    return Err(crate::LayoutError::invalid(format!(
-                        "`{name}`: {op} takes one or two value types (source, destination)"
-                    )));
-                }
-                let s = type_bits(types[0])?;
-                let d = match types.get(1) {
-                    Some(t) => type_bits(t)?,
-                    None => s,
-                };
-                return Self::single_thread(name, s, d);
+        if let Some((op, args)) = key.split_once('<')
+            && TYPED_OPS.contains(&op)
+        {
+            let args = args.strip_suffix('>').ok_or_else(|| {
+                crate::LayoutError::invalid(format!(
+                    "`{name}`: the template argument list does not end with `>`"
+                ))
+            })?;
+            let types: Vec<&str> = split_top_level(args);
+            if types.is_empty() || types.len() > 2 {
+                return Err(crate::LayoutError::invalid(format!(
+                    "`{name}`: {op} takes one or two value types (source, destination)"
+                )));
             }
+            let s = type_bits(types[0])?;
+            let d = match types.get(1) {
+                Some(t) => type_bits(t)?,
+                None => s,
+            };
+            return Self::single_thread(name, s, d);
         }
         let known: Vec<&str> = WARP_OPS
             .iter()
