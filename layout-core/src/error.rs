@@ -77,7 +77,10 @@ impl fmt::Display for LayoutError {
         use LayoutError::*;
         match self {
             NotCongruent { what, left, right } => {
-                write!(f, "{what}: {left} and {right} are not congruent (they do not have the same nesting)")
+                write!(
+                    f,
+                    "{what}: {left} and {right} are not congruent (they do not have the same nesting)"
+                )
             }
             Overflow { op, lhs, rhs } => {
                 write!(f, "integer overflow: {lhs} {op} {rhs} does not fit in i64")

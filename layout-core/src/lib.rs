@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod arith_tuple;
 pub mod atom;
 pub mod basis;
 pub mod classic;
@@ -43,10 +44,13 @@ pub use int::Int;
 pub use int_tuple::IntTuple;
 pub use layout::Layout;
 pub use notation::Value;
-pub use swizzle::{ComposedLayout, Swizzle};
+pub use swizzle::{
+    ComposedLayout, LayoutFn, Swizzle, composition_layout_swizzle, composition3, layout_eval,
+};
 pub use tiler::Tiler;
 
 // The algebra's functions, re-exported at the crate root under CuTe's names.
+pub use arith_tuple::*;
 pub use coalesce::*;
 pub use complement::*;
 pub use composition::*;

@@ -14,12 +14,14 @@ mod tuple;
 /// One area's dispatcher: `None` when the name is not in this area.
 type Table = fn(&str, &[i64], Vec<Value>) -> Option<Result<Value>>;
 
+// The swizzle table comes first: it answers only when an argument is a swizzle or a composed
+// layout, which the layout tables do not take.
 const TABLES: &[(Table, &[&str])] = &[
+    (swizzle::call, swizzle::NAMES),
     (tuple::call, tuple::NAMES),
     (layout::call, layout::NAMES),
     (algebra::call, algebra::NAMES),
     (divide_product::call, divide_product::NAMES),
-    (swizzle::call, swizzle::NAMES),
     (atoms::call, atoms::NAMES),
 ];
 
@@ -39,6 +41,13 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value>
                 return r;
             }
         }
+    }
+    if operation_names().contains(&name) {
+        let kinds: Vec<&str> = args.iter().map(Value::kind).collect();
+        return Err(LayoutError::bad_args(
+            name,
+            format!("does not accept arguments of these kinds: ({})", kinds.join(", ")),
+        ));
     }
     Err(LayoutError::UnknownOperation {
         name: name.into(),
