@@ -30,7 +30,11 @@ pub fn run(args: &[String]) -> Option<ExitCode> {
         return None;
     }
     let result = parse_options(&args[1..]).and_then(|opts| {
-        let svg = if is_mma { mma_picture(op, &opts)? } else { copy_picture(op, &opts)? };
+        let svg = if is_mma {
+            mma_picture(op, &opts)?
+        } else {
+            copy_picture(op, &opts)?
+        };
         Ok((svg, opts.output))
     });
     Some(match result {
@@ -70,20 +74,31 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut o = Options::default();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = || it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
         match flag.as_str() {
             "--tiled" | "--atoms" => o.tiled = Some(value()?),
             "--perm" => o.perm = Some(value()?),
             "--operand" => o.operand = Some(value()?.to_ascii_lowercase()),
             "--highlight" => {
                 let v = value()?;
-                o.highlight = Some(v.trim_start_matches(['T', 't']).parse().map_err(|_| format!("--highlight takes a thread index, got `{v}`"))?);
+                o.highlight = Some(
+                    v.trim_start_matches(['T', 't'])
+                        .parse()
+                        .map_err(|_| format!("--highlight takes a thread index, got `{v}`"))?,
+                );
             }
             "--title" => o.title = Some(value()?),
             "-o" | "--output" => o.output = Some(value()?),
             "--bits" => {
                 let v = value()?;
-                o.bits = Some(v.parse().map_err(|_| format!("--bits takes a number of bits, got `{v}`"))?);
+                o.bits = Some(
+                    v.parse()
+                        .map_err(|_| format!("--bits takes a number of bits, got `{v}`"))?,
+                );
             }
             "--thr" => o.thr = Some(value()?),
             "--val" => o.val = Some(value()?),
@@ -95,17 +110,22 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
 }
 
 fn svg_options(o: &Options) -> SvgOptions {
-    SvgOptions { highlight: o.highlight, title: o.title.clone() }
+    SvgOptions {
+        highlight: o.highlight,
+        title: o.title.clone(),
+    }
 }
 
 /// A layout argument: a layout literal, or a shape meaning its compact column-major layout.
 fn layout_arg(what: &str, text: &str) -> Result<Layout, String> {
     match eval_str(text).map_err(|e| format!("{what}: {e}"))? {
         Value::Layout(l) => Ok(l),
-        Value::IntTuple(t) => match eval_str(&format!("make_layout({t})")).map_err(|e| format!("{what}: {e}"))? {
-            Value::Layout(l) => Ok(l),
-            v => Err(format!("{what}: make_layout({t}) gave `{v}`")),
-        },
+        Value::IntTuple(t) => {
+            match eval_str(&format!("make_layout({t})")).map_err(|e| format!("{what}: {e}"))? {
+                Value::Layout(l) => Ok(l),
+                v => Err(format!("{what}: make_layout({t}) gave `{v}`")),
+            }
+        }
         v => Err(format!("{what}: expected a layout or a shape, got `{v}`")),
     }
 }
@@ -115,7 +135,11 @@ fn tiled_mma(op: &str, o: &Options) -> Result<TiledMma, String> {
     let layout = layout_arg("--tiled", o.tiled.as_deref().unwrap_or("(_1,_1,_1)"))?;
     let perm: Option<Tiler> = match &o.perm {
         None => None,
-        Some(p) => Some(eval_str(p).and_then(|v| v.into_tiler()).map_err(|e| format!("--perm: {e}"))?),
+        Some(p) => Some(
+            eval_str(p)
+                .and_then(|v| v.into_tiler())
+                .map_err(|e| format!("--perm: {e}"))?,
+        ),
     };
     TiledMma::new(atom, &layout, perm.as_ref()).map_err(|e| e.to_string())
 }
@@ -131,7 +155,9 @@ fn operand(name: &str) -> Result<Operand, String> {
 
 fn mma_picture(op: &str, o: &Options) -> Result<String, String> {
     if o.bits.is_some() || o.thr.is_some() || o.val.is_some() || o.mma.is_some() {
-        return Err(format!("{op} is an MMA operation: --bits, --thr, --val and --mma are for copy operations"));
+        return Err(format!(
+            "{op} is an MMA operation: --bits, --thr, --val and --mma are for copy operations"
+        ));
     }
     let mma = tiled_mma(op, o)?;
     let mut opts = svg_options(o);
@@ -144,7 +170,8 @@ fn mma_picture(op: &str, o: &Options) -> Result<String, String> {
             let which = operand(name)?;
             let (i, j) = which.modes();
             let (rows, cols) = (tile(&mma, i)?, tile(&mma, j)?);
-            mma.layout_tv(which).and_then(|tv| tv_layout_svg(&tv, rows, cols, &opts))
+            mma.layout_tv(which)
+                .and_then(|tv| tv_layout_svg(&tv, rows, cols, &opts))
         }
     };
     svg.map_err(|e| e.to_string())
@@ -155,11 +182,14 @@ fn tile(mma: &TiledMma, i: usize) -> Result<i64, String> {
 }
 
 fn copy_picture(op: &str, o: &Options) -> Result<String, String> {
-    let bits = o.bits.ok_or_else(|| format!("{op} is a copy operation: give the value width with --bits N"))?;
+    let bits = o
+        .bits
+        .ok_or_else(|| format!("{op} is a copy operation: give the value width with --bits N"))?;
     let atom = CopyAtom::from_name(op, bits).map_err(|e| e.to_string())?;
     let tc = match (&o.thr, &o.val, &o.mma) {
         (Some(thr), Some(val), None) => {
-            TiledCopy::new(atom, &layout_arg("--thr", thr)?, &layout_arg("--val", val)?).map_err(|e| e.to_string())?
+            TiledCopy::new(atom, &layout_arg("--thr", thr)?, &layout_arg("--val", val)?)
+                .map_err(|e| e.to_string())?
         }
         (None, None, Some(mma_op)) => {
             let mma = tiled_mma(mma_op, o)?;
@@ -170,7 +200,11 @@ fn copy_picture(op: &str, o: &Options) -> Result<String, String> {
             }
             .map_err(|e| e.to_string())?
         }
-        _ => return Err("a copy picture needs either --thr and --val, or --mma (with --operand)".into()),
+        _ => {
+            return Err(
+                "a copy picture needs either --thr and --val, or --mma (with --operand)".into(),
+            );
+        }
     };
     let mut opts = svg_options(o);
     if opts.title.is_none() {

@@ -49,3 +49,11 @@ fn mma_traits_lines() {
 fn copy_traits_lines() {
     assert_eq!(check(&["copy_layout_", "copy_thr_id"]), 28);
 }
+
+#[test]
+fn copy_atom_and_tiled_copy_lines() {
+    assert_eq!(
+        check(&["copy_atom_", "tiled_copy_"]),
+        36 + 48 + 24 + 12 + 8 + 8
+    );
+}

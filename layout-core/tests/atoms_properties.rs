@@ -28,10 +28,11 @@ fn layout_or_shape(s: &str) -> Layout {
 
 /// `l(i)` for a linear index `i`.
 fn eval_layout(l: &Layout, i: i64) -> i64 {
-    match eval_str(&format!("crd2idx({i},{},{})", l.shape(), l.stride())) {
-        Ok(Value::IntTuple(t)) => t.as_int().unwrap().value,
-        other => panic!("crd2idx({i}) of {l} gave {other:?}"),
-    }
+    layout_core::eval(l, &layout_core::IntTuple::d(i))
+        .unwrap()
+        .as_int()
+        .unwrap()
+        .value
 }
 
 /// A selection of GMMA names (the parser accepts every N and type combination, these cover the kinds).
@@ -169,11 +170,19 @@ proptest! {
         let mma = tiled_mma(op, lay, perm);
         let threads = mma.num_threads().unwrap().value;
         let sizes: Vec<i64> = (0..4).map(|k| mma.thr_layout_vmnk.mode(k).unwrap().shape().leaves().iter().map(|x| x.as_int().unwrap().value).product()).collect();
+        // an operand the atom reads from shared memory (GMMA) is seen by every thread of the atom
+        let atom_replicas = |op: Operand| -> i64 {
+            let tv = mma.atom_layout_tv(op);
+            let ext = |k: usize| mma.atom.extent(k).unwrap();
+            let (r, c) = match op { Operand::A => (ext(0), ext(2)), Operand::B => (ext(1), ext(2)), Operand::C => (ext(0), ext(1)) };
+            TvGrid::new(tv, r, c, None).unwrap().cells[0].unwrap().holders
+        };
         for (which, (i, j), replicas) in [(Operand::A, (0, 2), sizes[2]), (Operand::B, (1, 2), sizes[1]), (Operand::C, (0, 1), sizes[3])] {
             let (rows, cols) = (mma.tile_size(i).unwrap().value * rm, mma.tile_size(j).unwrap().value * rn);
             let tensor = layout(&format!("({rows},{cols}):(1,{rows})"));
             let parts = (0..threads).map(|t| mma.partition(which, t, &tensor).unwrap());
             let seen = coverage(parts, rows * cols);
+            let replicas = replicas * atom_replicas(which);
             prop_assert!(seen.iter().all(|&c| c == replicas), "{:?} of {} tiled {}: coverage {:?}", which, MMA_OPS[op], ATOM_LAYOUTS[lay], &seen[..seen.len().min(64)]);
         }
     }

@@ -1,91 +1,72 @@
-//! The algebra operations the atom tilings use, in one place. Each one calls the library's implementation
-//! (never a re-implementation); the tilings read like CuTe's `mma_atom.hpp` / `copy_atom.hpp`.
+//! The algebra operations the atom tilings use, in one place, under CuTe's names. Each one is the
+//! library's implementation (never a re-implementation); the tilings read like CuTe's `mma_atom.hpp` /
+//! `copy_atom.hpp`. Only `append`/`zip`/tiler construction, which regroup modes, live here.
 
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::notation::{Value, eval_str};
 use crate::tiler::Tiler;
-
-/// Call an algebra operation by its CuTe name through the notation's function table.
-fn call(name: &str, args: &[String]) -> Result<Value> {
-    eval_str(&format!("{name}({})", args.join(",")))
-}
-
-fn call_layout(name: &str, args: &[String]) -> Result<Layout> {
-    match call(name, args)? {
-        Value::Layout(l) => Ok(l),
-        v => Err(LayoutError::invalid(format!(
-            "{name}({}) gave {} `{v}`, expected a layout",
-            args.join(","),
-            v.kind()
-        ))),
-    }
-}
 
 /// `make_layout(shape)`: CuTe's compact column-major layout (static size-1 modes get stride `_0`).
 pub(crate) fn make_layout(shape: &IntTuple) -> Result<Layout> {
-    call_layout("make_layout", &[shape.to_string()])
+    crate::make_layout(shape)
 }
 
 /// `composition(a, b)` with a layout or a (by-mode) tiler on the right.
 pub(crate) fn composition(a: &Layout, b: &Tiler) -> Result<Layout> {
-    call_layout("composition", &[a.to_string(), b.to_string()])
+    crate::composition(a, b)
 }
 
 /// `logical_divide(a, tiler)`.
 pub(crate) fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    call_layout("logical_divide", &[a.to_string(), t.to_string()])
+    crate::logical_divide(a, t)
 }
 
 /// `zipped_divide(a, tiler)`.
 pub(crate) fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    call_layout("zipped_divide", &[a.to_string(), t.to_string()])
+    crate::zipped_divide(a, t)
 }
 
 /// `right_inverse(a)`.
 pub(crate) fn right_inverse(a: &Layout) -> Result<Layout> {
-    call_layout("right_inverse", &[a.to_string()])
+    crate::right_inverse(a)
 }
 
 /// `left_inverse(a)`.
 pub(crate) fn left_inverse(a: &Layout) -> Result<Layout> {
-    call_layout("left_inverse", &[a.to_string()])
+    crate::left_inverse(a)
 }
 
 /// `raked_product(a, b)`.
 pub(crate) fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    call_layout("raked_product", &[a.to_string(), b.to_string()])
+    crate::raked_product(a, b)
 }
 
 /// `tiled_product(a, b)`.
 pub(crate) fn tiled_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    call_layout("tiled_product", &[a.to_string(), b.to_string()])
+    crate::tiled_product(a, &Tiler::Layout(b.clone()))
 }
 
 /// `coalesce(a, profile)`: coalesce each mode of `a` as far as `profile` says.
 pub(crate) fn coalesce_with(a: &Layout, profile: &IntTuple) -> Result<Layout> {
-    call_layout("coalesce", &[a.to_string(), profile.to_string()])
+    crate::coalesce_by_mode(a, profile)
 }
 
 /// `filter(a)`: drop stride-0 and size-1 modes, then coalesce.
 pub(crate) fn filter(a: &Layout) -> Result<Layout> {
-    call_layout("filter", &[a.to_string()])
+    crate::filter(a)
 }
 
 /// `upcast<n>(a)`.
 pub(crate) fn upcast(n: i64, a: &Layout) -> Result<Layout> {
-    call_layout(&format!("upcast<{n}>"), &[a.to_string()])
+    crate::upcast(n, a)
 }
 
 /// `a(i)`: the layout as a function of a linear (column-major) index.
 pub(crate) fn eval_at(a: &Layout, i: i64) -> Result<i64> {
-    match call(
-        "crd2idx",
-        &[i.to_string(), a.shape().to_string(), a.stride().to_string()],
-    )? {
-        Value::IntTuple(IntTuple::Int(v)) => Ok(v.value),
+    match crate::eval(a, &IntTuple::d(i))? {
+        IntTuple::Int(v) => Ok(v.value),
         v => Err(LayoutError::invalid(format!(
             "evaluating {a} at {i} gave `{v}`, expected an integer"
         ))),

@@ -235,15 +235,10 @@ pub fn smem_atom_bits(major: Major, sw: SmemSwizzle) -> Result<ComposedLayout> {
         Major::K => format!("(_8,_{w}):(_{w},_1)"),
         Major::MN => format!("(_{w},_8):(_1,_{w})"),
     };
-    Ok(ComposedLayout {
-        swizzle: Swizzle {
-            bits: sw.swizzle_bits(),
-            base: 4,
-            shift: 3,
-        },
-        offset: IntTuple::s(0),
-        layout: super::layout_of(&layout)?,
-    })
+    Ok(ComposedLayout::swizzled(
+        Swizzle::new(sw.swizzle_bits(), 4, 3)?,
+        super::layout_of(&layout)?,
+    ))
 }
 
 /// CuTe's `GMMA::Layout_{MN|K}_{...}_Atom<T>` for a `bits`-wide value type, in units of elements:
@@ -269,15 +264,10 @@ pub fn smem_atom(major: Major, sw: SmemSwizzle, bits: i64) -> Result<ComposedLay
         Major::MN => format!("(_{w},_8):(_1,_{w})"),
     };
     let log2 = bits.trailing_zeros() as i64;
-    Ok(ComposedLayout {
-        swizzle: Swizzle {
-            bits: sw.swizzle_bits(),
-            base: 7 - log2,
-            shift: 3,
-        },
-        offset: IntTuple::s(0),
-        layout: super::layout_of(&layout)?,
-    })
+    Ok(ComposedLayout::swizzled(
+        Swizzle::new(sw.swizzle_bits(), 7 - log2, 3)?,
+        super::layout_of(&layout)?,
+    ))
 }
 
 /// Parse `GMMA::Layout_{K|MN}_{INTER|SW32|SW64|SW128}_Atom<T>` (`T` a value type such as `half_t`,

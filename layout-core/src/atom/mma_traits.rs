@@ -285,22 +285,6 @@ const FIXED: &[Row] = &[
     ),
     warp(
         &[
-            "SM80_16x8x32_S32S4S4S32_TN",
-            "SM80_16x8x32_S32S4S4S32_TN_SATURATE",
-            "SM80_16x8x32_S32S4U4S32_TN",
-            "SM80_16x8x32_S32S4U4S32_TN_SATURATE",
-            "SM80_16x8x32_S32U4S4S32_TN",
-            "SM80_16x8x32_S32U4S4S32_TN_SATURATE",
-            "SM80_16x8x32_S32U4U4S32_TN",
-            "SM80_16x8x32_S32U4U4S32_TN_SATURATE",
-        ],
-        "(_16,_8,_32)",
-        "((_4,_8),(_8,_2)):((_128,_1),(_16,_8))",
-        "((_4,_8),(_8)):((_32,_1),(_8))",
-        SM80_16X8_ROW,
-    ),
-    warp(
-        &[
             "SM80_16x8x64_S32S4S4S32_TN",
             "SM80_16x8x64_S32S4S4S32_TN_SATURATE",
             "SM80_16x8x64_S32S4U4S32_TN",

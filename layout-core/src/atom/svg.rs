@@ -283,7 +283,7 @@ pub fn tv_layout_svg(tv: &Layout, rows: i64, cols: i64, opts: &SvgOptions) -> Re
 /// ```
 /// use layout_core::atom::{MmaTraits, TiledMma};
 /// use layout_core::atom::svg::{tiled_mma_svg, SvgOptions};
-/// let mma = TiledMma::new(MmaTraits::from_name("SM80_16x8x8_F16F16F16F16_TN").unwrap(), &"(_1,_1,_1)".parse().unwrap(), None).unwrap();
+/// let mma = TiledMma::new(MmaTraits::from_name("SM80_16x8x8_F16F16F16F16_TN").unwrap(), &"(_1,_1,_1):(_0,_0,_0)".parse().unwrap(), None).unwrap();
 /// let svg = tiled_mma_svg(&mma, &SvgOptions { highlight: Some(0), title: None }).unwrap();
 /// assert!(svg.contains("(0,0): T0 V0"));
 /// ```

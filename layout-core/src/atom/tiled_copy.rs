@@ -8,7 +8,7 @@
 //! ```
 //! use layout_core::atom::{CopyAtom, TiledCopy};
 //! let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
-//! let tc = TiledCopy::new(atom, &"(_32,_8):(_8,_1)".parse().unwrap(), &"(_1,_8)".parse().unwrap()).unwrap();
+//! let tc = TiledCopy::new(atom, &"(_32,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
 //! assert_eq!(tc.tiler_mn.to_string(), "(_32,_64)");
 //! assert_eq!(tc.layout_tv.to_string(), "((_8,_32),_8):((_256,_1),_32)");
 //! assert_eq!(tc.layout_s_tv().unwrap().to_string(), "((_8,_32),(_8,_1)):((_256,_1),(_32,_0))");

@@ -9,7 +9,7 @@
 //! ```
 //! use layout_core::atom::{MmaTraits, TiledMma};
 //! let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
-//! let mma = TiledMma::new(atom, &"(_2,_2,_1)".parse().unwrap(), None).unwrap();
+//! let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
 //! assert_eq!(mma.thr_layout_vmnk.to_string(), "(_32,_2,_2,_1):(_1,_32,_64,_0)");
 //! assert_eq!(mma.tile_shape().unwrap().to_string(), "(_32,_16,_16)");
 //! assert_eq!(
@@ -228,7 +228,7 @@ impl TiledMma {
     /// `get_layout{A,B,C}_TV()` for any operand.
     pub fn layout_tv(&self, op: Operand) -> Result<Layout> {
         let frg = self.thrfrg(op, &self.reference(op)?)?;
-        let thridx_to_thrid = Tiler::Layout(alg::right_inverse(&self.thr_layout_vmnk)?);
+        let thridx_to_thrid = Tiler::Layout(self.thread_index_to_id()?);
         let frg = match op {
             Operand::C => frg,
             // (ThrV,(ThrM,ThrK)) -> (ThrV,(ThrM,ThrN,ThrK)): the threads of the other mode replicate.
@@ -245,6 +245,18 @@ impl TiledMma {
             }
         };
         alg::composition(&frg, &alg::tile2(thridx_to_thrid, Tiler::Underscore))
+    }
+
+    /// `thr_idx -> (v,m,n,k)` thread id: the inverse of `thr_layout_vmnk` over the whole thread-index
+    /// range, `right_inverse(make_layout(vmnk, complement(vmnk)))`. Where the atom's threads leave holes
+    /// (SM70's quad pairs use lanes 0-3 and 16-19), the hole lanes map past the tile and get stride 0,
+    /// which is what CuTe's TV layouts show (`tiled_mma_layout_b_tv(SM70_8x8x4_F32F16F16F32_NT,(_1,_1,_1))`
+    /// is `((_4,_4,_2),(_4,(_1,_1))):((_8,_0,_4),(_1,(_0,_0)))`); for hole-free thread layouts it is
+    /// `right_inverse(vmnk)`, as in CuTe's `mma_atom.hpp`.
+    fn thread_index_to_id(&self) -> Result<Layout> {
+        let v = &self.thr_layout_vmnk;
+        let c = crate::complement_default(v)?;
+        alg::right_inverse(&Layout::from_modes(vec![v.clone(), c]))
     }
 
     /// CuTe's `get_layout{A_MK,B_NK,C_MN}()`: the inverse picture, `(i,j)` of the tile -> `(thrid, value)`
@@ -304,7 +316,7 @@ impl TiledMma {
     /// ```
     /// use layout_core::atom::{MmaTraits, TiledMma, Operand};
     /// let atom = MmaTraits::from_name("SM80_16x8x8_F16F16F16F16_TN").unwrap();
-    /// let mma = TiledMma::new(atom, &"(_1,_1,_1)".parse().unwrap(), None).unwrap();
+    /// let mma = TiledMma::new(atom, &"(_1,_1,_1):(_0,_0,_0)".parse().unwrap(), None).unwrap();
     /// let (offset, part) = mma.partition(Operand::C, 5, &"(_16,_8):(_1,_16)".parse().unwrap()).unwrap();
     /// assert_eq!(offset, 1 + 16 * 2); // thread 5 holds C(1,2), C(1,3), C(9,2), C(9,3)
     /// assert_eq!(part.to_string(), "((_2,_2),_1,_1):((_16,_8),_0,_0)");
