@@ -6,6 +6,7 @@
 //! ```
 
 mod show;
+mod show_atoms;
 
 use layout_core::notation::eval_str;
 use std::io::{BufRead, Write};
@@ -22,7 +23,7 @@ fn main() -> ExitCode {
         Some("eval") if args.len() > 1 => eval_cmd(&args[1..]),
         Some("show") if args.len() > 1 => show_cmd(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
+            println!("{USAGE}\n{}", show_atoms::USAGE);
             ExitCode::SUCCESS
         }
         _ => {
@@ -73,5 +74,9 @@ fn eval_cmd(exprs: &[String]) -> ExitCode {
 }
 
 fn show_cmd(args: &[String]) -> ExitCode {
+    // MMA and copy operations draw their thread-value layouts; anything else is a layout expression.
+    if let Some(code) = show_atoms::run(args) {
+        return code;
+    }
     show::run(args)
 }

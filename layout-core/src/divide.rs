@@ -1,7 +1,8 @@
 //! Logical division of a layout by a tiler, and its zipped, tiled and flat rearrangements.
 //!
 //! `logical_divide(A, B)` splits the domain of `A` into tiles of `B`: the first mode of the result is
-//! "which element inside a tile", the second "which tile". It is `A ∘ (B, complement(B, shape(A)))`,
+//! "which element inside a tile", the second "which tile". It is
+//! `A ∘ (B, complement(B, shape(coalesce(A))))`,
 //! so a tile that does not divide `A` evenly still works (the rest mode is rounded up, CuTe's
 //! ceil-division semantics). A tuple tiler divides mode by mode; `_` leaves a mode alone; an integer
 //! `n` stands for the layout `make_layout(n)`.
@@ -31,10 +32,9 @@ pub(crate) mod deps {
     /// CuTe's composition result as divides and products use it. CuTe keeps its raw result there
     /// even where the tile does not divide the layout (the rest mode is rounded up and reads past
     /// the layout's last mode), and the oracle expects that result. `composition` verifies
-    /// `R == A ∘ B` and refuses those; this hook is where an unverified composition from
-    /// `composition.rs` belongs once it exists (see the branch report).
+    /// `R == A ∘ B` and refuses those; this one keeps only CuTe's own static checks.
     pub(crate) fn raw_composition(a: &Layout, b: &Layout) -> Result<Layout> {
-        composition(a, b)
+        crate::composition::composition_unverified(a, b)
     }
     pub(crate) use crate::construct::{make_layout, make_ordered_layout};
     pub(crate) use crate::inverse::right_inverse;
@@ -98,9 +98,14 @@ pub(crate) fn by_mode(
 /// Logical divide: `A ∘ (B, complement(B, shape(A)))` for a layout tiler `B`; by mode for a tuple
 /// tiler; `A` itself for `_`.
 ///
-/// Pre: a tuple tiler has at most `rank(A)` modes; the composition exists (else an error naming
-/// the condition). Post: `result(i) == A(make_layout(B, complement(B, shape(A)))(i))` for every `i`
-/// in the domain, and mode 0 of the result (for a layout tiler) has the shape of `B`.
+/// As in CuTe, the complement is taken against the shape of `coalesce(A)`, and the composition is
+/// CuTe's raw one: where the tile does not divide `A`, the rest mode is rounded up and is not
+/// checked against `A`. The tile mode is: it must be `A ∘ B`.
+///
+/// Pre: a tuple tiler has at most `rank(A)` modes; CuTe's divisibility conditions hold, and
+/// `A ∘ B` (the tile) is a true composition (else an error naming the condition).
+/// Post: mode 0 of the result (for a layout tiler) is `A ∘ B`, with the shape of `B`; mode 1 is
+/// CuTe's composition of `A` with `complement(B, shape(coalesce(A)))`.
 ///
 /// ```
 /// use layout_core::notation::eval_str;
@@ -115,7 +120,10 @@ pub fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
         Tiler::Underscore => Ok(layout.clone()),
         _ => {
             let b = tiler_layout(tiler)?.expect("layout or integer tiler");
-            let rest = complement(&b, layout.shape())?;
+            // The tile mode must be A ∘ B (CuTe's result is refused where it is not, as the
+            // standalone composition does); only the rest mode keeps CuTe's raw result.
+            crate::composition::composition_tile(layout, &b)?;
+            let rest = complement(&b, deps::coalesce(layout)?.shape())?;
             raw_composition(layout, &Layout::from_modes(vec![b, rest]))
         }
     }

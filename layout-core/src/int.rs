@@ -24,6 +24,7 @@ pub struct Int {
     pub is_static: bool,
 }
 
+#[allow(clippy::should_implement_trait)] // checked arithmetic returns Result, so std::ops traits do not fit
 impl Int {
     /// A static integer `_v`.
     pub const fn s(value: i64) -> Int {

@@ -6,8 +6,8 @@
 //!
 //! ```
 //! use layout_core::notation::eval_str;
-//! let r = eval_str("composition((6,2):(8,2),(4,3):(3,1))").unwrap();
-//! assert_eq!(r.to_string(), "((2,2),3):((24,2),8)");
+//! let r = eval_str("composition((_6,_2):(_8,_2),(_4,_3):(_3,_1))").unwrap();
+//! assert_eq!(r.to_string(), "((_2,_2),_3):((_24,_2),_8)");
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -389,12 +389,12 @@ fn colex_impl(x: &[IntTuple], y: &[IntTuple], i: usize) -> Result<Int> {
 fn fold_leaves(op: &str, ts: &[IntTuple], f: fn(Int, Int) -> Result<Int>) -> Result<Int> {
     let mut leaves = Vec::new();
     for t in ts {
-        if let IntTuple::Tuple(v) = t {
-            if v.is_empty() {
-                return Err(LayoutError::invalid(format!(
-                    "{op} of an empty tuple is undefined"
-                )));
-            }
+        if let IntTuple::Tuple(v) = t
+            && v.is_empty()
+        {
+            return Err(LayoutError::invalid(format!(
+                "{op} of an empty tuple is undefined"
+            )));
         }
         leaves.extend(t.int_leaves()?);
     }

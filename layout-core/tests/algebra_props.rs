@@ -63,7 +63,7 @@ fn leaf(v: i64, is_static: bool) -> IntTuple {
 fn nest(leaves: &[(IntTuple, IntTuple)], seed: u64) -> (IntTuple, IntTuple) {
     if leaves.len() == 1 {
         let (s, d) = leaves[0].clone();
-        return if seed % 4 == 0 {
+        return if seed.is_multiple_of(4) {
             (IntTuple::Tuple(vec![s]), IntTuple::Tuple(vec![d]))
         } else {
             (s, d)
@@ -104,7 +104,7 @@ fn nest(leaves: &[(IntTuple, IntTuple)], seed: u64) -> (IntTuple, IntTuple) {
 fn build(leaves: Vec<(i64, i64, bool)>, seed: u64) -> Layout {
     let l: Vec<_> = leaves
         .into_iter()
-        .map(|(s, d, st)| (leaf(s, st), leaf(d, st || seed % 2 == 0)))
+        .map(|(s, d, st)| (leaf(s, st), leaf(d, st || seed.is_multiple_of(2))))
         .collect();
     let (s, d) = nest(&l, seed);
     Layout::new(s, d).unwrap()

@@ -6,7 +6,7 @@
 //! ```
 #![allow(dead_code)]
 
-use layout_core::{make_layout, Int, IntTuple, Layout};
+use layout_core::{Int, IntTuple, Layout, make_layout};
 use proptest::prelude::*;
 
 /// An integer leaf in `lo..=hi`, static or dynamic at random.

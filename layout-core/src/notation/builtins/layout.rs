@@ -208,7 +208,7 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                         return Err(LayoutError::bad_args(
                             name,
                             "a coordinate with `_` needs a layout or a shape and a stride",
-                        ))
+                        ));
                     }
                 };
                 return Ok(Value::IntTuple(modes::slice_offset(&coord, &s, &d)?));

@@ -36,17 +36,20 @@ pub fn operation_names() -> Vec<&'static str> {
 /// Call a builtin by name.
 pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
     for (table, names) in TABLES {
-        if names.contains(&name) {
-            if let Some(r) = table(name, targs, args.clone()) {
-                return r;
-            }
+        if names.contains(&name)
+            && let Some(r) = table(name, targs, args.clone())
+        {
+            return r;
         }
     }
     if operation_names().contains(&name) {
         let kinds: Vec<&str> = args.iter().map(Value::kind).collect();
         return Err(LayoutError::bad_args(
             name,
-            format!("does not accept arguments of these kinds: ({})", kinds.join(", ")),
+            format!(
+                "does not accept arguments of these kinds: ({})",
+                kinds.join(", ")
+            ),
         ));
     }
     Err(LayoutError::UnknownOperation {
