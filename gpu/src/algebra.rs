@@ -93,6 +93,19 @@ pub fn divide_out_vector(modes: &[Mode], v: i64) -> Result<Vec<Mode>> {
     Ok(out)
 }
 
+/// CuTe `layout(i)` on flat integer modes: `crd2idx(idx2crd(i, shape), shape, stride)`.
+pub fn eval_offset(modes: &[Mode], i: i64) -> i64 {
+    let mut rem = i;
+    let mut off = 0;
+    let n = modes.len();
+    for (k, (s, d)) in modes.iter().enumerate() {
+        let c = if k + 1 == n { rem } else { rem % s.value };
+        rem /= s.value.max(1);
+        off += c * d.value;
+    }
+    off
+}
+
 /// CuTe `coalesce` restricted to what is decidable from static leaves: drops static size-1 modes and
 /// merges neighbours `(s0,s1):(d0,d1)` when `d1 == s0*d0` is known statically.
 pub fn coalesce_static(modes: &[Mode]) -> Result<Vec<Mode>> {

@@ -11,7 +11,9 @@ fn every_kernel_compiles_without_spills() {
         if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
             panic!("CI=true and {msg}");
         }
-        eprintln!("\n***** SKIP every_kernel_compiles_without_spills: {msg} *****\n");
+        common::loud(&format!(
+            "***** SKIP every_kernel_compiles_without_spills: {msg} *****"
+        ));
         return;
     }
     let mut failures = Vec::new();
@@ -43,7 +45,7 @@ fn every_kernel_compiles_without_spills() {
 #[test]
 fn compile_errors_are_errors() {
     if !gpu::nvrtc::nvrtc_available() {
-        eprintln!("\n***** SKIP compile_errors_are_errors: libnvrtc missing *****\n");
+        common::loud("***** SKIP compile_errors_are_errors: libnvrtc missing *****");
         return;
     }
     let e = gpu::nvrtc::compile(

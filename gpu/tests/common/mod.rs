@@ -7,6 +7,12 @@ use gpu::transpose::{generate_transpose, TransposeSpec};
 use gpu::Kernel;
 use layout_core::Layout;
 
+/// Writes straight to the process's stderr, past the test harness's capture, so a skip is seen.
+pub fn loud(msg: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "\n{msg}\n");
+}
+
 pub fn l(s: &str) -> Layout {
     s.parse().unwrap_or_else(|e| panic!("bad layout {s}: {e}"))
 }
