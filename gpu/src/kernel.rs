@@ -166,3 +166,19 @@ pub(crate) fn offset_statements(
     s += &format!("{indent}}}\n");
     s
 }
+
+/// A layout printed for a generated source's header: static leaves as CuTe prints them, dynamic
+/// leaves as `#` (their values are kernel arguments, so the text, and the compile cache key, does
+/// not depend on them).
+pub(crate) fn pattern(l: &layout_core::Layout) -> String {
+    fn walk(t: &layout_core::IntTuple) -> String {
+        match t {
+            layout_core::IntTuple::Int(i) if !i.is_static => "#".into(),
+            layout_core::IntTuple::Tuple(v) => {
+                format!("({})", v.iter().map(walk).collect::<Vec<_>>().join(","))
+            }
+            other => other.to_string(),
+        }
+    }
+    format!("{}:{}", walk(l.shape()), walk(l.stride()))
+}
