@@ -130,20 +130,27 @@ fn run() -> Result<()> {
             group_m: 8,
         };
         let mut v = vec![
-            big,
+            GemmConfig {
+                stages: 4,
+                bk: 64,
+                ..big
+            },
             GemmConfig {
                 stages: 3,
                 bk: 64,
                 ..big
             },
-            GemmConfig::default(),
+            big,
             GemmConfig {
                 bm: 256,
                 bn: 128,
                 warps_m: 4,
                 warps_n: 2,
+                bk: 64,
+                stages: 3,
                 ..big
             },
+            GemmConfig::default(),
         ];
         if quick {
             v.truncate(2);
