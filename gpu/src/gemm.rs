@@ -600,7 +600,12 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
                 );
             }
         }
-        c += &format!("      cp_async_16(sbase + stage * {stage_bytes} + {stage_off} + {soff}, src, bytes);\n    }}\n");
+        c += &format!("      const unsigned int dst = sbase + stage * {stage_bytes} + {stage_off} + {soff};\n");
+        c += "      if (bytes == 16 || bytes == 0) {\n        cp_async_16(dst, src, bytes);  // whole chunk, or zero-fill past the edge\n";
+        c += "      } else {\n        // chunk straddling the edge: only its first bytes/2 elements exist; read them one by one\n";
+        c += "        unsigned int w[4];\n        #pragma unroll\n        for (int e = 0; e < 4; ++e) {\n";
+        c += "          const unsigned int lo = 4 * e < bytes ? src[2 * e] : 0u, hi = 4 * e + 2 < bytes ? src[2 * e + 1] : 0u;\n";
+        c += "          w[e] = lo | (hi << 16);\n        }\n        st_shared_16(dst, w);\n      }\n    }\n";
     }
     c += "  };\n";
 

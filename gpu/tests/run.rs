@@ -5,6 +5,7 @@
 //! Sizes that divide the tiles and sizes that don't. Copies and transposes must be bit-exact. GEMMs
 //! use small integers, so f32 outputs must be exact; f16/bf16 outputs must equal the reference
 //! rounded to nearest (tolerance: one unit in the last place of the output type).
+#![allow(clippy::manual_is_multiple_of)]
 #![cfg(feature = "cuda")]
 
 mod common;

@@ -1,5 +1,6 @@
 //! Text depth: the generated CUDA sources, snapshotted (no GPU, no NVRTC needed).
 
+#![allow(clippy::manual_is_multiple_of)]
 mod common;
 
 use gpu::gemm::{plan_gemm, DType, GemmConfig};
@@ -10,7 +11,7 @@ fn generated_sources() {
     for (label, k) in common::sample_kernels() {
         assert!(
             k.source
-                .contains(&format!("extern \"C\" __global__ void __launch_bounds__")),
+                .contains("extern \"C\" __global__ void __launch_bounds__"),
             "{label}"
         );
         assert!(

@@ -26,6 +26,15 @@ for s in $steps; do
       echo "memcheck gemm_4095x4097x1023 rc=$rc: $(grep -E 'ERROR SUMMARY' "$OUT/san-memcheck-gemm_4095.log" | tail -1)"; [ $rc = 0 ] || status=1 ;;
     bench)
       "$BIN/bench" > "$OUT/bench.log" 2>&1; rc=$?; echo "bench rc=$rc"; tail -20 "$OUT/bench.log"; [ $rc = 0 ] || status=1 ;;
+    memcheck4095)
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact gemm_4095x4097x1023 > "$OUT/san-memcheck-gemm_4095.log" 2>&1; rc=$?
+      echo "memcheck gemm_4095x4097x1023 rc=$rc: $(grep -E 'ERROR SUMMARY' "$OUT/san-memcheck-gemm_4095.log" | tail -1)"; [ $rc = 0 ] || status=1 ;;
+    ncu)
+      # limiter evidence for the 128x256x32 4-stage GEMM at 8192^3 f16 (one launch after warm-up)
+      ncu --kernel-name regex:'cute_gemm' --launch-skip 3 --launch-count 1 \
+          --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+          --section Occupancy --section MemoryWorkloadAnalysis "$BIN/bench" --quick > "$OUT/ncu.log" 2>&1; rc=$?
+      echo "ncu rc=$rc"; grep -E 'Throughput|Pipe|Stall|Issued|Eligible|Occupancy|Warp Cycles|Bank|SM Busy|Registers|One or More|No Eligible' "$OUT/ncu.log" | head -60 ;;
     quickbench)
       "$BIN/bench" --quick > "$OUT/bench.log" 2>&1; rc=$?; echo "bench rc=$rc"; tail -20 "$OUT/bench.log"; [ $rc = 0 ] || status=1 ;;
   esac

@@ -3,6 +3,7 @@
 //!
 //! `bench [--quick]` (quick: fewer GEMM configs and iterations).
 
+#![allow(clippy::manual_is_multiple_of)]
 use gpu::copy::{generate_copy, CopySpec};
 use gpu::gemm::{generate_gemm, DType, GemmConfig, GemmSpec};
 use gpu::host::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, Rng};
@@ -129,7 +130,11 @@ fn run() -> Result<()> {
             min_blocks: 1,
             group_m: 8,
         };
-        let mut v = vec![
+        let all = vec![
+            big,
+            GemmConfig { stages: 3, ..big },
+            GemmConfig { stages: 5, ..big },
+            GemmConfig { group_m: 16, ..big },
             GemmConfig {
                 stages: 4,
                 bk: 64,
@@ -140,7 +145,6 @@ fn run() -> Result<()> {
                 bk: 64,
                 ..big
             },
-            big,
             GemmConfig {
                 bm: 256,
                 bn: 128,
@@ -152,10 +156,12 @@ fn run() -> Result<()> {
             },
             GemmConfig::default(),
         ];
+        // --quick: one config, f16, 8192^3 only (used under ncu)
         if quick {
-            v.truncate(2);
+            vec![big]
+        } else {
+            all
         }
-        v
     };
     for dt in [DType::F16, DType::BF16] {
         for (mm, nn, kk) in [

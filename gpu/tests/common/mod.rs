@@ -19,6 +19,7 @@ pub fn l(s: &str) -> Layout {
 
 /// GEMM layouts for (M,N,K) with row-major (`true`) or column-major A and B, C/D row-major with
 /// leading dimensions rounded up to multiples of 8.
+#[allow(clippy::too_many_arguments)]
 pub fn gemm_spec(
     m: i64,
     n: i64,
