@@ -608,6 +608,49 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         c += "          w[e] = lo | (hi << 16);\n        }\n        st_shared_16(dst, w);\n      }\n    }\n";
     }
     c += "  };\n";
+    // Interior tiles (the whole CTA tile and k-tile inside M, N, K) take the unpredicated path.
+    c += &format!("  const bool interior = m0 + {bm} <= {mx} && n0 + {bn} <= {nx};\n");
+    c += "  auto load_stage_full = [&](int stage, int kt) {\n";
+    c += &format!("    const int k0 = kt * {bk};\n");
+    for (t, g, ld, stage_off) in [(&ta, "A", &lda, 0), (&tb, "B", &ldb, a_bytes)] {
+        let iters = t.elems() / 8 / threads;
+        let low = g.to_lowercase();
+        let cpr = t.cols / 8;
+        let rstep = threads / cpr;
+        let mut const_step = true;
+        for tid in 0..threads {
+            let (r0, c0) = (tid / cpr, (tid % cpr) * 8);
+            for i in 0..iters {
+                let d = swizzle(t.swizzle, (r0 + i * rstep) * t.cols + c0)
+                    - swizzle(t.swizzle, r0 * t.cols + c0);
+                if d != i * rstep * t.cols {
+                    const_step = false;
+                }
+            }
+        }
+        let soff = if const_step {
+            format!("{low}_soff + i * {}", rstep * t.cols * 2)
+        } else {
+            format!(
+                "{} * 2",
+                swz_expr(
+                    t.swizzle,
+                    &format!("({low}_row + i * {rstep}) * {} + {low}_col", t.cols)
+                )
+            )
+        };
+        let kterm = match t.major {
+            Major::K => "k0".to_string(),
+            Major::MN => format!("(long long)k0 * (long long)({})", ld.expr()),
+        };
+        c += &format!("    #pragma unroll\n    for (int i = 0; i < {iters}; ++i)\n");
+        c += &format!(
+            "      cp_async_16_full(sbase + stage * {stage_bytes} + {stage_off} + {soff}, {g} + {low}_goff + (long long)(i * {rstep}) * (long long)({}) + {kterm});\n",
+            ld.expr()
+        );
+    }
+    c += "  };\n";
+    c += &format!("  auto load = [&](int stage, int kt) {{\n    if (interior && (kt + 1) * {bk} <= {kx}) load_stage_full(stage, kt);\n    else load_stage(stage, kt);\n  }};\n");
 
     // ldmatrix address plan
     c += "  // ldmatrix addresses: lane -> (mn,k) by the lane layouts above, + warp offset, swizzled\n";
@@ -691,7 +734,7 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
     c += &format!("  float acc[{mi_n}][{ni_n}][4];\n");
     c += &format!("  #pragma unroll\n  for (int i = 0; i < {mi_n}; ++i)\n    #pragma unroll\n    for (int j = 0; j < {ni_n}; ++j)\n      #pragma unroll\n      for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.f;\n");
     c += "  // prologue: fill stages 0..STAGES-2, wait for stage 0, load its first fragments\n";
-    c += &format!("  #pragma unroll\n  for (int s = 0; s < {}; ++s) {{\n    if (s < KT) load_stage(s, s);\n    cp_async_commit();\n  }}\n", stages - 1);
+    c += &format!("  #pragma unroll\n  for (int s = 0; s < {}; ++s) {{\n    if (s < KT) load(s, s);\n    cp_async_commit();\n  }}\n", stages - 1);
     c += &format!("  cp_async_wait<{}>();\n  __syncthreads();\n", stages - 2);
     c += &format!("  unsigned int af[2][{mi_n}][4], bf[2][{ni_n}][2];  // fragments, double-buffered across k16 steps\n");
     // Emits the ldmatrix calls filling fragment buffer `buf` for k16 step `ks` from stage bases `a`, `b`.
@@ -748,7 +791,7 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         c += &load_frags((ks + 1) % 2, next, a, b);
         if ks == 0 {
             c += &format!(
-                "      {{  // refill the stage read in iteration kt-1 with k-tile kt+{}\n        const int nk = kt + {};\n        if (nk < KT) load_stage(nk % {stages}, nk);\n        cp_async_commit();\n      }}\n",
+                "      {{  // refill the stage read in iteration kt-1 with k-tile kt+{}\n        const int nk = kt + {};\n        if (nk < KT) load(nk % {stages}, nk);\n        cp_async_commit();\n      }}\n",
                 stages - 1,
                 stages - 1
             );

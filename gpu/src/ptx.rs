@@ -47,6 +47,9 @@ __device__ __forceinline__ void st_global(void* p, const unsigned int* r) {
 pub const CP_ASYNC: &str = r#"__device__ __forceinline__ void cp_async_16(unsigned int dst, const void* src, int src_bytes) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(dst), "l"(src), "r"(src_bytes) : "memory");
 }
+__device__ __forceinline__ void cp_async_16_full(unsigned int dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(dst), "l"(src) : "memory");
+}
 __device__ __forceinline__ void st_shared_16(unsigned int dst, const unsigned int* w) {
   asm volatile("st.shared.v4.b32 [%0], {%1,%2,%3,%4};" :: "r"(dst), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]) : "memory");
 }

@@ -340,7 +340,10 @@ fn gemm_cases(m: i64, n: i64, k: i64, full: bool) {
             DType::BF16,
             DType::F32,
             GemmConfig {
-                bk: 64,
+                bm: 256,
+                bn: 128,
+                warps_m: 4,
+                warps_n: 2,
                 stages: 3,
                 ..big
             },

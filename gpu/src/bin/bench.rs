@@ -136,22 +136,10 @@ fn run() -> Result<()> {
             GemmConfig { stages: 5, ..big },
             GemmConfig { group_m: 16, ..big },
             GemmConfig {
-                stages: 4,
-                bk: 64,
-                ..big
-            },
-            GemmConfig {
-                stages: 3,
-                bk: 64,
-                ..big
-            },
-            GemmConfig {
                 bm: 256,
                 bn: 128,
                 warps_m: 4,
                 warps_n: 2,
-                bk: 64,
-                stages: 3,
                 ..big
             },
             GemmConfig::default(),

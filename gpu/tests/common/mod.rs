@@ -167,13 +167,16 @@ pub fn sample_kernels() -> Vec<(String, Kernel)> {
             big,
         ),
         (
-            "gemm_bf16_bf16_rc_128x256_bk64_s3",
+            "gemm_bf16_bf16_rc_256x128_s3",
             true,
             false,
             DType::BF16,
             DType::BF16,
             GemmConfig {
-                bk: 64,
+                bm: 256,
+                bn: 128,
+                warps_m: 4,
+                warps_n: 2,
                 stages: 3,
                 ..big
             },
