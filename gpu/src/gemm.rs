@@ -775,19 +775,11 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
     c += &format!("    const unsigned int sa = sbase + (kt % {stages}) * {stage_bytes}, sb = sa + {a_bytes};\n");
     c += &format!("    const unsigned int na = sbase + ((kt + 1) % {stages}) * {stage_bytes}, nb = na + {a_bytes};\n");
     // The k16 steps are unrolled by the generator so that every ldmatrix gets its planned address.
-    // Step ks multiplies fragments[ks%2] while fragments[(ks+1)%2] load for the next step. The last
-    // step issues its MMAs first (they keep the tensor pipe busy across the barrier), then waits for
-    // the next stage, synchronizes, and loads that stage's first fragments.
+    // Step ks multiplies fragments[ks%2] while fragments[(ks+1)%2] load for the next step; the last
+    // step first waits for the next stage and synchronizes, then loads that stage's first fragments.
     for ks in 0..ks_n {
-        let mma = format!(
-            "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) mma_16816(acc[i][j], af[{}][i], bf[{}][j]);\n",
-            ks % 2,
-            ks % 2
-        );
         c += &format!("    {{  // k16 step {ks}\n");
-        let last = ks == ks_n - 1;
-        if last {
-            c += &mma;
+        if ks == ks_n - 1 {
             c += &format!("      cp_async_wait<{}>();\n      __syncthreads();  // next stage landed; every warp is done reading stage kt-1\n", stages - 2);
         }
         let next = (ks + 1) % ks_n;
@@ -804,9 +796,11 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
                 stages - 1
             );
         }
-        if !last {
-            c += &mma;
-        }
+        c += &format!(
+            "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) mma_16816(acc[i][j], af[{}][i], bf[{}][j]);\n",
+            ks % 2,
+            ks % 2
+        );
         c += "    }\n";
     }
     c += "  }\n";
