@@ -9,7 +9,7 @@
 //! - [`transpose::generate_transpose`]: transpose through swizzled shared memory;
 //! - [`gemm::generate_gemm`]: `D = alpha*A*B + beta*C` with `mma.sync.m16n8k16`, `cp.async`, `ldmatrix`.
 //!
-//! With the `cuda` feature, [`nvrtc`] compiles sources to CUBIN (needs only libnvrtc) and
+//! With the `nvrtc` feature (default), [`nvrtc`] compiles sources to CUBIN (needs only libnvrtc); with `cuda`,
 //! [`runner`] loads and launches them with cudarc (needs libcuda and a GPU).
 //!
 //! ```
@@ -33,7 +33,7 @@ pub mod ptx;
 pub mod smem;
 pub mod transpose;
 
-#[cfg(feature = "cuda")]
+#[cfg(feature = "nvrtc")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]
 pub mod runner;

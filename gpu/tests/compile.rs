@@ -1,7 +1,7 @@
 //! Every generated kernel compiles with NVRTC for sm_80 and sm_90a with no spills and no local memory.
 //! Needs only libnvrtc (no driver, no GPU). Without it: a loud SKIP, or a failure when CI=true.
 #![allow(clippy::manual_is_multiple_of)]
-#![cfg(feature = "cuda")]
+#![cfg(feature = "nvrtc")]
 
 mod common;
 

@@ -18,16 +18,16 @@ for s in $steps; do
     sanitize)
       for tool in memcheck racecheck; do
         for f in copy_1000x1000 transpose_1023x2049 gemm_128x128x128 gemm_1000x1000x1000; do
-          compute-sanitizer --tool $tool --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact $f > "$OUT/san-$tool-$f.log" 2>&1; rc=$?
+          compute-sanitizer --tool $tool --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact gpu_run::$f > "$OUT/san-$tool-$f.log" 2>&1; rc=$?
           echo "$tool $f rc=$rc: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-$f.log" | tail -1)"; [ $rc = 0 ] || status=1
         done
       done
-      compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact gemm_4095x4097x1023 > "$OUT/san-memcheck-gemm_4095.log" 2>&1; rc=$?
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact gpu_run::gemm_4095x4097x1023 > "$OUT/san-memcheck-gemm_4095.log" 2>&1; rc=$?
       echo "memcheck gemm_4095x4097x1023 rc=$rc: $(grep -E 'ERROR SUMMARY' "$OUT/san-memcheck-gemm_4095.log" | tail -1)"; [ $rc = 0 ] || status=1 ;;
     bench)
       "$BIN/bench" > "$OUT/bench.log" 2>&1; rc=$?; echo "bench rc=$rc"; tail -20 "$OUT/bench.log"; [ $rc = 0 ] || status=1 ;;
     memcheck4095)
-      compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact gemm_4095x4097x1023 > "$OUT/san-memcheck-gemm_4095.log" 2>&1; rc=$?
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact gpu_run::gemm_4095x4097x1023 > "$OUT/san-memcheck-gemm_4095.log" 2>&1; rc=$?
       echo "memcheck gemm_4095x4097x1023 rc=$rc: $(grep -E 'ERROR SUMMARY' "$OUT/san-memcheck-gemm_4095.log" | tail -1)"; [ $rc = 0 ] || status=1 ;;
     ncu)
       # limiter evidence for the 128x256x32 4-stage GEMM at 8192^3 f16 (one launch after warm-up)
