@@ -32,7 +32,9 @@ fn check_file(path: &str) {
                 Err(e) => format!("error: {e}"),
                 Ok(v) => v.to_string(),
             };
-            failures.push(format!("{id} {expr}\n    expected {expected}\n    got      {detail}"));
+            failures.push(format!(
+                "{id} {expr}\n    expected {expected}\n    got      {detail}"
+            ));
         }
     }
     for (op, (ok, n)) in &per_op {
@@ -41,19 +43,32 @@ fn check_file(path: &str) {
         }
     }
     let total: usize = per_op.values().map(|(_, n)| n).sum();
-    eprintln!("{path}: {} of {total} lines agree, pending ops: {PENDING:?}", total - failures.len());
+    eprintln!(
+        "{path}: {} of {total} lines agree, pending ops: {PENDING:?}",
+        total - failures.len()
+    );
     if !failures.is_empty() {
         let shown: Vec<_> = failures.iter().take(60).cloned().collect();
-        panic!("{} oracle lines disagree with CuTe C++:\n{}", failures.len(), shown.join("\n"));
+        panic!(
+            "{} oracle lines disagree with CuTe C++:\n{}",
+            failures.len(),
+            shown.join("\n")
+        );
     }
 }
 
 #[test]
 fn oracle_public_core() {
-    check_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/oracle_public.tsv"));
+    check_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/oracle_public.tsv"
+    ));
 }
 
 #[test]
 fn oracle_public_atoms() {
-    check_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/oracle_atoms_public.tsv"));
+    check_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/oracle_atoms_public.tsv"
+    ));
 }

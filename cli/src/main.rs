@@ -5,6 +5,8 @@
 //! cute eval -            # one expression per line on stdin, one result per line on stdout
 //! ```
 
+mod show;
+
 use layout_core::notation::eval_str;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -70,7 +72,6 @@ fn eval_cmd(exprs: &[String]) -> ExitCode {
     }
 }
 
-fn show_cmd(_args: &[String]) -> ExitCode {
-    eprintln!("cute show: not available yet");
-    ExitCode::from(2)
+fn show_cmd(args: &[String]) -> ExitCode {
+    show::run(args)
 }

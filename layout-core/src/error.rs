@@ -7,15 +7,31 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LayoutError {
     /// Shape and stride (or two tuples an operation pairs up) do not have the same nesting.
-    NotCongruent { what: String, left: String, right: String },
+    NotCongruent {
+        what: String,
+        left: String,
+        right: String,
+    },
     /// An `i64` computation left the representable range.
-    Overflow { op: &'static str, lhs: i64, rhs: i64 },
+    Overflow {
+        op: &'static str,
+        lhs: i64,
+        rhs: i64,
+    },
     /// Division (or remainder) by zero.
     DivisionByZero { op: &'static str, lhs: i64 },
     /// A divisibility condition that an operation requires does not hold.
-    NotDivisible { what: String, dividend: String, divisor: String },
+    NotDivisible {
+        what: String,
+        dividend: String,
+        divisor: String,
+    },
     /// An index or mode number is outside the valid range.
-    IndexOutOfRange { what: String, index: i64, bound: i64 },
+    IndexOutOfRange {
+        what: String,
+        index: i64,
+        bound: i64,
+    },
     /// The layout maps two coordinates to the same index where an injective layout is required.
     NotInjective { what: String, layout: String },
     /// An operation needs static (compile-time) values but got dynamic ones.
@@ -23,9 +39,16 @@ pub enum LayoutError {
     /// The operation's result would break the operation's own definition (see the oracle README).
     Postcondition { what: String },
     /// Malformed notation: where and what was expected.
-    Parse { pos: usize, expected: String, found: String },
+    Parse {
+        pos: usize,
+        expected: String,
+        found: String,
+    },
     /// No such operation in the notation.
-    UnknownOperation { name: String, suggestion: Option<String> },
+    UnknownOperation {
+        name: String,
+        suggestion: Option<String>,
+    },
     /// Wrong number or kind of arguments to a notation operation.
     BadArguments { op: String, message: String },
     /// Anything else an operation rejects, described in words with its values.
@@ -42,7 +65,10 @@ impl LayoutError {
     }
     /// Convenience constructor for [`LayoutError::BadArguments`].
     pub fn bad_args(op: impl Into<String>, message: impl Into<String>) -> Self {
-        LayoutError::BadArguments { op: op.into(), message: message.into() }
+        LayoutError::BadArguments {
+            op: op.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -51,23 +77,46 @@ impl fmt::Display for LayoutError {
         use LayoutError::*;
         match self {
             NotCongruent { what, left, right } => {
-                write!(f, "{what}: {left} and {right} are not congruent (they do not have the same nesting)")
+                write!(
+                    f,
+                    "{what}: {left} and {right} are not congruent (they do not have the same nesting)"
+                )
             }
-            Overflow { op, lhs, rhs } => write!(f, "integer overflow: {lhs} {op} {rhs} does not fit in i64"),
+            Overflow { op, lhs, rhs } => {
+                write!(f, "integer overflow: {lhs} {op} {rhs} does not fit in i64")
+            }
             DivisionByZero { op, lhs } => write!(f, "division by zero: {lhs} {op} 0"),
-            NotDivisible { what, dividend, divisor } => {
+            NotDivisible {
+                what,
+                dividend,
+                divisor,
+            } => {
                 write!(f, "{what}: {dividend} is not divisible by {divisor}")
             }
             IndexOutOfRange { what, index, bound } => {
-                write!(f, "{what}: index {index} is out of range (must be below {bound})")
+                write!(
+                    f,
+                    "{what}: index {index} is out of range (must be below {bound})"
+                )
             }
             NotInjective { what, layout } => {
-                write!(f, "{what}: layout {layout} is not injective (two coordinates map to one index)")
+                write!(
+                    f,
+                    "{what}: layout {layout} is not injective (two coordinates map to one index)"
+                )
             }
             NeedsStatic { what, value } => write!(f, "{what}: {value} must be static (written _N)"),
             Postcondition { what } => write!(f, "{what}"),
-            Parse { pos, expected, found } => {
-                write!(f, "parse error at column {}: expected {expected}, found {found}", pos + 1)
+            Parse {
+                pos,
+                expected,
+                found,
+            } => {
+                write!(
+                    f,
+                    "parse error at column {}: expected {expected}, found {found}",
+                    pos + 1
+                )
             }
             UnknownOperation { name, suggestion } => match suggestion {
                 Some(s) => write!(f, "unknown operation `{name}`; did you mean `{s}`?"),

@@ -24,14 +24,21 @@ pub struct Int {
     pub is_static: bool,
 }
 
+#[allow(clippy::should_implement_trait)] // checked arithmetic returns Result, so std::ops traits do not fit
 impl Int {
     /// A static integer `_v`.
     pub const fn s(value: i64) -> Int {
-        Int { value, is_static: true }
+        Int {
+            value,
+            is_static: true,
+        }
     }
     /// A dynamic integer `v`.
     pub const fn d(value: i64) -> Int {
-        Int { value, is_static: false }
+        Int {
+            value,
+            is_static: false,
+        }
     }
     /// A value with the given staticness.
     pub const fn new(value: i64, is_static: bool) -> Int {
@@ -39,7 +46,10 @@ impl Int {
     }
     /// A boolean as CuTe returns it: `_1`/`_0` when static, `1`/`0` when dynamic.
     pub const fn bool(b: bool, is_static: bool) -> Int {
-        Int { value: b as i64, is_static }
+        Int {
+            value: b as i64,
+            is_static,
+        }
     }
     fn both(self, o: Int) -> bool {
         self.is_static && o.is_static
@@ -50,12 +60,26 @@ impl Int {
     }
     /// Checked sum.
     pub fn add(self, o: Int) -> Result<Int> {
-        let v = self.value.checked_add(o.value).ok_or(LayoutError::Overflow { op: "+", lhs: self.value, rhs: o.value })?;
+        let v = self
+            .value
+            .checked_add(o.value)
+            .ok_or(LayoutError::Overflow {
+                op: "+",
+                lhs: self.value,
+                rhs: o.value,
+            })?;
         Ok(Int::new(v, self.both(o)))
     }
     /// Checked difference.
     pub fn sub(self, o: Int) -> Result<Int> {
-        let v = self.value.checked_sub(o.value).ok_or(LayoutError::Overflow { op: "-", lhs: self.value, rhs: o.value })?;
+        let v = self
+            .value
+            .checked_sub(o.value)
+            .ok_or(LayoutError::Overflow {
+                op: "-",
+                lhs: self.value,
+                rhs: o.value,
+            })?;
         Ok(Int::new(v, self.both(o)))
     }
     /// Checked product; a static zero operand gives a static zero.
@@ -63,18 +87,35 @@ impl Int {
         if self.is_static_eq(0) || o.is_static_eq(0) {
             return Ok(Int::s(0));
         }
-        let v = self.value.checked_mul(o.value).ok_or(LayoutError::Overflow { op: "*", lhs: self.value, rhs: o.value })?;
+        let v = self
+            .value
+            .checked_mul(o.value)
+            .ok_or(LayoutError::Overflow {
+                op: "*",
+                lhs: self.value,
+                rhs: o.value,
+            })?;
         Ok(Int::new(v, self.both(o)))
     }
     /// Checked truncating division (C semantics); a static zero numerator gives a static zero.
     pub fn div(self, o: Int) -> Result<Int> {
         if o.value == 0 {
-            return Err(LayoutError::DivisionByZero { op: "/", lhs: self.value });
+            return Err(LayoutError::DivisionByZero {
+                op: "/",
+                lhs: self.value,
+            });
         }
         if self.is_static_eq(0) {
             return Ok(Int::s(0));
         }
-        let v = self.value.checked_div(o.value).ok_or(LayoutError::Overflow { op: "/", lhs: self.value, rhs: o.value })?;
+        let v = self
+            .value
+            .checked_div(o.value)
+            .ok_or(LayoutError::Overflow {
+                op: "/",
+                lhs: self.value,
+                rhs: o.value,
+            })?;
         Ok(Int::new(v, self.both(o)))
     }
     /// Checked remainder (C semantics); `x % _1` and `_0 % x` are static zeros.
@@ -83,22 +124,39 @@ impl Int {
             return Ok(Int::s(0));
         }
         if o.value == 0 {
-            return Err(LayoutError::DivisionByZero { op: "%", lhs: self.value });
+            return Err(LayoutError::DivisionByZero {
+                op: "%",
+                lhs: self.value,
+            });
         }
         if self.is_static_eq(0) {
             return Ok(Int::s(0));
         }
-        let v = self.value.checked_rem(o.value).ok_or(LayoutError::Overflow { op: "%", lhs: self.value, rhs: o.value })?;
+        let v = self
+            .value
+            .checked_rem(o.value)
+            .ok_or(LayoutError::Overflow {
+                op: "%",
+                lhs: self.value,
+                rhs: o.value,
+            })?;
         Ok(Int::new(v, self.both(o)))
     }
     /// Ceiling division `(a + b - 1) / b` for positive operands, as CuTe's `ceil_div` on integers.
     pub fn ceil_div(self, o: Int) -> Result<Int> {
         if o.value == 0 {
-            return Err(LayoutError::DivisionByZero { op: "ceil_div", lhs: self.value });
+            return Err(LayoutError::DivisionByZero {
+                op: "ceil_div",
+                lhs: self.value,
+            });
         }
         let (a, b) = (self.value, o.value);
         let q = a / b;
-        let v = if (a % b != 0) && ((a < 0) == (b < 0)) { q + 1 } else { q };
+        let v = if (a % b != 0) && ((a < 0) == (b < 0)) {
+            q + 1
+        } else {
+            q
+        };
         Ok(Int::new(v, self.both(o)))
     }
     /// Maximum.
@@ -121,18 +179,30 @@ impl Int {
         }
         let v = (self.value / g)
             .checked_mul(o.value)
-            .ok_or(LayoutError::Overflow { op: "lcm", lhs: self.value, rhs: o.value })?
+            .ok_or(LayoutError::Overflow {
+                op: "lcm",
+                lhs: self.value,
+                rhs: o.value,
+            })?
             .abs();
         Ok(Int::new(v, self.both(o)))
     }
     /// Absolute value.
     pub fn abs(self) -> Result<Int> {
-        let v = self.value.checked_abs().ok_or(LayoutError::Overflow { op: "abs", lhs: self.value, rhs: 0 })?;
+        let v = self.value.checked_abs().ok_or(LayoutError::Overflow {
+            op: "abs",
+            lhs: self.value,
+            rhs: 0,
+        })?;
         Ok(Int::new(v, self.is_static))
     }
     /// Negation.
     pub fn neg(self) -> Result<Int> {
-        let v = self.value.checked_neg().ok_or(LayoutError::Overflow { op: "neg", lhs: self.value, rhs: 0 })?;
+        let v = self.value.checked_neg().ok_or(LayoutError::Overflow {
+            op: "neg",
+            lhs: self.value,
+            rhs: 0,
+        })?;
         Ok(Int::new(v, self.is_static))
     }
     /// `self == o` as a CuTe boolean.
@@ -176,6 +246,10 @@ impl std::str::FromStr for Int {
         digits
             .parse::<i64>()
             .map(|v| Int::new(v, is_static))
-            .map_err(|_| LayoutError::Parse { pos: 0, expected: "an integer such as 4 or _4".into(), found: format!("`{s}`") })
+            .map_err(|_| LayoutError::Parse {
+                pos: 0,
+                expected: "an integer such as 4 or _4".into(),
+                found: format!("`{s}`"),
+            })
     }
 }

@@ -50,7 +50,9 @@ impl IntTuple {
     }
     /// The integer leaf, or an error naming `what` when this is a tuple or a basis element.
     pub fn expect_int(&self, what: &str) -> Result<Int> {
-        self.as_int().ok_or_else(|| LayoutError::invalid(format!("{what}: expected an integer, found {self}")))
+        self.as_int().ok_or_else(|| {
+            LayoutError::invalid(format!("{what}: expected an integer, found {self}"))
+        })
     }
     /// The elements of a tuple; a leaf is its own single element (CuTe's rank-1 view of a leaf).
     pub fn elems(&self) -> Vec<IntTuple> {
@@ -82,7 +84,11 @@ impl IntTuple {
                 bound: v.len() as i64,
             }),
             leaf if i == 0 => Ok(leaf.clone()),
-            leaf => Err(LayoutError::IndexOutOfRange { what: format!("get<{i}> of {leaf}"), index: i as i64, bound: 1 }),
+            leaf => Err(LayoutError::IndexOutOfRange {
+                what: format!("get<{i}> of {leaf}"),
+                index: i as i64,
+                bound: 1,
+            }),
         }
     }
     /// Nested mode access `get<i, j, ...>`.
@@ -107,7 +113,10 @@ impl IntTuple {
     }
     /// All integer leaves, left to right; an error if a leaf is a basis element.
     pub fn int_leaves(&self) -> Result<Vec<Int>> {
-        self.leaves().iter().map(|l| l.expect_int("integer leaves")).collect()
+        self.leaves()
+            .iter()
+            .map(|l| l.expect_int("integer leaves"))
+            .collect()
     }
     /// True when every leaf is a static integer (or a basis with a static scale).
     pub fn is_static(&self) -> bool {
@@ -135,9 +144,14 @@ impl IntTuple {
         }
     }
     /// Apply `f` to every leaf, keeping the nesting.
-    pub fn map_leaves<F: FnMut(&IntTuple) -> Result<IntTuple>>(&self, f: &mut F) -> Result<IntTuple> {
+    pub fn map_leaves<F: FnMut(&IntTuple) -> Result<IntTuple>>(
+        &self,
+        f: &mut F,
+    ) -> Result<IntTuple> {
         match self {
-            IntTuple::Tuple(v) => Ok(IntTuple::Tuple(v.iter().map(|e| e.map_leaves(f)).collect::<Result<_>>()?)),
+            IntTuple::Tuple(v) => Ok(IntTuple::Tuple(
+                v.iter().map(|e| e.map_leaves(f)).collect::<Result<_>>()?,
+            )),
             leaf => f(leaf),
         }
     }

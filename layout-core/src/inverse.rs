@@ -1,1 +1,199 @@
-//! (module being written: see the README for what lands here)
+//! Right and left inverses of layouts, with CuTe's algorithms.
+//!
+//! `right_inverse(A)` is a layout `R` with `A(R(i)) == i` on R's domain: starting from stride 1 it
+//! follows the static strides of the coalesced layout as long as each mode continues where the last
+//! one ended (dynamic strides are ignored, stride-0 modes skipped). `left_inverse(A)` is a layout `L`
+//! with `L(A(i)) == i` for every `i < size(A)`: it sorts the modes by stride and lets every stride
+//! divide what the smaller ones cover.
+//!
+//! ```
+//! use layout_core::{left_inverse, right_inverse, Layout};
+//! let a: Layout = "(_2,_4):(_4,_1)".parse().unwrap();
+//! assert_eq!(right_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
+//! assert_eq!(left_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
+//! ```
+
+use crate::coalesce::coalesce;
+use crate::coalesce::support::flat_modes;
+use crate::composition::{CHECK_LIMIT, FlatFn};
+use crate::error::{LayoutError, Result};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+
+/// The coalesced layout's modes as integer shape/stride pairs.
+fn int_modes(l: &Layout, op: &str) -> Result<(Vec<Int>, Vec<Int>)> {
+    let mut shape = Vec::new();
+    let mut stride = Vec::new();
+    for (s, d) in flat_modes(&coalesce(l)?)? {
+        shape.push(s);
+        stride.push(d.expect_int(op)?);
+    }
+    Ok((shape, stride))
+}
+
+/// Exclusive prefix products of `shape`, with one more entry for the total.
+fn prefix_products(shape: &[Int]) -> Result<Vec<Int>> {
+    let mut out = vec![Int::s(1)];
+    for s in shape {
+        let next = s.mul(*out.last().expect("non-empty"))?;
+        out.push(next);
+    }
+    Ok(out)
+}
+
+/// The order CuTe's compile-time exchange sort puts `keys` in (ascending, not stable on ties).
+fn exchange_sort_order(keys: &[i64]) -> Vec<usize> {
+    let mut a: Vec<(i64, usize)> = keys.iter().copied().zip(0..).collect();
+    for i in 0..a.len() {
+        for j in i + 1..a.len() {
+            if a[j].0 < a[i].0 {
+                a.swap(i, j);
+            }
+        }
+    }
+    a.into_iter().map(|(_, i)| i).collect()
+}
+
+fn tuple_of(v: Vec<Int>) -> IntTuple {
+    IntTuple::Tuple(v.into_iter().map(IntTuple::Int).collect())
+}
+
+/// The right inverse of `layout` (CuTe's `right_inverse`).
+///
+/// Pre: integer strides. Post: `layout(result(i)) == i` for every `i < size(result)`; `result` is the
+/// largest such layout CuTe finds from the static strides (`_1:_0` when there is no static stride `1`).
+///
+/// ```
+/// # use layout_core::{right_inverse, Layout};
+/// let a: Layout = "(_2,_4):(_0,_1)".parse().unwrap();
+/// assert_eq!(right_inverse(&a).unwrap().to_string(), "_4:_2");
+/// let d: Layout = "4:1".parse().unwrap();
+/// assert_eq!(right_inverse(&d).unwrap().to_string(), "_1:_0");
+/// ```
+pub fn right_inverse(layout: &Layout) -> Result<Layout> {
+    let (shape, stride) = int_modes(layout, "right_inverse: stride")?;
+    let pre = prefix_products(&shape)?;
+    let statics: Vec<usize> = (0..stride.len()).filter(|&i| stride[i].is_static).collect();
+    let keys: Vec<i64> = statics.iter().map(|&i| stride[i].value).collect();
+    let mut rs = vec![Int::s(1)];
+    let mut rd = vec![Int::s(0)];
+    let mut next = Int::s(1);
+    for k in exchange_sort_order(&keys) {
+        let i = statics[k];
+        if next.is_static && next.value == stride[i].value {
+            rs.push(shape[i]);
+            rd.push(pre[i]);
+            next = shape[i].mul(stride[i])?;
+        }
+    }
+    let r = coalesce(&Layout::new(tuple_of(rs), tuple_of(rd))?)?;
+    check_right(layout, &r)?;
+    Ok(r)
+}
+
+/// The left inverse of `layout` (CuTe's `left_inverse`).
+///
+/// Pre: static integer strides; every non-zero stride, in increasing order, is divisible by the
+/// product of the shapes the smaller strides give the result. Post: `result(layout(i)) == i` for every
+/// `i < size(layout)` when `layout` is injective, and `layout(result(layout(i))) == layout(i)` always
+/// (an error when CuTe's construction breaks it, e.g. with dynamic size-1 modes).
+///
+/// ```
+/// # use layout_core::{left_inverse, Layout};
+/// let a: Layout = "(_4,_2):(_1,_16)".parse().unwrap();
+/// assert_eq!(left_inverse(&a).unwrap().to_string(), "(_16,_2):(_1,_4)");
+/// assert!(left_inverse(&"(4,2):(1,16)".parse::<Layout>().unwrap()).is_err());
+/// ```
+pub fn left_inverse(layout: &Layout) -> Result<Layout> {
+    let (shape, stride) = int_modes(layout, "left_inverse: stride")?;
+    if let Some(d) = stride.iter().find(|d| !d.is_static) {
+        return Err(LayoutError::NeedsStatic {
+            what: format!("left_inverse of {layout}: every stride"),
+            value: d.to_string(),
+        });
+    }
+    let pre = prefix_products(&shape)?;
+    let keys: Vec<i64> = stride.iter().map(|d| d.value).collect();
+    let order = exchange_sort_order(&keys);
+    let mut rs: Vec<Int> = Vec::new();
+    let mut rd = vec![Int::s(0)];
+    for &i in &order {
+        let d = stride[i];
+        if d.is_static_eq(0) {
+            continue;
+        }
+        let covered = rs.iter().try_fold(Int::s(1), |acc, s| acc.mul(*s))?;
+        if d.rem(covered)?.value != 0 {
+            return Err(LayoutError::NotDivisible {
+                what: format!(
+                    "left_inverse of {layout} (each stride must be divisible by the extent the \
+                     smaller strides cover)"
+                ),
+                dividend: d.to_string(),
+                divisor: covered.to_string(),
+            });
+        }
+        rs.push(d.div(covered)?);
+        rd.push(pre[i]);
+    }
+    let last = *order
+        .last()
+        .ok_or_else(|| LayoutError::invalid(format!("left_inverse: {layout} has no modes")))?;
+    rs.push(shape[last]);
+    let l = coalesce(&Layout::new(tuple_of(rs), tuple_of(rd))?)?;
+    check_left(layout, &l)?;
+    Ok(l)
+}
+
+/// Check `outer(inner(i)) == i` for every `i < size(inner)` (when the domain is small enough).
+fn check_right(layout: &Layout, result: &Layout) -> Result<()> {
+    let (fa, fr) = (FlatFn::new(layout)?, FlatFn::new(result)?);
+    let n = fr.size()?;
+    if n > CHECK_LIMIT {
+        return Ok(());
+    }
+    for i in 0..n {
+        let x = int_at(&fr, i, result)?;
+        let y = int_at(&fa, x, layout)?;
+        if y != i {
+            return Err(LayoutError::Postcondition {
+                what: format!(
+                    "right_inverse of {layout}: CuTe's result {result} is not a right inverse: \
+                     it sends {i} to {x}, which the layout sends to {y}"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Check `layout(result(layout(i))) == layout(i)` for every `i < size(layout)` (the quasi-inverse
+/// property; for an injective layout it is `result(layout(i)) == i`).
+fn check_left(layout: &Layout, result: &Layout) -> Result<()> {
+    let (fa, fl) = (FlatFn::new(layout)?, FlatFn::new(result)?);
+    let n = fa.size()?;
+    if n > CHECK_LIMIT {
+        return Ok(());
+    }
+    for i in 0..n {
+        let x = int_at(&fa, i, layout)?;
+        let j = int_at(&fl, x, result)?;
+        let y = int_at(&fa, j, layout)?;
+        if y != x {
+            return Err(LayoutError::Postcondition {
+                what: format!(
+                    "left_inverse of {layout}: CuTe's result {result} is not a left inverse: the \
+                     layout sends {i} to {x}, the result sends {x} to {j}, and the layout sends {j} \
+                     to {y}, not {x}"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn int_at(f: &FlatFn, i: i128, l: &Layout) -> Result<i128> {
+    f.eval_int(i)?
+        .ok_or_else(|| LayoutError::invalid(format!("inverse: {l} must map integers to integers")))
+}

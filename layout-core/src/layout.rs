@@ -30,10 +30,18 @@ impl Layout {
             });
         }
         if let IntTuple::Basis(_) = shape {
-            return Err(LayoutError::invalid(format!("a shape cannot hold a basis element: {shape}")));
+            return Err(LayoutError::invalid(format!(
+                "a shape cannot hold a basis element: {shape}"
+            )));
         }
-        if shape.leaves().iter().any(|l| matches!(l, IntTuple::Basis(_))) {
-            return Err(LayoutError::invalid(format!("a shape cannot hold a basis element: {shape}")));
+        if shape
+            .leaves()
+            .iter()
+            .any(|l| matches!(l, IntTuple::Basis(_)))
+        {
+            return Err(LayoutError::invalid(format!(
+                "a shape cannot hold a basis element: {shape}"
+            )));
         }
         Ok(Layout { shape, stride })
     }
@@ -51,7 +59,10 @@ impl Layout {
     }
     /// The empty layout `():()`.
     pub fn empty() -> Layout {
-        Layout { shape: IntTuple::Tuple(vec![]), stride: IntTuple::Tuple(vec![]) }
+        Layout {
+            shape: IntTuple::Tuple(vec![]),
+            stride: IntTuple::Tuple(vec![]),
+        }
     }
     /// Number of top-level modes.
     pub fn rank(&self) -> usize {
@@ -67,7 +78,10 @@ impl Layout {
     }
     /// Mode `i` as a layout (a non-tuple layout has only mode 0, itself).
     pub fn mode(&self, i: usize) -> Result<Layout> {
-        Ok(Layout { shape: self.shape.get(i)?, stride: self.stride.get(i)? })
+        Ok(Layout {
+            shape: self.shape.get(i)?,
+            stride: self.stride.get(i)?,
+        })
     }
     /// The top-level modes as layouts (a non-tuple layout is its own single mode).
     pub fn modes(&self) -> Vec<Layout> {
@@ -81,7 +95,10 @@ impl Layout {
     /// The layout whose modes are `modes` (CuTe's `make_layout(L0, L1, ...)`): always a tuple.
     pub fn from_modes(modes: Vec<Layout>) -> Layout {
         let (shapes, strides) = modes.into_iter().map(|m| (m.shape, m.stride)).unzip();
-        Layout { shape: IntTuple::Tuple(shapes), stride: IntTuple::Tuple(strides) }
+        Layout {
+            shape: IntTuple::Tuple(shapes),
+            stride: IntTuple::Tuple(strides),
+        }
     }
 }
 

@@ -6,12 +6,13 @@
 //!
 //! ```
 //! use layout_core::notation::eval_str;
-//! let r = eval_str("composition((6,2):(8,2),(4,3):(3,1))").unwrap();
-//! assert_eq!(r.to_string(), "((2,2),3):((24,2),8)");
+//! let r = eval_str("composition((_6,_2):(_8,_2),(_4,_3):(_3,_1))").unwrap();
+//! assert_eq!(r.to_string(), "((_2,_2),_3):((_24,_2),_8)");
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod arith_tuple;
 pub mod atom;
 pub mod basis;
 pub mod classic;
@@ -35,6 +36,7 @@ pub mod swizzle;
 pub mod tensor;
 pub mod tiler;
 pub mod tuple_ops;
+pub mod typed;
 pub mod vector;
 
 pub use basis::ScaledBasis;
@@ -43,10 +45,13 @@ pub use int::Int;
 pub use int_tuple::IntTuple;
 pub use layout::Layout;
 pub use notation::Value;
-pub use swizzle::{ComposedLayout, Swizzle};
+pub use swizzle::{
+    ComposedLayout, LayoutFn, Swizzle, composition_layout_swizzle, composition3, layout_eval,
+};
 pub use tiler::Tiler;
 
 // The algebra's functions, re-exported at the crate root under CuTe's names.
+pub use arith_tuple::*;
 pub use coalesce::*;
 pub use complement::*;
 pub use composition::*;

@@ -1,1 +1,494 @@
-//! (module being written: see the README for what lands here)
+//! Working with the modes of layouts and IntTuples as with tuples: select, take, group, flatten,
+//! unflatten, append, prepend, replace, zip, and slicing by coordinates that hold `_`.
+//!
+//! Every layout operation applies the tuple operation to the shape and to the stride. A leaf counts
+//! as a rank-1 tuple where CuTe treats it so (`append(_3:_1, _4:_3)` is `(_3,_4):(_1,_3)`).
+//!
+//! ```
+//! use layout_core::{Coord, Layout, slice};
+//! let l: Layout = "(2,3,4):(1,2,6)".parse().unwrap();
+//! let c: Coord = "(0,_,1)".parse().unwrap();
+//! assert_eq!(slice(&c, &l).unwrap().to_string(), "(3):(2)");
+//! ```
+
+use crate::arith_tuple::arith_add;
+use crate::coord::crd2idx;
+use crate::error::{LayoutError, Result};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::notation::Value;
+use std::fmt;
+
+/// A coordinate that may hold `_` (CuTe's Underscore): a slicing coordinate.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Coord {
+    /// An integer coordinate.
+    Int(Int),
+    /// `_`: keep the whole mode.
+    Underscore,
+    /// A tuple of coordinates.
+    Tuple(Vec<Coord>),
+}
+
+impl Coord {
+    /// True when `_` occurs anywhere in the coordinate.
+    pub fn has_underscore(&self) -> bool {
+        match self {
+            Coord::Int(_) => false,
+            Coord::Underscore => true,
+            Coord::Tuple(v) => v.iter().any(Coord::has_underscore),
+        }
+    }
+    /// The coordinate as an IntTuple, when it holds no `_`.
+    pub fn to_int_tuple(&self) -> Option<IntTuple> {
+        match self {
+            Coord::Int(i) => Some(IntTuple::Int(*i)),
+            Coord::Underscore => None,
+            Coord::Tuple(v) => v
+                .iter()
+                .map(Coord::to_int_tuple)
+                .collect::<Option<_>>()
+                .map(IntTuple::Tuple),
+        }
+    }
+    /// Convert an IntTuple (integer leaves only) into a coordinate.
+    pub fn from_int_tuple(t: &IntTuple) -> Result<Coord> {
+        match t {
+            IntTuple::Int(i) => Ok(Coord::Int(*i)),
+            IntTuple::Tuple(v) => Ok(Coord::Tuple(
+                v.iter().map(Coord::from_int_tuple).collect::<Result<_>>()?,
+            )),
+            IntTuple::Basis(_) => Err(LayoutError::invalid(format!(
+                "a coordinate cannot hold a basis element: {t}"
+            ))),
+        }
+    }
+    /// Convert a notation value (integers, `_`, tuples of them) into a coordinate.
+    pub fn from_value(v: &Value) -> Result<Coord> {
+        match v {
+            Value::IntTuple(t) => Coord::from_int_tuple(t),
+            Value::Underscore => Ok(Coord::Underscore),
+            Value::Tuple(vs) => Ok(Coord::Tuple(
+                vs.iter().map(Coord::from_value).collect::<Result<_>>()?,
+            )),
+            other => Err(LayoutError::invalid(format!(
+                "expected a coordinate (integers, `_` and tuples of them), found {} `{other}`",
+                other.kind()
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Coord::Int(i) => write!(f, "{i}"),
+            Coord::Underscore => write!(f, "_"),
+            Coord::Tuple(v) => {
+                write!(f, "(")?;
+                for (k, e) in v.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Coord {
+    type Err = LayoutError;
+    fn from_str(s: &str) -> Result<Coord> {
+        Coord::from_value(&crate::notation::parse_value(s)?)
+    }
+}
+
+/// The largest rank that `append<N>`/`prepend<N>` build (a guard against absurd template arguments).
+pub const MAX_RANK: usize = 1 << 12;
+
+fn check_rank(op: &str, n: usize) -> Result<()> {
+    if n > MAX_RANK {
+        return Err(out_of_range(
+            format!("{op}<{n}>: target rank"),
+            n,
+            MAX_RANK + 1,
+        ));
+    }
+    Ok(())
+}
+
+fn out_of_range(what: String, index: usize, bound: usize) -> LayoutError {
+    LayoutError::IndexOutOfRange {
+        what,
+        index: index as i64,
+        bound: bound as i64,
+    }
+}
+
+/// Apply a tuple operation to shape and stride.
+fn both<F: Fn(&IntTuple) -> Result<IntTuple>>(layout: &Layout, f: F) -> Result<Layout> {
+    Layout::new(f(layout.shape())?, f(layout.stride())?)
+}
+
+/// The tuple of modes `idx` of `t` (CuTe's `select<I...>`); always a tuple.
+pub fn select_tuple(t: &IntTuple, idx: &[usize]) -> Result<IntTuple> {
+    Ok(IntTuple::Tuple(
+        idx.iter().map(|&i| t.get(i)).collect::<Result<_>>()?,
+    ))
+}
+
+/// The layout of modes `idx` (CuTe's `select<I...>(L)`); always a tuple.
+/// ```
+/// # use layout_core::{Layout, select};
+/// let l: Layout = "(_2,_2):(_6,_1)".parse().unwrap();
+/// assert_eq!(select(&l, &[0, 1, 0]).unwrap().to_string(), "(_2,_2,_2):(_6,_1,_6)");
+/// ```
+pub fn select(layout: &Layout, idx: &[usize]) -> Result<Layout> {
+    both(layout, |t| select_tuple(t, idx))
+}
+
+/// Modes `[b, e)` of `t` as a tuple (CuTe's `take<B,E>`). Pre: `b < e <= rank(t)`.
+pub fn take_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
+    let elems = t.elems();
+    if b >= e || e > elems.len() {
+        return Err(LayoutError::invalid(format!(
+            "take<{b},{e}> of {t}: the range must satisfy {b} < {e} <= rank {}",
+            elems.len()
+        )));
+    }
+    Ok(IntTuple::Tuple(elems[b..e].to_vec()))
+}
+
+/// Modes `[b, e)` of the layout (CuTe's `take<B,E>(L)`). Pre: `b < e <= rank(L)`.
+/// ```
+/// # use layout_core::{Layout, take};
+/// let l: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
+/// assert_eq!(take(&l, 1, 4).unwrap().to_string(), "(_3,_5,_7):(_2,_6,_30)");
+/// ```
+pub fn take(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
+    both(layout, |t| take_tuple(t, b, e))
+}
+
+/// Modes `[b, e)` of `t` grouped into one mode (CuTe's `group<B,E>`); `b == e` leaves `t` as it is.
+/// Pre: `b <= e <= rank(t)`.
+pub fn group_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
+    let elems = t.elems();
+    if b > e || e > elems.len() {
+        return Err(LayoutError::invalid(format!(
+            "group<{b},{e}> of {t}: the range must satisfy {b} <= {e} <= rank {}",
+            elems.len()
+        )));
+    }
+    if b == e {
+        return Ok(t.clone());
+    }
+    let mut out = elems[..b].to_vec();
+    out.push(IntTuple::Tuple(elems[b..e].to_vec()));
+    out.extend_from_slice(&elems[e..]);
+    Ok(IntTuple::Tuple(out))
+}
+
+/// The layout with modes `[b, e)` grouped into one mode (CuTe's `group<B,E>(L)`).
+/// ```
+/// # use layout_core::{Layout, group};
+/// let l: Layout = "(_4,_5,_6):(_1,_4,_20)".parse().unwrap();
+/// assert_eq!(group(&l, 0, 2).unwrap().to_string(), "((_4,_5),_6):((_1,_4),_20)");
+/// ```
+pub fn group(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
+    both(layout, |t| group_tuple(t, b, e))
+}
+
+/// The layout with depth at most 1 (CuTe's `flatten(L)`); an integer layout stays as it is.
+/// ```
+/// # use layout_core::{Layout, flatten};
+/// let l: Layout = "((_2,_3),(_5,_7)):((_1,_2),(_6,_30))".parse().unwrap();
+/// assert_eq!(flatten(&l).unwrap().to_string(), "(_2,_3,_5,_7):(_1,_2,_6,_30)");
+/// ```
+pub fn flatten(layout: &Layout) -> Result<Layout> {
+    both(layout, |t| Ok(t.flatten()))
+}
+
+/// The modes of `flat` folded into the nesting of `profile` (CuTe's `unflatten`).
+/// Pre: `rank(flat)` equals the number of leaves of `profile`.
+pub fn unflatten_tuple(flat: &IntTuple, profile: &IntTuple) -> Result<IntTuple> {
+    fn build(it: &mut std::slice::Iter<'_, IntTuple>, p: &IntTuple) -> Option<IntTuple> {
+        match p {
+            IntTuple::Tuple(ps) => ps
+                .iter()
+                .map(|q| build(it, q))
+                .collect::<Option<_>>()
+                .map(IntTuple::Tuple),
+            _ => it.next().cloned(),
+        }
+    }
+    let elems = flat.elems();
+    let mut it = elems.iter();
+    match build(&mut it, profile) {
+        Some(r) if it.next().is_none() => Ok(r),
+        _ => Err(LayoutError::invalid(format!(
+            "unflatten: {flat} has {} modes but the profile {profile} has {} leaves",
+            elems.len(),
+            profile.leaves().len()
+        ))),
+    }
+}
+
+/// The layout with its (flat) modes folded into the nesting of `profile` (CuTe's `unflatten(L, profile)`).
+/// ```
+/// # use layout_core::{IntTuple, Layout, unflatten};
+/// let l: Layout = "(4,16,32):(64,1,768)".parse().unwrap();
+/// let p: IntTuple = "((4,16),32)".parse().unwrap();
+/// assert_eq!(unflatten(&l, &p).unwrap().to_string(), "((4,16),32):((64,1),768)");
+/// ```
+pub fn unflatten(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
+    both(layout, |t| unflatten_tuple(t, profile))
+}
+
+/// `t` extended to rank `n` (one more mode if `None`) with copies of `x` at the end (CuTe's
+/// `append<N>`); `n == rank(t)` leaves `t` as it is. Pre: `n >= rank(t)`.
+pub fn append_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntTuple> {
+    let elems = t.elems();
+    let n = n.unwrap_or(elems.len() + 1);
+    if n == elems.len() {
+        return Ok(t.clone());
+    }
+    check_rank("append", n)?;
+    if n < elems.len() {
+        return Err(LayoutError::invalid(format!(
+            "append<{n}> of {t}: it already has rank {} > {n}",
+            elems.len()
+        )));
+    }
+    let mut out = elems.clone();
+    out.resize(n, x.clone());
+    Ok(IntTuple::Tuple(out))
+}
+
+/// `t` extended to rank `n` (one more mode if `None`) with copies of `x` at the front (CuTe's
+/// `prepend<N>`); `n == rank(t)` leaves `t` as it is. Pre: `n >= rank(t)`.
+pub fn prepend_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntTuple> {
+    let elems = t.elems();
+    let n = n.unwrap_or(elems.len() + 1);
+    if n == elems.len() {
+        return Ok(t.clone());
+    }
+    check_rank("prepend", n)?;
+    if n < elems.len() {
+        return Err(LayoutError::invalid(format!(
+            "prepend<{n}> of {t}: it already has rank {} > {n}",
+            elems.len()
+        )));
+    }
+    let mut out = vec![x.clone(); n - elems.len()];
+    out.extend(elems);
+    Ok(IntTuple::Tuple(out))
+}
+
+fn default_mode() -> Layout {
+    Layout::new(IntTuple::s(1), IntTuple::s(0)).unwrap_or_else(|_| Layout::empty())
+}
+
+/// The layout with `x` (default `_1:_0`) appended as new modes up to rank `n` (one more mode if
+/// `None`) (CuTe's `append<N>(L, x)` and `append(L, x)`).
+/// ```
+/// # use layout_core::{Layout, append};
+/// let l: Layout = "(_4,_8):(_8,_1)".parse().unwrap();
+/// assert_eq!(append(&l, None, Some(4)).unwrap().to_string(), "(_4,_8,_1,_1):(_8,_1,_0,_0)");
+/// ```
+pub fn append(layout: &Layout, x: Option<&Layout>, n: Option<usize>) -> Result<Layout> {
+    let x = x.cloned().unwrap_or_else(default_mode);
+    Layout::new(
+        append_tuple(layout.shape(), x.shape(), n)?,
+        append_tuple(layout.stride(), x.stride(), n)?,
+    )
+}
+
+/// The layout with `x` (default `_1:_0`) prepended as new modes up to rank `n` (one more mode if
+/// `None`) (CuTe's `prepend<N>(L, x)` and `prepend(L, x)`).
+/// ```
+/// # use layout_core::{Layout, prepend};
+/// let l: Layout = "(_16,_16):(_48,_1)".parse().unwrap();
+/// let x: Layout = "_4:_1".parse().unwrap();
+/// assert_eq!(prepend(&l, Some(&x), None).unwrap().to_string(), "(_4,_16,_16):(_1,_48,_1)");
+/// ```
+pub fn prepend(layout: &Layout, x: Option<&Layout>, n: Option<usize>) -> Result<Layout> {
+    let x = x.cloned().unwrap_or_else(default_mode);
+    Layout::new(
+        prepend_tuple(layout.shape(), x.shape(), n)?,
+        prepend_tuple(layout.stride(), x.stride(), n)?,
+    )
+}
+
+/// `t` with mode `n` replaced by `x` (CuTe's `replace<N>`); `n == rank(t)` appends `x`, and a leaf
+/// `t` with `n == 0` becomes `x`. Pre: `n <= rank(t)` (`n == 0` for a leaf).
+pub fn replace_tuple(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
+    match t {
+        IntTuple::Tuple(v) if n <= v.len() => {
+            let mut out = v.clone();
+            if n == v.len() {
+                out.push(x.clone());
+            } else {
+                out[n] = x.clone();
+            }
+            Ok(IntTuple::Tuple(out))
+        }
+        IntTuple::Tuple(v) => Err(out_of_range(format!("replace<{n}> of {t}"), n, v.len() + 1)),
+        _ if n == 0 => Ok(x.clone()),
+        _ => Err(out_of_range(format!("replace<{n}> of {t}"), n, 1)),
+    }
+}
+
+/// The layout with mode `n` replaced by `x` (CuTe's `replace<N>(L, x)`).
+/// ```
+/// # use layout_core::{Layout, replace};
+/// let l: Layout = "(_7,_9):(_18,_1)".parse().unwrap();
+/// let x: Layout = "(_8,_6):(_24,_5)".parse().unwrap();
+/// assert_eq!(replace(&l, 1, &x).unwrap().to_string(), "(_7,(_8,_6)):(_18,(_24,_5))");
+/// ```
+pub fn replace(layout: &Layout, n: usize, x: &Layout) -> Result<Layout> {
+    Layout::new(
+        replace_tuple(layout.shape(), n, x.shape())?,
+        replace_tuple(layout.stride(), n, x.stride())?,
+    )
+}
+
+/// Transpose a tuple of tuples: `((a,b),(c,d))` becomes `((a,c),(b,d))` (CuTe's `zip`); a tuple
+/// whose first mode is a leaf becomes a rank-1 tuple of itself; a leaf stays as it is.
+pub fn zip_tuple(t: &IntTuple) -> Result<IntTuple> {
+    match t {
+        IntTuple::Tuple(v) => match v.first() {
+            Some(IntTuple::Tuple(first)) => Ok(IntTuple::Tuple(
+                (0..first.len())
+                    .map(|j| v.iter().map(|e| e.get(j)).collect::<Result<_>>())
+                    .map(|r| r.map(IntTuple::Tuple))
+                    .collect::<Result<_>>()?,
+            )),
+            Some(_) => Ok(IntTuple::Tuple(vec![t.clone()])),
+            None => Err(LayoutError::invalid("zip of the empty tuple ()")),
+        },
+        leaf => Ok(leaf.clone()),
+    }
+}
+
+/// Zip the modes of the layout (one layout: CuTe's `zip(L)`) or of several layouts
+/// (`zip(L0, L1, ...)`, which zips the tuple of them).
+/// ```
+/// # use layout_core::{Layout, zip};
+/// let l: Layout = "(4,2):(0,1)".parse().unwrap();
+/// assert_eq!(zip(&[l]).unwrap().to_string(), "((4,2)):((0,1))");
+/// ```
+pub fn zip(layouts: &[Layout]) -> Result<Layout> {
+    match layouts {
+        [one] => both(one, zip_tuple),
+        many => {
+            let joined = Layout::from_modes(many.to_vec());
+            both(&joined, zip_tuple)
+        }
+    }
+}
+
+fn tuple_for<'a>(what: &str, c: &Coord, t: &'a IntTuple, n: usize) -> Result<&'a [IntTuple]> {
+    match t {
+        IntTuple::Tuple(v) if v.len() == n => Ok(v),
+        _ => Err(LayoutError::NotCongruent {
+            what: format!("{what}: coordinate and tuple have different ranks"),
+            left: c.to_string(),
+            right: t.to_string(),
+        }),
+    }
+}
+
+/// The modes of `t` that `c` keeps, as a list to be concatenated into the parent.
+fn lift(c: &Coord, t: &IntTuple, keep_underscore: bool, what: &str) -> Result<Vec<IntTuple>> {
+    match c {
+        Coord::Tuple(cs) => {
+            let ts = tuple_for(what, c, t, cs.len())?;
+            let mut out = Vec::new();
+            for (ci, ti) in cs.iter().zip(ts) {
+                out.extend(lift(ci, ti, keep_underscore, what)?);
+            }
+            Ok(out)
+        }
+        Coord::Underscore if keep_underscore => Ok(vec![t.clone()]),
+        Coord::Int(_) if !keep_underscore => Ok(vec![t.clone()]),
+        _ => Ok(vec![]),
+    }
+}
+
+/// The modes of `t` where `c` has `_` (CuTe's `slice(c, t)`): nested results are concatenated, so
+/// the result is flat at the levels the coordinate descends into. `slice(_, t)` is `t`; an integer
+/// coordinate keeps nothing.
+pub fn slice_tuple(c: &Coord, t: &IntTuple) -> Result<IntTuple> {
+    match c {
+        Coord::Underscore => Ok(t.clone()),
+        _ => Ok(IntTuple::Tuple(lift(c, t, true, "slice")?)),
+    }
+}
+
+/// The modes of `t` where `c` has an integer (CuTe's `dice(c, t)`), the complement of `slice`.
+/// `dice(i, t)` for an integer `i` is `t`; `dice(_, t)` keeps nothing.
+pub fn dice_tuple(c: &Coord, t: &IntTuple) -> Result<IntTuple> {
+    match c {
+        Coord::Int(_) => Ok(t.clone()),
+        _ => Ok(IntTuple::Tuple(lift(c, t, false, "dice")?)),
+    }
+}
+
+/// The sub-layout of the modes where `c` has `_` (CuTe's `slice(c, L)`); `():()` when none.
+/// ```
+/// # use layout_core::{Coord, Layout, slice};
+/// let l: Layout = "(_8,(_2,_4)):(_8,(_0,_1))".parse().unwrap();
+/// assert_eq!(slice(&"(4,_)".parse().unwrap(), &l).unwrap().to_string(), "((_2,_4)):((_0,_1))");
+/// ```
+pub fn slice(c: &Coord, layout: &Layout) -> Result<Layout> {
+    both(layout, |t| slice_tuple(c, t))
+}
+
+/// The sub-layout of the modes where `c` has an integer (CuTe's `dice(c, L)`).
+/// ```
+/// # use layout_core::{Coord, Layout, dice};
+/// let l: Layout = "(_2,_3,_4):(_1,_2,_6)".parse().unwrap();
+/// assert_eq!(dice(&"(0,_,1)".parse().unwrap(), &l).unwrap().to_string(), "(_2,_4):(_1,_6)");
+/// ```
+pub fn dice(c: &Coord, layout: &Layout) -> Result<Layout> {
+    both(layout, |t| dice_tuple(c, t))
+}
+
+/// The offset of a slicing coordinate: `crd2idx` with every `_` counted as `_0`.
+pub fn slice_offset(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<IntTuple> {
+    match c {
+        Coord::Underscore => Ok(IntTuple::s(0)),
+        Coord::Int(i) => crd2idx(&IntTuple::Int(*i), shape, stride),
+        Coord::Tuple(cs) => {
+            let ss = tuple_for("slice offset", c, shape, cs.len())?;
+            let ds = tuple_for("slice offset", c, stride, cs.len())?;
+            let mut acc: Option<IntTuple> = None;
+            for ((ci, si), di) in cs.iter().zip(ss).zip(ds) {
+                let term = slice_offset(ci, si, di)?;
+                acc = Some(match acc {
+                    None => term,
+                    Some(a) => arith_add(&a, &term)?,
+                });
+            }
+            Ok(acc.unwrap_or(IntTuple::s(0)))
+        }
+    }
+}
+
+/// The slice and the offset of its origin (CuTe's `slice_and_offset(c, L)`):
+/// `(slice(c, L), crd2idx(c, L))` with `_` counted as `_0`.
+/// ```
+/// # use layout_core::{Coord, Layout, slice_and_offset};
+/// let l: Layout = "((10),9,2):((_18),_2,_1)".parse().unwrap();
+/// let (s, off) = slice_and_offset(&"(3,2,_)".parse().unwrap(), &l).unwrap();
+/// assert_eq!(format!("{s} {off}"), "(2):(_1) 58");
+/// ```
+pub fn slice_and_offset(c: &Coord, layout: &Layout) -> Result<(Layout, IntTuple)> {
+    Ok((
+        slice(c, layout)?,
+        slice_offset(c, layout.shape(), layout.stride())?,
+    ))
+}

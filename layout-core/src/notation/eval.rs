@@ -1,12 +1,12 @@
 //! Evaluation of parsed expressions: literals become values, calls go to the builtin tables.
 
 use super::builtins;
-use super::parse::{parse_expr, Expr};
+use super::parse::{Expr, parse_expr};
 use super::value::Value;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::swizzle::ComposedLayout;
+use crate::swizzle::{ComposedLayout, LayoutFn};
 
 /// Parse and evaluate one expression in CuTe notation.
 ///
@@ -31,7 +31,6 @@ pub fn evaluate(e: &Expr) -> Result<Value> {
         Expr::Underscore => Ok(Value::Underscore),
         Expr::Tag(t) => Ok(Value::Tag(*t)),
         Expr::Name(n) => Ok(Value::Name(n.clone())),
-        Expr::Swizzle(s) => Ok(Value::Swizzle(*s)),
         Expr::Tuple(v) => Ok(Value::tuple(v.iter().map(evaluate).collect::<Result<_>>()?)),
         Expr::Layout(shape, stride) => {
             let shape = evaluate(shape)?.into_int_tuple()?;
@@ -39,12 +38,19 @@ pub fn evaluate(e: &Expr) -> Result<Value> {
             Ok(Value::Layout(Layout::new(shape, stride)?))
         }
         Expr::Composed(sw, off, inner) => {
+            sw.check()?;
             let offset = evaluate(off)?.into_int_tuple()?;
-            let layout = match evaluate(inner)? {
-                Value::Layout(l) => l,
-                v => return Err(LayoutError::invalid(format!("the inner part of a composed layout must be a layout, found `{v}`"))),
-            };
-            Ok(Value::Composed(ComposedLayout { swizzle: *sw, offset, layout }))
+            let inner = evaluate(inner)?;
+            let layout_b = LayoutFn::from_value(&inner).ok_or_else(|| {
+                LayoutError::invalid(format!(
+                    "the inner part of a composed layout must be a layout, a swizzle or a composed layout, found `{inner}`"
+                ))
+            })?;
+            Ok(Value::Composed(ComposedLayout::new(*sw, offset, layout_b)))
+        }
+        Expr::Swizzle(s) => {
+            s.check()?;
+            Ok(Value::Swizzle(*s))
         }
         Expr::Call { name, targs, args } => {
             let args = args.iter().map(evaluate).collect::<Result<Vec<_>>>()?;

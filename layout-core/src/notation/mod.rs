@@ -10,5 +10,5 @@ mod value;
 
 pub use builtins::operation_names;
 pub use eval::{eval_str, evaluate, parse_value};
-pub use parse::{parse_expr, Expr, Tag};
+pub use parse::{Expr, Tag, parse_expr};
 pub use value::Value;

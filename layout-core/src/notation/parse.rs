@@ -48,7 +48,10 @@ pub enum Expr {
 
 /// Parse one expression; the whole input must be consumed.
 pub fn parse_expr(src: &str) -> Result<Expr> {
-    let mut p = Parser { s: src.as_bytes(), pos: 0 };
+    let mut p = Parser {
+        s: src.as_bytes(),
+        pos: 0,
+    };
     let e = p.expr()?;
     p.ws();
     if p.pos != p.s.len() {
@@ -85,7 +88,11 @@ impl<'a> Parser<'a> {
         }
     }
     fn err(&self, expected: &str) -> LayoutError {
-        LayoutError::Parse { pos: self.pos, expected: expected.into(), found: self.found() }
+        LayoutError::Parse {
+            pos: self.pos,
+            expected: expected.into(),
+            found: self.found(),
+        }
     }
     fn eat(&mut self, c: u8) -> bool {
         self.ws();
@@ -116,7 +123,8 @@ impl<'a> Parser<'a> {
     fn named(&mut self) -> Result<Expr> {
         let start = self.pos;
         while let Some(c) = self.peek() {
-            if c.is_ascii_alphanumeric() || c == b'_' || c == b':' && self.peek_at(1) == Some(b':') {
+            if c.is_ascii_alphanumeric() || c == b'_' || c == b':' && self.peek_at(1) == Some(b':')
+            {
                 self.pos += if c == b':' { 2 } else { 1 };
             } else {
                 break;
@@ -183,7 +191,11 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            return Ok(Expr::Call { name: ident, targs, args });
+            return Ok(Expr::Call {
+                name: ident,
+                targs,
+                args,
+            });
         }
         self.pos = save;
         Ok(Expr::Name(format!("{ident}{targ_text}")))
@@ -201,7 +213,11 @@ impl<'a> Parser<'a> {
         self.expect(b',')?;
         let s = self.plain_int()?;
         self.expect(b'>')?;
-        Ok(Swizzle { bits: b, base: m, shift: s })
+        Ok(Swizzle {
+            bits: b,
+            base: m,
+            shift: s,
+        })
     }
 
     fn swizzle_term(&mut self) -> Result<Expr> {
@@ -212,7 +228,9 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             let off = self.itup()?;
             self.ws();
-            if !(self.peek() == Some(b'o') && self.peek_at(1).is_some_and(|c| c.is_ascii_whitespace())) {
+            if !(self.peek() == Some(b'o')
+                && self.peek_at(1).is_some_and(|c| c.is_ascii_whitespace()))
+            {
                 return Err(self.err("` o ` before the inner layout of a composed layout"));
             }
             self.pos += 1;

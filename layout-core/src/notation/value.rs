@@ -70,21 +70,30 @@ impl Value {
     pub fn into_int_tuple(self) -> Result<IntTuple> {
         match self {
             Value::IntTuple(t) => Ok(t),
-            v => Err(LayoutError::invalid(format!("expected an integer or a tuple of integers, found {} `{v}`", v.kind()))),
+            v => Err(LayoutError::invalid(format!(
+                "expected an integer or a tuple of integers, found {} `{v}`",
+                v.kind()
+            ))),
         }
     }
     /// This value as an integer, or an error.
     pub fn into_int(self) -> Result<Int> {
         match self {
             Value::IntTuple(IntTuple::Int(i)) => Ok(i),
-            v => Err(LayoutError::invalid(format!("expected an integer, found {} `{v}`", v.kind()))),
+            v => Err(LayoutError::invalid(format!(
+                "expected an integer, found {} `{v}`",
+                v.kind()
+            ))),
         }
     }
     /// This value as a layout, or an error.
     pub fn into_layout(self) -> Result<Layout> {
         match self {
             Value::Layout(l) => Ok(l),
-            v => Err(LayoutError::invalid(format!("expected a layout SHAPE:STRIDE, found {} `{v}`", v.kind()))),
+            v => Err(LayoutError::invalid(format!(
+                "expected a layout SHAPE:STRIDE, found {} `{v}`",
+                v.kind()
+            ))),
         }
     }
     /// This value as a tiler: a layout, an integer, `_`, or a tuple of tilers.
@@ -92,12 +101,21 @@ impl Value {
         match self {
             Value::Layout(l) => Ok(Tiler::Layout(l)),
             Value::IntTuple(IntTuple::Int(i)) => Ok(Tiler::Int(i)),
-            Value::IntTuple(IntTuple::Tuple(v)) => {
-                Ok(Tiler::Tuple(v.into_iter().map(|e| Value::IntTuple(e).into_tiler()).collect::<Result<_>>()?))
-            }
+            Value::IntTuple(IntTuple::Tuple(v)) => Ok(Tiler::Tuple(
+                v.into_iter()
+                    .map(|e| Value::IntTuple(e).into_tiler())
+                    .collect::<Result<_>>()?,
+            )),
             Value::Underscore => Ok(Tiler::Underscore),
-            Value::Tuple(v) => Ok(Tiler::Tuple(v.into_iter().map(|e| e.into_tiler()).collect::<Result<_>>()?)),
-            v => Err(LayoutError::invalid(format!("expected a tiler (layout, shape or tuple of them), found {} `{v}`", v.kind()))),
+            Value::Tuple(v) => Ok(Tiler::Tuple(
+                v.into_iter()
+                    .map(|e| e.into_tiler())
+                    .collect::<Result<_>>()?,
+            )),
+            v => Err(LayoutError::invalid(format!(
+                "expected a tiler (layout, shape or tuple of them), found {} `{v}`",
+                v.kind()
+            ))),
         }
     }
 }

@@ -14,30 +14,48 @@ mod tuple;
 /// One area's dispatcher: `None` when the name is not in this area.
 type Table = fn(&str, &[i64], Vec<Value>) -> Option<Result<Value>>;
 
+// The swizzle table comes first: it answers only when an argument is a swizzle or a composed
+// layout, which the layout tables do not take.
 const TABLES: &[(Table, &[&str])] = &[
+    (swizzle::call, swizzle::NAMES),
     (tuple::call, tuple::NAMES),
     (layout::call, layout::NAMES),
     (algebra::call, algebra::NAMES),
     (divide_product::call, divide_product::NAMES),
-    (swizzle::call, swizzle::NAMES),
     (atoms::call, atoms::NAMES),
 ];
 
 /// Every operation name the notation knows.
 pub fn operation_names() -> Vec<&'static str> {
-    TABLES.iter().flat_map(|(_, names)| names.iter().copied()).collect()
+    TABLES
+        .iter()
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect()
 }
 
 /// Call a builtin by name.
 pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
     for (table, names) in TABLES {
-        if names.contains(&name) {
-            if let Some(r) = table(name, targs, args.clone()) {
-                return r;
-            }
+        if names.contains(&name)
+            && let Some(r) = table(name, targs, args.clone())
+        {
+            return r;
         }
     }
-    Err(LayoutError::UnknownOperation { name: name.into(), suggestion: nearest(name) })
+    if operation_names().contains(&name) {
+        let kinds: Vec<&str> = args.iter().map(Value::kind).collect();
+        return Err(LayoutError::bad_args(
+            name,
+            format!(
+                "does not accept arguments of these kinds: ({})",
+                kinds.join(", ")
+            ),
+        ));
+    }
+    Err(LayoutError::UnknownOperation {
+        name: name.into(),
+        suggestion: nearest(name),
+    })
 }
 
 fn nearest(name: &str) -> Option<String> {
@@ -69,17 +87,32 @@ pub(crate) fn arity(op: &str, args: &[Value], counts: &[usize]) -> Result<()> {
     if counts.contains(&args.len()) {
         Ok(())
     } else {
-        let want = counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ");
-        Err(LayoutError::bad_args(op, format!("takes {want} argument(s), got {}", args.len())))
+        let want = counts
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" or ");
+        Err(LayoutError::bad_args(
+            op,
+            format!("takes {want} argument(s), got {}", args.len()),
+        ))
     }
 }
 
 /// The `k`-th template argument as a mode index.
 pub(crate) fn targ(op: &str, targs: &[i64], k: usize) -> Result<usize> {
-    let v = *targs
-        .get(k)
-        .ok_or_else(|| LayoutError::bad_args(op, format!("needs template argument number {} (e.g. {op}<1>(...))", k + 1)))?;
-    usize::try_from(v).map_err(|_| LayoutError::bad_args(op, format!("template argument {v} must be non-negative")))
+    let v = *targs.get(k).ok_or_else(|| {
+        LayoutError::bad_args(
+            op,
+            format!(
+                "needs template argument number {} (e.g. {op}<1>(...))",
+                k + 1
+            ),
+        )
+    })?;
+    usize::try_from(v).map_err(|_| {
+        LayoutError::bad_args(op, format!("template argument {v} must be non-negative"))
+    })
 }
 
 /// All template arguments as mode indices.

@@ -1,1 +1,0 @@
-//! (module being written: see the README for what lands here)

@@ -1,0 +1,4 @@
+cute::layouts! {
+    pub Tile (4,8):(1,4);
+}
+fn main() {}

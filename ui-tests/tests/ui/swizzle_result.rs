@@ -1,0 +1,3 @@
+fn main() {
+    let _ = cute::layout!(Sw<3,4,3>);
+}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = cute::layout!((4,8), 5);
+}

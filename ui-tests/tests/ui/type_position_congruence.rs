@@ -1,0 +1,4 @@
+type Smem = cute::Layout![(8,64):(64)];
+fn main() {
+    let _: Option<Smem> = None;
+}
