@@ -209,6 +209,22 @@ mod tests {
     }
 
     #[test]
+    fn agrees_with_layout_core_when_the_run_is_a_logical_prefix() {
+        // layout-core's max_common_vector counts the run in b's codomain order; on layouts whose
+        // shared run starts at logical index 0 (what the copy generator walks) the two agree.
+        for (a, b) in [
+            ("(_4,_8):(_1,_4)", "(_4,_8):(_1,_4)"),
+            ("(_8,_4):(_1,_16)", "(_8,_4):(_1,_8)"),
+            ("((_4,_2),_4):((_1,_4),_8)", "(_32):(_1)"),
+            ("(_2,_16):(_1,_2)", "(_2,_16):(_16,_1)"),
+        ] {
+            let (la, lb): (Layout, Layout) = (a.parse().unwrap(), b.parse().unwrap());
+            let theirs = layout_core::max_common_vector(&la, &lb).unwrap().value;
+            assert_eq!(max_common_vector(&m(a), &m(b)), theirs, "{a} vs {b}");
+        }
+    }
+
+    #[test]
     fn vector_division() {
         let r = divide_out_vector(&m("(_8,5):(_1,100)"), 4).unwrap();
         assert_eq!(r, vec![(Int::s(2), Int::s(4)), (Int::d(5), Int::d(100))]);
