@@ -6,7 +6,7 @@
 //! semantics (static leaves only count for vectorization), and should be replaced by the crate-root
 //! functions of layout-core once they land. Each helper names the CuTe operation it stands for.
 
-use crate::error::{unsupported, Result};
+use crate::error::{Result, unsupported};
 use layout_core::{Int, IntTuple, Layout, Swizzle};
 
 /// One flattened mode: (shape, stride), both integer leaves.
@@ -154,7 +154,7 @@ pub fn eval_coord_layout(l: &Layout, i: i64, rank: usize) -> Result<Vec<i64>> {
             other => {
                 return unsupported(format!(
                     "coordinate layout {l}: stride {other} is not a basis element of rank {rank}"
-                ))
+                ));
             }
         }
     }

@@ -5,10 +5,10 @@
 
 use crate::error::{GpuError, Result};
 use crate::kernel::{Arg, Kernel};
-use crate::nvrtc::{compile, PtxasReport};
+use crate::nvrtc::{PtxasReport, compile};
 use cudarc::driver::{
-    sys, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
-    LaunchConfig, PushKernelArg, ValidAsZeroBits,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
+    LaunchConfig, PushKernelArg, ValidAsZeroBits, sys,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -24,7 +24,12 @@ fn every_kernel_compiles_without_spills() {
                 Ok(c) => {
                     eprintln!(
                         "{label:40} {arch:7} {:3} regs  {:6} B smem  {:6} B dyn smem  stack {} spill st {} ld {}",
-                        c.report.registers, c.report.smem, k.dynamic_smem_bytes, c.report.stack_frame, c.report.spill_stores, c.report.spill_loads
+                        c.report.registers,
+                        c.report.smem,
+                        k.dynamic_smem_bytes,
+                        c.report.stack_frame,
+                        c.report.spill_stores,
+                        c.report.spill_loads
                     );
                     assert!(!c.cubin.is_empty());
                     assert!(

@@ -26,11 +26,11 @@ mod gpu_run {
 
     use common::{gemm_spec, l};
     use gpu::algebra::{eval_offset, flat_modes};
-    use gpu::copy::{generate_copy, CopySpec};
-    use gpu::gemm::{generate_gemm, DType, GemmConfig, GemmSpec};
-    use gpu::host::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, Rng};
+    use gpu::copy::{CopySpec, generate_copy};
+    use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
+    use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
     use gpu::runner::Runtime;
-    use gpu::transpose::{generate_transpose, TransposeSpec};
+    use gpu::transpose::{TransposeSpec, generate_transpose};
     use layout_core::Layout;
 
     fn runtime(test: &str) -> Option<Runtime> {

@@ -3,8 +3,8 @@
 #![allow(clippy::manual_is_multiple_of)]
 mod common;
 
-use gpu::gemm::{plan_gemm, DType, GemmConfig};
-use gpu::transpose::{plan_transpose, TransposeSpec};
+use gpu::gemm::{DType, GemmConfig, plan_gemm};
+use gpu::transpose::{TransposeSpec, plan_transpose};
 
 #[test]
 fn generated_sources() {
@@ -92,7 +92,7 @@ fn swizzles_remove_every_bank_conflict() {
 
 #[test]
 fn bad_inputs_are_errors() {
-    use gpu::copy::{generate_copy, CopySpec};
+    use gpu::copy::{CopySpec, generate_copy};
     let e = generate_copy(&CopySpec::new(
         common::l("(8,8):(1,8)"),
         common::l("(8,4):(1,8)"),
@@ -111,10 +111,12 @@ fn bad_inputs_are_errors() {
         GemmConfig::default(),
     );
     spec.a = common::l("(100,100):(101,_1)");
-    assert!(gpu::gemm::generate_gemm(&spec)
-        .unwrap_err()
-        .to_string()
-        .contains("multiple of 8"));
+    assert!(
+        gpu::gemm::generate_gemm(&spec)
+            .unwrap_err()
+            .to_string()
+            .contains("multiple of 8")
+    );
     spec = common::gemm_spec(
         100,
         100,

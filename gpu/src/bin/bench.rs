@@ -4,11 +4,11 @@
 //! `bench [--quick]` (quick: fewer GEMM configs and iterations).
 
 #![allow(clippy::manual_is_multiple_of)]
-use gpu::copy::{generate_copy, CopySpec};
-use gpu::gemm::{generate_gemm, DType, GemmConfig, GemmSpec};
-use gpu::host::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, Rng};
+use gpu::copy::{CopySpec, generate_copy};
+use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
+use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use gpu::runner::Runtime;
-use gpu::transpose::{generate_transpose, TransposeSpec};
+use gpu::transpose::{TransposeSpec, generate_transpose};
 use gpu::{GpuError, Result};
 use std::ffi::c_void;
 
@@ -145,11 +145,7 @@ fn run() -> Result<()> {
             GemmConfig::default(),
         ];
         // --quick: one config, f16, 8192^3 only (used under ncu)
-        if quick {
-            vec![big]
-        } else {
-            all
-        }
+        if quick { vec![big] } else { all }
     };
     for dt in [DType::F16, DType::BF16] {
         for (mm, nn, kk) in [

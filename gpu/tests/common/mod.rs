@@ -1,10 +1,10 @@
 //! Kernel configurations shared by the snapshot, compile and run tests.
 #![allow(dead_code)]
 
-use gpu::copy::{generate_copy, CopySpec};
-use gpu::gemm::{generate_gemm, DType, GemmConfig, GemmSpec};
-use gpu::transpose::{generate_transpose, TransposeSpec};
 use gpu::Kernel;
+use gpu::copy::{CopySpec, generate_copy};
+use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
+use gpu::transpose::{TransposeSpec, generate_transpose};
 use layout_core::Layout;
 
 /// Writes straight to the process's stderr, past the test harness's capture, so a skip is seen.
