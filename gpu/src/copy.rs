@@ -1,0 +1,190 @@
+//! Tiled copy between two global tensors of any layouts of the same size.
+//!
+//! The plan, all by the algebra:
+//! 1. `v = max_common_vector(src, dst)` elements, capped to 16 bytes: the access width;
+//! 2. `zipped_divide(src, v)` and `zipped_divide(dst, v)`: mode 0 is one vector access, mode 1
+//!    (flattened, coalesced) maps a vector index to its offset in each tensor;
+//! 3. the CTA tile over vector indices is `(threads, unroll):(1, threads)` (thread-value layout), tile
+//!    `blockIdx.x` of `zipped_divide(vectors, threads*unroll)`; the last tile is predicated.
+
+use crate::algebra::{
+    Mode, coalesce_static, divide_out_vector, flat_modes, max_common_vector, size,
+};
+use crate::error::{Result, unsupported};
+use crate::kernel::{Kernel, Leaf, Params, offset_statements, pattern};
+use crate::ptx;
+use layout_core::Layout;
+
+/// A copy problem: `dst(i) = src(i)` for every logical index `i`.
+#[derive(Clone, Debug)]
+pub struct CopySpec {
+    /// Source layout (element offsets).
+    pub src: Layout,
+    /// Destination layout (element offsets); same size as `src`.
+    pub dst: Layout,
+    /// Element size in bytes (1, 2, 4, 8 or 16).
+    pub elem_bytes: usize,
+    /// Threads per CTA.
+    pub threads: u32,
+    /// Vector accesses per thread (loads are all issued before the stores).
+    pub unroll: u32,
+}
+
+impl CopySpec {
+    /// A copy with 256 threads and 4 vectors per thread.
+    pub fn new(src: Layout, dst: Layout, elem_bytes: usize) -> CopySpec {
+        CopySpec {
+            src,
+            dst,
+            elem_bytes,
+            threads: 256,
+            unroll: 4,
+        }
+    }
+}
+
+fn leaves(modes: &[Mode], tensor: &str) -> Vec<(Leaf, Leaf)> {
+    modes
+        .iter()
+        .enumerate()
+        .map(|(k, (s, d))| {
+            (
+                Leaf::new(*s, format!("{tensor}_shape{k}")),
+                Leaf::new(*d, format!("{tensor}_stride{k}")),
+            )
+        })
+        .collect()
+}
+
+/// Largest power of two dividing `n` (n > 0).
+fn pow2_factor(n: i64) -> i64 {
+    n & n.wrapping_neg()
+}
+
+/// Generates the copy kernel.
+pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
+    let eb = spec.elem_bytes as i64;
+    if ![1, 2, 4, 8, 16].contains(&eb) {
+        return unsupported(format!("element size {eb} bytes"));
+    }
+    if spec.threads == 0 || spec.threads % 32 != 0 || spec.threads > 1024 || spec.unroll == 0 {
+        return unsupported(format!("{} threads x {} unroll", spec.threads, spec.unroll));
+    }
+    let src = flat_modes(&spec.src)?;
+    let dst = flat_modes(&spec.dst)?;
+    let n = size(&src)?;
+    if n.value != size(&dst)?.value {
+        return unsupported(format!(
+            "src {} has size {} but dst {} has size {}",
+            spec.src,
+            n.value,
+            spec.dst,
+            size(&dst)?.value
+        ));
+    }
+    let mcv = max_common_vector(&src, &dst);
+    // Widest access: a power of two dividing the common vector, at most 16 bytes, at least 4 bytes
+    // (sub-word elements fall back to 4-byte vectors only when the common vector allows it).
+    let mut v = pow2_factor(mcv).min(16 / eb).max(1);
+    if v * eb < 4 {
+        if (4 / eb) <= pow2_factor(mcv) {
+            v = 4 / eb;
+        } else {
+            return unsupported(format!(
+                "{eb}-byte elements with common vector {mcv}: accesses narrower than 4 bytes are not generated"
+            ));
+        }
+    }
+    let vb = v * eb;
+    let words = (vb / 4) as usize;
+    let src_rest = coalesce_static(&divide_out_vector(&src, v)?)?;
+    let dst_rest = coalesce_static(&divide_out_vector(&dst, v)?)?;
+    // Alignment: every static stride of the vector modes must be a multiple of v; dynamic strides are
+    // checked by the runner against `pointer_alignment` and the stride values at launch.
+    for (s, d) in src_rest.iter().chain(&dst_rest) {
+        if d.is_static && !s.is_static_eq(1) && d.value % v != 0 {
+            return unsupported(format!(
+                "stride {d} is not a multiple of the vector {v}: vectors would be misaligned"
+            ));
+        }
+        if !d.is_static && d.value % v != 0 {
+            return unsupported(format!(
+                "dynamic stride value {} is not a multiple of the vector {v}",
+                d.value
+            ));
+        }
+    }
+    let nvec = n.value / v;
+    let src_l = leaves(&src_rest, "src");
+    let dst_l = leaves(&dst_rest, "dst");
+    let mut p = Params::default();
+    p.ptr("const unsigned char* __restrict__", "src");
+    p.ptr("unsigned char* __restrict__", "dst");
+    for (s, d) in src_l.iter().chain(&dst_l) {
+        p.extent(s)?;
+        p.stride(d);
+    }
+    let nvec_leaf = Leaf::new(layout_core::Int::new(nvec, n.is_static), "nvec");
+    p.extent(&nvec_leaf)?;
+    let (t, u) = (spec.threads as i64, spec.unroll as i64);
+    let tile = t * u;
+    let name = format!("cute_copy_e{eb}_v{v}_t{t}_u{u}");
+    let fmt_modes = |m: &[Mode]| {
+        let s: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
+        let d: Vec<String> = m.iter().map(|x| x.1.to_string()).collect();
+        format!("({}):({})", s.join(","), d.join(","))
+    };
+
+    let mut c = String::new();
+    c += &format!(
+        "// Generated by gpu::copy. dst(i) = src(i) for i in [0, size) with {eb}-byte elements.\n"
+    );
+    c += &format!(
+        "// src layout: {}\n// dst layout: {}\n// (# = dynamic leaf, passed as a kernel argument)\n",
+        pattern(&spec.src),
+        pattern(&spec.dst)
+    );
+    c += &format!("// max_common_vector(src, dst) = {mcv} -> {v} elements = {vb}-byte accesses\n");
+    c += &format!(
+        "// vector modes, coalesce(zipped_divide(., _{v}) mode 1): src {}  dst {}\n",
+        fmt_modes(&src_rest),
+        fmt_modes(&dst_rest)
+    );
+    c += &format!(
+        "// CTA tile over vector indices: thread-value layout (_{t},_{u}):(_1,_{t}), tile = blockIdx.x of zipped_divide(vectors, _{tile})\n"
+    );
+    c += &ptx::global_vector_fns(vb as usize);
+    c += &format!(
+        "extern \"C\" __global__ void __launch_bounds__({t}) {name}(\n    {}) {{\n",
+        p.signature()
+    );
+    c += &format!("  unsigned int r[{u}][{words}];\n");
+    c += &format!("  const unsigned int tile0 = blockIdx.x * {tile}u + threadIdx.x;\n");
+    c += &format!("  #pragma unroll\n  for (int u = 0; u < {u}; ++u) {{\n");
+    c += &format!(
+        "    const unsigned int j = tile0 + u * {t}u;  // vector index: TV layout (t, u) -> t + {t}*u\n"
+    );
+    c += &format!("    if (j < (unsigned int)({})) {{\n", nvec_leaf.expr());
+    c += "      // src offset of vector j\n";
+    c += &offset_statements("      ", "j", "so", &src_l);
+    c += &format!("      ld_global(src + so * {eb}, r[u]);\n    }}\n  }}\n");
+    c += &format!("  #pragma unroll\n  for (int u = 0; u < {u}; ++u) {{\n");
+    c += &format!("    const unsigned int j = tile0 + u * {t}u;\n");
+    c += &format!("    if (j < (unsigned int)({})) {{\n", nvec_leaf.expr());
+    c += "      // dst offset of vector j\n";
+    c += &offset_statements("      ", "j", "dof", &dst_l);
+    c += &format!("      st_global(dst + dof * {eb}, r[u]);\n    }}\n  }}\n}}\n");
+
+    let grid = ((nvec + tile - 1) / tile).max(1);
+    let grid =
+        u32::try_from(grid).map_err(|_| crate::GpuError::Unsupported(format!("{grid} CTAs")))?;
+    Ok(Kernel {
+        name,
+        source: c,
+        grid: (grid, 1, 1),
+        block: (spec.threads, 1, 1),
+        dynamic_smem_bytes: 0,
+        args: p.args,
+        pointer_alignment: vb as usize,
+    })
+}

@@ -1,0 +1,415 @@
+//! Transpose through swizzled shared memory: `dst(m,n) = src(m,n)` where `src` is contiguous along
+//! `n` (stride `_1` in mode 1) and `dst` along `m` (stride `_1` in mode 0).
+//!
+//! The plan, by the algebra:
+//! - CTA tile `(TM,TN)`: tile `(blockIdx.y, blockIdx.x)` of `logical_divide(src, (TM,TN))`;
+//! - load: thread-value layout over the tile's row vectors, `v_in` elements along `n` per access;
+//! - store: thread-value layout over the tile's column vectors, `v_out` elements along `m`;
+//! - shared memory: `Swizzle<B,M,S> o (TM,TN):(TN,1)`, the swizzle found by [`crate::smem::choose_swizzle`]
+//!   so that neither phase has a bank conflict;
+//! - predication: a vector is loaded/stored when its first coordinate is inside `(M,N)`
+//!   (the vector widths divide the extents, so vectors never straddle the edge).
+
+use crate::algebra::flat_modes;
+use crate::error::{Result, unsupported};
+use crate::kernel::{Kernel, Leaf, Params, pattern};
+use crate::smem::{WarpAccess, choose_swizzle};
+use layout_core::{Layout, Swizzle};
+
+/// A transpose problem.
+#[derive(Clone, Debug)]
+pub struct TransposeSpec {
+    /// Source `(M,N):(sM,_1)`.
+    pub src: Layout,
+    /// Destination `(M,N):(_1,sN)`.
+    pub dst: Layout,
+    /// Element size in bytes (4 or 8).
+    pub elem_bytes: usize,
+    /// CTA tile extent along m.
+    pub tile_m: i64,
+    /// CTA tile extent along n.
+    pub tile_n: i64,
+    /// Threads per CTA.
+    pub threads: i64,
+}
+
+impl TransposeSpec {
+    /// 64x64 tiles, 256 threads.
+    pub fn new(src: Layout, dst: Layout, elem_bytes: usize) -> TransposeSpec {
+        TransposeSpec {
+            src,
+            dst,
+            elem_bytes,
+            tile_m: 64,
+            tile_n: 64,
+            threads: 256,
+        }
+    }
+}
+
+fn pow2_factor(n: i64) -> i64 {
+    if n == 0 {
+        1 << 20
+    } else {
+        n & n.wrapping_neg()
+    }
+}
+
+/// The generated plan, exposed for tests: vector widths and the chosen swizzle.
+#[derive(Clone, Debug)]
+pub struct TransposePlan {
+    /// Elements per global load (along n).
+    pub v_in: i64,
+    /// Elements per global store (along m).
+    pub v_out: i64,
+    /// Shared-memory swizzle (on element offsets).
+    pub swizzle: Swizzle,
+    /// Bank conflicts of the chosen layout (0 when the search succeeded).
+    pub conflicts: usize,
+    /// Bank conflicts of the plain row-major tile, for comparison.
+    pub unswizzled_conflicts: usize,
+}
+
+struct Geometry {
+    tm: i64,
+    tn: i64,
+    t: i64,
+    e: i64,
+    v_in: i64,
+    v_out: i64,
+    /// Column vectors a group of consecutive threads walks down one column before moving to the
+    /// next column (the store thread layout's first mode).
+    group: i64,
+}
+
+impl Geometry {
+    /// Load phase: vector index q -> (m, n) in the tile: `(_{TN/vin},_{TM}):(_{vin}@1,_1@0)`.
+    fn load_coord(&self, q: i64) -> (i64, i64) {
+        let per_row = self.tn / self.v_in;
+        (q / per_row, (q % per_row) * self.v_in)
+    }
+    /// Store phase: vector index q -> (m, n):
+    /// `(_{G},_{TN},_{TM/vout/G}):(_{vout}@0,_1@1,_{G*vout}@0)`.
+    fn store_coord(&self, q: i64) -> (i64, i64) {
+        let g = self.group;
+        let mv = q % g + (q / (g * self.tn)) * g;
+        (mv * self.v_out, (q / g) % self.tn)
+    }
+    fn accesses(&self, f: &dyn Fn(i64) -> i64) -> Vec<WarpAccess> {
+        let mut out = Vec::new();
+        let il = self.tm * self.tn / self.v_in / self.t;
+        let is = self.tm * self.tn / self.v_out / self.t;
+        for warp in 0..self.t / 32 {
+            for i in 0..il {
+                let addrs = (0..32)
+                    .map(|l| {
+                        let (m, n) = self.load_coord(warp * 32 + l + i * self.t);
+                        f(m * self.tn + n) * self.e
+                    })
+                    .collect();
+                out.push(WarpAccess {
+                    addrs,
+                    width: self.v_in * self.e,
+                });
+            }
+            for i in 0..is {
+                for k in 0..self.v_out {
+                    let addrs = (0..32)
+                        .map(|l| {
+                            let (m, n) = self.store_coord(warp * 32 + l + i * self.t);
+                            f((m + k) * self.tn + n) * self.e
+                        })
+                        .collect();
+                    out.push(WarpAccess {
+                        addrs,
+                        width: self.e,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Plans the transpose: vector widths from the layouts, swizzle from the bank search.
+pub fn plan_transpose(spec: &TransposeSpec) -> Result<TransposePlan> {
+    Ok(plan(spec)?.0)
+}
+
+#[allow(clippy::type_complexity)]
+fn plan(spec: &TransposeSpec) -> Result<(TransposePlan, Geometry, [Leaf; 4])> {
+    let e = spec.elem_bytes as i64;
+    if e != 4 && e != 8 {
+        return unsupported(format!(
+            "transpose of {e}-byte elements (4 and 8 are generated)"
+        ));
+    }
+    let src = flat_modes(&spec.src)?;
+    let dst = flat_modes(&spec.dst)?;
+    if src.len() != 2 || dst.len() != 2 {
+        return unsupported(format!(
+            "transpose needs rank-2 flat layouts, got {} and {}",
+            spec.src, spec.dst
+        ));
+    }
+    if src[0].0 != dst[0].0 || src[1].0 != dst[1].0 {
+        return unsupported(format!(
+            "src {} and dst {} have different shapes",
+            spec.src, spec.dst
+        ));
+    }
+    if !src[1].1.is_static_eq(1) || !dst[0].1.is_static_eq(1) {
+        return unsupported(format!(
+            "transpose expects src (M,N):(sM,_1) and dst (M,N):(_1,sN); got {} and {}",
+            spec.src, spec.dst
+        ));
+    }
+    let (tm, tn, t) = (spec.tile_m, spec.tile_n, spec.threads);
+    if tm <= 0 || tn <= 0 || (tm & (tm - 1)) != 0 || (tn & (tn - 1)) != 0 || t % 32 != 0 || t <= 0 {
+        return unsupported(format!(
+            "tile {tm}x{tn} with {t} threads (powers of two and whole warps needed)"
+        ));
+    }
+    let (m, n, sm, sn) = (src[0].0, src[1].0, src[0].1, dst[1].1);
+    // max_common_vector(src tile, smem tile) along n: the widest power of two that divides the tile,
+    // the extent N and the row stride (so every vector is aligned and wholly inside or outside).
+    let cap = 16 / e;
+    let v_in = cap
+        .min(pow2_factor(n.value))
+        .min(pow2_factor(sm.value))
+        .min(tn);
+    let v_out = cap
+        .min(pow2_factor(m.value))
+        .min(pow2_factor(sn.value))
+        .min(tm);
+    if (tm * tn / v_in) % t != 0
+        || (tm * tn / v_out) % t != 0
+        || tm * tn / v_in < t
+        || tm * tn / v_out < t
+    {
+        return unsupported(format!(
+            "tile {tm}x{tn} does not split evenly over {t} threads"
+        ));
+    }
+    let base = v_in.trailing_zeros() as i64;
+    let tile_log2 = (tm * tn).trailing_zeros() as i64;
+    // Store thread layout and swizzle, searched together: the longest column run per thread group
+    // (best coalescing) for which some swizzle removes every bank conflict; at least 32 bytes
+    // (one sector) per run.
+    let mut group = (tm / v_out).min(32);
+    let min_group = (32 / (v_out * e)).max(1).min(group);
+    let (g, sw, c, unswizzled) = loop {
+        let g = Geometry {
+            tm,
+            tn,
+            t,
+            e,
+            v_in,
+            v_out,
+            group,
+        };
+        let unswizzled = crate::smem::total_conflicts(&g.accesses(&|x| x));
+        let (sw, c) = choose_swizzle(base, tile_log2, |f| g.accesses(f));
+        if c == 0 || group <= min_group {
+            break (g, sw, c, unswizzled);
+        }
+        group /= 2;
+    };
+    let leaves = [
+        Leaf::new(m, "M"),
+        Leaf::new(n, "N"),
+        Leaf::new(sm, "src_row_stride"),
+        Leaf::new(sn, "dst_col_stride"),
+    ];
+    Ok((
+        TransposePlan {
+            v_in,
+            v_out,
+            swizzle: sw,
+            conflicts: c,
+            unswizzled_conflicts: unswizzled,
+        },
+        g,
+        leaves,
+    ))
+}
+
+/// Generates the transpose kernel.
+pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
+    let (pl, g, [m, n, sm, sn]) = plan(spec)?;
+    if pl.conflicts != 0 {
+        return unsupported(format!(
+            "no conflict-free swizzle found (best {} has {} conflicts)",
+            pl.swizzle, pl.conflicts
+        ));
+    }
+    let Geometry {
+        tm,
+        tn,
+        t,
+        e,
+        v_in,
+        v_out,
+        group,
+    } = g;
+    let sw = pl.swizzle;
+    let mut p = Params::default();
+    p.ptr("const unsigned char* __restrict__", "src");
+    p.ptr("unsigned char* __restrict__", "dst");
+    p.extent(&m)?;
+    p.extent(&n)?;
+    p.stride(&sm);
+    p.stride(&sn);
+    let il = tm * tn / v_in / t;
+    let is = tm * tn / v_out / t;
+    let (bin, bout) = (v_in * e, v_out * e);
+    let name = format!("cute_transpose_e{e}_{tm}x{tn}_vin{v_in}_vout{v_out}_t{t}");
+    let mask = ((1i64 << sw.bits) - 1) << (sw.base + sw.shift);
+    let swz = |x: &str| {
+        if sw.bits == 0 {
+            x.to_string()
+        } else {
+            format!("(({x}) ^ ((({x}) & {mask}) >> {}))", sw.shift)
+        }
+    };
+    let words_in = (bin / 4).max(1);
+    let ew = e / 4;
+    let mut c = String::new();
+    c += &format!("// Generated by gpu::transpose. dst(m,n) = src(m,n) with {e}-byte elements.\n");
+    c += &format!(
+        "// src layout: {}\n// dst layout: {}\n// (# = dynamic leaf, passed as a kernel argument)\n",
+        pattern(&spec.src),
+        pattern(&spec.dst)
+    );
+    c += &format!(
+        "// CTA tile (_{tm},_{tn}): tile (blockIdx.y, blockIdx.x) of logical_divide(src, (_{tm},_{tn}))\n"
+    );
+    c += &format!(
+        "// smem layout: {sw} o (_{tm},_{tn}):(_{tn},_1) (element offsets; bank conflicts: {} swizzled, {} plain)\n",
+        pl.conflicts, pl.unswizzled_conflicts
+    );
+    c += &format!(
+        "// load TV layout: (_{t},_{il}):(_1,_{t}) over row vectors, vector q -> (m,n) = (_{},_{tm}):(_{v_in}@1,_1@0); {bin}-byte global loads\n",
+        tn / v_in
+    );
+    c += &format!(
+        "// store TV layout: (_{t},_{is}):(_1,_{t}) over column vectors, vector q -> (m,n) = (_{group},_{tn},_{}):(_{v_out}@0,_1@1,_{}@0); {bout}-byte global stores\n",
+        tm / v_out / group,
+        group * v_out
+    );
+    c += &crate::ptx::global_vector_fns(bin as usize);
+    c += &format!(
+        r#"__device__ __forceinline__ void st_shared_in(unsigned int a, const unsigned int* r) {{
+{}}}
+__device__ __forceinline__ void ld_shared_elem(unsigned int a, unsigned int* r) {{
+{}}}
+__device__ __forceinline__ void st_global_out(void* p, const unsigned int* r) {{
+{}}}
+"#,
+        match words_in {
+            4 =>
+                "  asm volatile(\"st.shared.v4.b32 [%0], {%1,%2,%3,%4};\" :: \"r\"(a), \"r\"(r[0]), \"r\"(r[1]), \"r\"(r[2]), \"r\"(r[3]) : \"memory\");\n",
+            2 =>
+                "  asm volatile(\"st.shared.v2.b32 [%0], {%1,%2};\" :: \"r\"(a), \"r\"(r[0]), \"r\"(r[1]) : \"memory\");\n",
+            _ =>
+                "  asm volatile(\"st.shared.b32 [%0], %1;\" :: \"r\"(a), \"r\"(r[0]) : \"memory\");\n",
+        },
+        if ew == 2 {
+            "  asm volatile(\"ld.shared.v2.b32 {%0,%1}, [%2];\" : \"=r\"(r[0]), \"=r\"(r[1]) : \"r\"(a) : \"memory\");\n"
+        } else {
+            "  asm volatile(\"ld.shared.b32 %0, [%1];\" : \"=r\"(r[0]) : \"r\"(a) : \"memory\");\n"
+        },
+        match bout {
+            16 =>
+                "  asm volatile(\"st.global.v4.b32 [%0], {%1,%2,%3,%4};\" :: \"l\"(p), \"r\"(r[0]), \"r\"(r[1]), \"r\"(r[2]), \"r\"(r[3]) : \"memory\");\n",
+            8 =>
+                "  asm volatile(\"st.global.v2.b32 [%0], {%1,%2};\" :: \"l\"(p), \"r\"(r[0]), \"r\"(r[1]) : \"memory\");\n",
+            _ =>
+                "  asm volatile(\"st.global.b32 [%0], %1;\" :: \"l\"(p), \"r\"(r[0]) : \"memory\");\n",
+        }
+    );
+    c += crate::ptx::SMEM_ADDR;
+    c += &format!(
+        "extern \"C\" __global__ void __launch_bounds__({t}) {name}(\n    {}) {{\n",
+        p.signature()
+    );
+    c += &format!(
+        "  __shared__ __attribute__((aligned(128))) unsigned int tile[{}];\n",
+        tm * tn * ew
+    );
+    c += "  const unsigned int sbase = smem_u32(tile);\n";
+    c += &format!("  const int m0 = blockIdx.y * {tm}, n0 = blockIdx.x * {tn};\n");
+    c += &format!("  unsigned int r[{il}][{words_in}];\n");
+    c += "  // global -> registers (all loads in flight first)\n";
+    c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
+    c += &format!("    const int q = threadIdx.x + i * {t};\n");
+    c += &format!(
+        "    const int m = q / {}, n = (q % {}) * {v_in};\n",
+        tn / v_in,
+        tn / v_in
+    );
+    c += &format!(
+        "    if (m0 + m < {} && n0 + n < {}) {{\n",
+        m.expr(),
+        n.expr()
+    );
+    c += &format!("      // src(m0+m, n0+n) = (m0+m)*{} + (n0+n)\n", sm.expr());
+    c += &format!(
+        "      ld_global(src + ((long long)(m0 + m) * (long long)({}) + (long long)(n0 + n)) * {e}, r[i]);\n",
+        sm.expr()
+    );
+    c += "    }\n  }\n";
+    c += "  // registers -> shared memory at the swizzled offset of (m, n)\n";
+    c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
+    c += &format!("    const int q = threadIdx.x + i * {t};\n");
+    c += &format!(
+        "    const int m = q / {}, n = (q % {}) * {v_in};\n",
+        tn / v_in,
+        tn / v_in
+    );
+    c += &format!("    const int a = m * {tn} + n;\n");
+    c += &format!("    st_shared_in(sbase + {} * {e}, r[i]);\n", swz("a"));
+    c += "  }\n  __syncthreads();\n";
+    c += "  // shared memory -> registers (column vectors) -> global\n";
+    c += &format!("  #pragma unroll\n  for (int i = 0; i < {is}; ++i) {{\n");
+    c += &format!("    const int q = threadIdx.x + i * {t};\n");
+    c += &format!(
+        "    const int m = (q % {group} + (q / {}) * {group}) * {v_out}, n = (q / {group}) % {tn};\n",
+        group * tn
+    );
+    c += &format!("    unsigned int w[{}];\n", (v_out * ew).max(1));
+    c += &format!("    #pragma unroll\n    for (int k = 0; k < {v_out}; ++k) {{\n");
+    c += &format!("      const int a = (m + k) * {tn} + n;\n");
+    c += &format!(
+        "      ld_shared_elem(sbase + {} * {e}, &w[k * {ew}]);\n",
+        swz("a")
+    );
+    c += "    }\n";
+    c += &format!(
+        "    if (m0 + m < {} && n0 + n < {}) {{\n",
+        m.expr(),
+        n.expr()
+    );
+    c += &format!("      // dst(m0+m, n0+n) = (m0+m) + (n0+n)*{}\n", sn.expr());
+    c += &format!(
+        "      st_global_out(dst + ((long long)(m0 + m) + (long long)(n0 + n) * (long long)({})) * {e}, w);\n",
+        sn.expr()
+    );
+    c += "    }\n  }\n}\n";
+    let gx = u32::try_from((n.int.value + tn - 1) / tn)
+        .map_err(|_| crate::GpuError::Unsupported("grid too large".into()))?;
+    let gy = u32::try_from((m.int.value + tm - 1) / tm)
+        .map_err(|_| crate::GpuError::Unsupported("grid too large".into()))?;
+    if gy > 65535 {
+        return unsupported(format!("{gy} tiles along m exceed gridDim.y"));
+    }
+    Ok(Kernel {
+        name,
+        source: c,
+        grid: (gx.max(1), gy.max(1), 1),
+        block: (t as u32, 1, 1),
+        dynamic_smem_bytes: 0,
+        args: p.args,
+        pointer_alignment: bin.max(bout) as usize,
+    })
+}

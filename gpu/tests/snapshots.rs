@@ -1,0 +1,134 @@
+//! Text depth: the generated CUDA sources, snapshotted (no GPU, no NVRTC needed).
+
+#![allow(clippy::manual_is_multiple_of)]
+mod common;
+
+use gpu::gemm::{DType, GemmConfig, plan_gemm};
+use gpu::transpose::{TransposeSpec, plan_transpose};
+
+#[test]
+fn generated_sources() {
+    for (label, k) in common::sample_kernels() {
+        assert!(
+            k.source
+                .contains("extern \"C\" __global__ void __launch_bounds__"),
+            "{label}"
+        );
+        assert!(
+            !k.source.contains("#include"),
+            "{label}: generated code must not include headers"
+        );
+        insta::assert_snapshot!(label.clone(), k.source);
+    }
+}
+
+#[test]
+fn same_source_for_other_dynamic_sizes() {
+    // Dynamic leaves are parameters: a different M/N/K (same alignment class) gives the same text.
+    let a = gpu::gemm::generate_gemm(&common::gemm_spec(
+        1000,
+        1000,
+        1000,
+        true,
+        false,
+        DType::F16,
+        DType::F32,
+        GemmConfig::default(),
+    ))
+    .unwrap();
+    let b = gpu::gemm::generate_gemm(&common::gemm_spec(
+        4096,
+        512,
+        2048,
+        true,
+        false,
+        DType::F16,
+        DType::F32,
+        GemmConfig::default(),
+    ))
+    .unwrap();
+    assert_eq!(a.source, b.source);
+    assert_ne!(a.args, b.args);
+}
+
+#[test]
+fn swizzles_remove_every_bank_conflict() {
+    let t = plan_transpose(&TransposeSpec::new(
+        common::l("(4096,4096):(4096,_1)"),
+        common::l("(4096,4096):(_1,4096)"),
+        4,
+    ))
+    .unwrap();
+    assert_eq!(t.conflicts, 0);
+    assert!(
+        t.unswizzled_conflicts > 0,
+        "the plain tile should conflict, else the test proves nothing"
+    );
+    assert_eq!((t.v_in, t.v_out), (4, 4));
+    let t = plan_transpose(&TransposeSpec::new(
+        common::l("(1023,2049):(2049,_1)"),
+        common::l("(1023,2049):(_1,1023)"),
+        4,
+    ))
+    .unwrap();
+    assert_eq!((t.v_in, t.v_out, t.conflicts), (1, 1, 0));
+    assert!(t.unswizzled_conflicts > 0);
+    for (ar, br) in [(true, true), (true, false), (false, true), (false, false)] {
+        let p = plan_gemm(&common::gemm_spec(
+            256,
+            256,
+            256,
+            ar,
+            br,
+            DType::BF16,
+            DType::F32,
+            GemmConfig::default(),
+        ))
+        .unwrap();
+        assert_eq!((p.a_swizzle.1, p.b_swizzle.1), (0, 0), "{ar} {br}: {p:?}");
+        assert!(p.a_swizzle.2 > 0 && p.b_swizzle.2 > 0, "{p:?}");
+    }
+}
+
+#[test]
+fn bad_inputs_are_errors() {
+    use gpu::copy::{CopySpec, generate_copy};
+    let e = generate_copy(&CopySpec::new(
+        common::l("(8,8):(1,8)"),
+        common::l("(8,4):(1,8)"),
+        4,
+    ))
+    .unwrap_err();
+    assert!(e.to_string().contains("size"), "{e}");
+    let mut spec = common::gemm_spec(
+        100,
+        100,
+        100,
+        true,
+        true,
+        DType::F16,
+        DType::F32,
+        GemmConfig::default(),
+    );
+    spec.a = common::l("(100,100):(101,_1)");
+    assert!(
+        gpu::gemm::generate_gemm(&spec)
+            .unwrap_err()
+            .to_string()
+            .contains("multiple of 8")
+    );
+    spec = common::gemm_spec(
+        100,
+        100,
+        100,
+        true,
+        true,
+        DType::F16,
+        DType::F32,
+        GemmConfig {
+            stages: 2,
+            ..GemmConfig::default()
+        },
+    );
+    assert!(gpu::gemm::generate_gemm(&spec).is_err());
+}
