@@ -247,16 +247,31 @@ impl TiledMma {
         alg::composition(&frg, &alg::tile2(thridx_to_thrid, Tiler::Underscore))
     }
 
-    /// `thr_idx -> (v,m,n,k)` thread id: the inverse of `thr_layout_vmnk` over the whole thread-index
-    /// range, `right_inverse(make_layout(vmnk, complement(vmnk)))`. Where the atom's threads leave holes
-    /// (SM70's quad pairs use lanes 0-3 and 16-19), the hole lanes map past the tile and get stride 0,
-    /// which is what CuTe's TV layouts show (`tiled_mma_layout_b_tv(SM70_8x8x4_F32F16F16F32_NT,(_1,_1,_1))`
-    /// is `((_4,_4,_2),(_4,(_1,_1))):((_8,_0,_4),(_1,(_0,_0)))`); for hole-free thread layouts it is
-    /// `right_inverse(vmnk)`, as in CuTe's `mma_atom.hpp`.
-    fn thread_index_to_id(&self) -> Result<Layout> {
+    /// `thr_idx -> (v,m,n,k)` thread id, as CuTe's `get_layout{A,B,C}_TV` build it:
+    /// `composition(make_layout((size(vmnk),_1),(_1,_0)), right_inverse(make_layout(vmnk, complement(vmnk))))`.
+    ///
+    /// The inner `right_inverse` inverts `thr_layout_vmnk` over the whole range it reaches, holes included
+    /// (SM70's quad pairs use lanes 0-3 and 16-19); the outer `(size,1):(1,0)` layout then folds every
+    /// index back modulo the thread count, so hole lanes alias real threads. Where the composition must
+    /// split a mode to do that, the TV layout shows it: `tiled_mma_layout_c_tv(SM70_8x8x4_F32F16F16F32_NT,
+    /// (_1,_2,_1))` has the thread mode `((_2,_2),(_2,_2),_2):((_1,_16),(_64,_0),_4)`. For hole-free thread
+    /// layouts it equals `right_inverse(vmnk)`.
+    ///
+    /// ```
+    /// use layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM70_8x8x4_F32F16F16F32_NT").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_1,_2,_1)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.thread_index_to_id().unwrap().to_string(), "(_4,(_2,_2),_2):(_1,(_8,_0),_4)");
+    /// ```
+    pub fn thread_index_to_id(&self) -> Result<Layout> {
         let v = &self.thr_layout_vmnk;
         let c = crate::complement_default(v)?;
-        alg::right_inverse(&Layout::from_modes(vec![v.clone(), c]))
+        let inverse = alg::right_inverse(&Layout::from_modes(vec![v.clone(), c]))?;
+        let linear = Layout::new(
+            IntTuple::tuple(vec![IntTuple::Int(alg::size(v)?), IntTuple::s(1)]),
+            IntTuple::tuple(vec![IntTuple::s(1), IntTuple::s(0)]),
+        )?;
+        alg::composition(&linear, &Tiler::Layout(inverse))
     }
 
     /// CuTe's `get_layout{A_MK,B_NK,C_MN}()`: the inverse picture, `(i,j)` of the tile -> `(thrid, value)`
