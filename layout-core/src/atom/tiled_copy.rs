@@ -21,6 +21,7 @@ use crate::error::{LayoutError, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::modes::Coord;
 use crate::tiler::Tiler;
 
 /// A copy operation at a value width (CuTe's `Copy_Atom<Op, uint_bit_t<BITS>>`): the bit layouts recast
@@ -312,6 +313,95 @@ impl TiledCopy {
         let mut modes = vec![t.mode(1)?];
         modes.extend(t.mode(2)?.modes());
         Ok((offset, Layout::from_modes(modes)))
+    }
+
+    /// CuTe's `retile_S` / `retile_D` (both are `TiledCopy::retile`) on a layout: re-tile a thread's
+    /// fragment `(V, M, N, ...)`, e.g. the register fragment of a TiledMMA partition, into this copy's
+    /// per-thread order `((AtomVal, RestVal), RestM, RestN, ...)`. The first `V = size<0>(layout)` values
+    /// are taken to be the first value ids of the TiledCopy's TV layout:
+    ///
+    /// * `frg_mn = upcast<threads * V>(right_inverse(layout_tv).with_shape(shape(tiler)))`: `(m,n)` -> value id;
+    /// * `frg_v = zipped_divide(logical_product(make_layout(V), right_inverse(frg_mn)), AtomNumVal)`;
+    /// * the layout is divided by `(V, product_each(shape(frg_mn))...)`, its tile mode composed with
+    ///   `frg_v`, and the rest sliced at `(0, _, _, ...)`.
+    ///
+    /// ```
+    /// use layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+    /// let mma = TiledMma::new(
+    ///     MmaTraits::from_name("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///     &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(),
+    ///     None,
+    /// )
+    /// .unwrap();
+    /// let ldsm = CopyAtom::from_name("SM75_U32x4_LDSM_N", 16).unwrap();
+    /// let copy_a = TiledCopy::for_mma(ldsm, &mma, Operand::A).unwrap();
+    /// // thread 0's A fragment of a 64x32 tile, as partition_fragment_A gives it
+    /// let frag = mma.partition_fragment_a(0, &"(_64,_32):(_1,_64)".parse().unwrap()).unwrap();
+    /// assert_eq!(frag.to_string(), "((_2,_2,_2),_2,_2):((_1,_2,_4),_8,_16)");
+    /// // the same registers seen in the ldmatrix.x4 order: 8 values per atom, one atom per (m,k) repeat
+    /// assert_eq!(copy_a.retile(&frag).unwrap().to_string(), "((_8,_1),_2,_2):((_1,_0),_8,_16)");
+    /// ```
+    pub fn retile(&self, layout: &Layout) -> Result<Layout> {
+        let r = layout.rank();
+        if r < 1 + self.tiler_mn.rank() {
+            return Err(LayoutError::invalid(format!(
+                "retile: {layout} has rank {r}, expected (V, M, N, ...) with at least {} modes for the tiler {}",
+                1 + self.tiler_mn.rank(),
+                self.tiler_mn
+            )));
+        }
+        let v = alg::size_of_mode(layout, 0)?;
+        let threads = self.num_threads()?;
+        // (m,n) -> v_idx: the shape and order of the first V values inside TiledLayout_TV
+        let frg_layout_mn = alg::upcast(
+            threads.value * v.value,
+            &alg::with_shape(&alg::right_inverse(&self.layout_tv)?, &self.tile_shape()?)?,
+        )?;
+        // (atom_vals, rest_vals) -> (v,m,n)
+        let frg_layout_v = alg::zipped_divide(
+            &crate::logical_product(
+                &alg::make_layout(&IntTuple::Int(v))?,
+                &Tiler::Layout(alg::right_inverse(&frg_layout_mn)?),
+            )?,
+            &Tiler::Layout(alg::make_layout(&IntTuple::Int(self.atom.num_values()?))?),
+        )?;
+        // ((TileV,TileM,TileN,...),(1,RestM,RestN,...))
+        let mut tile = vec![Tiler::Int(v)];
+        tile.extend(
+            crate::tuple_ops::product_each(frg_layout_mn.shape())?
+                .elems()
+                .into_iter()
+                .map(|e| e.as_int().map(Tiler::Int))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    LayoutError::invalid(format!(
+                        "retile: the fragment layout {frg_layout_mn} has a non-integer mode size"
+                    ))
+                })?,
+        );
+        let t = alg::zipped_divide(layout, &Tiler::Tuple(tile))?;
+        // ((atom_vals,rest_vals),(1,RestM,RestN,...))
+        let vt = alg::composition(
+            &t,
+            &alg::tile2(Tiler::Layout(frg_layout_v), Tiler::Underscore),
+        )?;
+        // (_, (0, _, _, ...)): keep the value mode, unfold the rest
+        let mut rest = vec![Coord::Int(Int::s(0))];
+        rest.resize(r, Coord::Underscore);
+        crate::slice(
+            &Coord::Tuple(vec![Coord::Underscore, Coord::Tuple(rest)]),
+            &vt,
+        )
+    }
+
+    /// CuTe's `ThrCopy::retile_S`: [`TiledCopy::retile`].
+    pub fn retile_s(&self, layout: &Layout) -> Result<Layout> {
+        self.retile(layout)
+    }
+
+    /// CuTe's `ThrCopy::retile_D`: [`TiledCopy::retile`].
+    pub fn retile_d(&self, layout: &Layout) -> Result<Layout> {
+        self.retile(layout)
     }
 
     /// Number of threads (`size<0>(TiledLayout_TV)`).

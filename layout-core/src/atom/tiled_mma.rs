@@ -247,16 +247,31 @@ impl TiledMma {
         alg::composition(&frg, &alg::tile2(thridx_to_thrid, Tiler::Underscore))
     }
 
-    /// `thr_idx -> (v,m,n,k)` thread id: the inverse of `thr_layout_vmnk` over the whole thread-index
-    /// range, `right_inverse(make_layout(vmnk, complement(vmnk)))`. Where the atom's threads leave holes
-    /// (SM70's quad pairs use lanes 0-3 and 16-19), the hole lanes map past the tile and get stride 0,
-    /// which is what CuTe's TV layouts show (`tiled_mma_layout_b_tv(SM70_8x8x4_F32F16F16F32_NT,(_1,_1,_1))`
-    /// is `((_4,_4,_2),(_4,(_1,_1))):((_8,_0,_4),(_1,(_0,_0)))`); for hole-free thread layouts it is
-    /// `right_inverse(vmnk)`, as in CuTe's `mma_atom.hpp`.
-    fn thread_index_to_id(&self) -> Result<Layout> {
+    /// `thr_idx -> (v,m,n,k)` thread id, as CuTe's `get_layout{A,B,C}_TV` build it:
+    /// `composition(make_layout((size(vmnk),_1),(_1,_0)), right_inverse(make_layout(vmnk, complement(vmnk))))`.
+    ///
+    /// The inner `right_inverse` inverts `thr_layout_vmnk` over the whole range it reaches, holes included
+    /// (SM70's quad pairs use lanes 0-3 and 16-19); the outer `(size,1):(1,0)` layout then folds every
+    /// index back modulo the thread count, so hole lanes alias real threads. Where the composition must
+    /// split a mode to do that, the TV layout shows it: `tiled_mma_layout_c_tv(SM70_8x8x4_F32F16F16F32_NT,
+    /// (_1,_2,_1))` has the thread mode `((_2,_2),(_2,_2),_2):((_1,_16),(_64,_0),_4)`. For hole-free thread
+    /// layouts it equals `right_inverse(vmnk)`.
+    ///
+    /// ```
+    /// use layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM70_8x8x4_F32F16F16F32_NT").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_1,_2,_1):(_0,_1,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.thread_index_to_id().unwrap().to_string(), "(_4,(_2,_2),_2):(_1,(_8,_0),_4)");
+    /// ```
+    pub fn thread_index_to_id(&self) -> Result<Layout> {
         let v = &self.thr_layout_vmnk;
         let c = crate::complement_default(v)?;
-        alg::right_inverse(&Layout::from_modes(vec![v.clone(), c]))
+        let inverse = alg::right_inverse(&Layout::from_modes(vec![v.clone(), c]))?;
+        let linear = Layout::new(
+            IntTuple::tuple(vec![IntTuple::Int(alg::size(v)?), IntTuple::s(1)]),
+            IntTuple::tuple(vec![IntTuple::s(1), IntTuple::s(0)]),
+        )?;
+        alg::composition(&linear, &Tiler::Layout(inverse))
     }
 
     /// CuTe's `get_layout{A_MK,B_NK,C_MN}()`: the inverse picture, `(i,j)` of the tile -> `(thrid, value)`
@@ -340,6 +355,85 @@ impl TiledMma {
         let mut modes = vec![frg.mode(0)?];
         modes.extend(frg.mode(1)?.modes());
         Ok((offset, Layout::from_modes(modes)))
+    }
+
+    /// `get_slice(thr_idx).partition_fragment_{A,B,C}(tensor)` on a layout: the layout of the register
+    /// fragment that thread `thr_idx` allocates for its part of `layout`, with modes `(FrgV, Rest0, Rest1, ...)`.
+    ///
+    /// As in CuTe (`MMA_Atom::make_fragment_{A,B,C}` of the partition): C, the accumulator, is always the
+    /// compact column-major `make_layout(shape)`; A and B are `make_fragment_like` of the partition, so the
+    /// fragment keeps the order of the partitioned modes (this promotes vectorized copies). A GMMA operand
+    /// read from shared memory (A and B of `_SS`, B of `_RS`) is a matrix descriptor, not a register fragment;
+    /// asking for its fragment is an error ([`TiledMma::partition`] gives its shared-memory view).
+    ///
+    /// ```
+    /// use layout_core::atom::{MmaTraits, TiledMma, Operand};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// // a 64x32 row-major A tile: thread 0 holds 8 values of each of the 2x2 (M,K) atom repeats
+    /// let a = mma.partition_fragment(Operand::A, 0, &"(_64,_32):(_32,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(a.to_string(), "((_2,_2,_2),_2,_2):((_1,_2,_4),_16,_8)");
+    /// // C is column-major whatever the tensor's order
+    /// let c = mma.partition_fragment(Operand::C, 0, &"(_64,_32):(_32,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(c.to_string(), "((_2,_2),_2,_2):((_1,_2),_4,_8)");
+    /// ```
+    pub fn partition_fragment(&self, op: Operand, thr_idx: i64, layout: &Layout) -> Result<Layout> {
+        let (_, part) = self.partition(op, thr_idx, layout)?;
+        self.make_fragment(op, &part)
+    }
+
+    /// [`TiledMma::partition_fragment`] of operand A.
+    pub fn partition_fragment_a(&self, thr_idx: i64, layout: &Layout) -> Result<Layout> {
+        self.partition_fragment(Operand::A, thr_idx, layout)
+    }
+
+    /// [`TiledMma::partition_fragment`] of operand B.
+    pub fn partition_fragment_b(&self, thr_idx: i64, layout: &Layout) -> Result<Layout> {
+        self.partition_fragment(Operand::B, thr_idx, layout)
+    }
+
+    /// [`TiledMma::partition_fragment`] of operand C.
+    pub fn partition_fragment_c(&self, thr_idx: i64, layout: &Layout) -> Result<Layout> {
+        self.partition_fragment(Operand::C, thr_idx, layout)
+    }
+
+    /// CuTe's `MMA_Atom::make_fragment_{A,B,C}` of an already partitioned layout `(FrgV, Rest0, Rest1, ...)`.
+    pub fn make_fragment(&self, op: Operand, part: &Layout) -> Result<Layout> {
+        if part.rank() < 3 {
+            return Err(LayoutError::invalid(format!(
+                "make_fragment_{op:?}: expected a partitioned layout (FrgV, Rest0, Rest1, ...) of rank 3 or more, got {part}"
+            )));
+        }
+        let frg = alg::size_of_mode(part, 0)?.value;
+        let atom_vals = alg::size_of_mode(self.atom_layout_tv(op), 1)?.value;
+        if frg != atom_vals {
+            return Err(LayoutError::invalid(format!(
+                "make_fragment_{op:?}: mode 0 of {part} has {frg} values, the atom's thread holds {atom_vals}"
+            )));
+        }
+        if self.operand_is_descriptor(op) {
+            return Err(LayoutError::invalid(format!(
+                "operand {op:?} of {} is read from shared memory through a GMMA descriptor; it has no register fragment",
+                self.atom.op
+            )));
+        }
+        match op {
+            Operand::C => crate::make_layout(part.shape()),
+            Operand::A | Operand::B => crate::make_fragment_like(part),
+        }
+    }
+
+    /// True when the operand is a GMMA shared-memory descriptor (A and B of `_SS`, B of `_RS`).
+    pub fn operand_is_descriptor(&self, op: Operand) -> bool {
+        let key = super::mma_traits::normalize(&self.atom.op);
+        if !key.starts_with("SM90_64x") {
+            return false;
+        }
+        match op {
+            Operand::A => key.contains("_SS"),
+            Operand::B => true,
+            Operand::C => false,
+        }
     }
 }
 
