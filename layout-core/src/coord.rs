@@ -16,6 +16,7 @@
 use crate::arith_tuple::{arith_add, arith_scale, as_arithmetic_tuple};
 use crate::construct::{compact_col_major, make_basis_like};
 use crate::error::{LayoutError, Result};
+use crate::eval_fast::{IndexValue, index_of};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -52,47 +53,44 @@ fn tuple_of<'a>(what: &str, t: &'a IntTuple, like: &IntTuple, n: usize) -> Resul
 /// assert_eq!(crd2idx(&c, &s, &d).unwrap().to_string(), "37");
 /// ```
 pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<IntTuple> {
-    match (coord, shape) {
-        (IntTuple::Tuple(cs), IntTuple::Tuple(ss)) => {
-            if cs.len() != ss.len() {
-                return Err(rank_error("crd2idx: coordinate and shape", coord, shape));
-            }
-            let ds = tuple_of("crd2idx: shape and stride", stride, shape, ss.len())?;
-            let mut acc: Option<IntTuple> = None;
-            for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
-                let term = crd2idx(c, s, d)?;
-                acc = Some(match acc {
-                    None => term,
-                    Some(a) => arith_add(&a, &term)?,
-                });
-            }
-            Ok(acc.unwrap_or(IntTuple::s(0)))
-        }
-        (IntTuple::Tuple(_), _) => Err(rank_error("crd2idx: coordinate and shape", coord, shape)),
-        (IntTuple::Int(c), IntTuple::Tuple(ss)) => {
-            let ds = tuple_of("crd2idx: shape and stride", stride, shape, ss.len())?;
-            let Some(last) = ss.len().checked_sub(1) else {
-                return Err(LayoutError::invalid(format!(
-                    "crd2idx: cannot map the index {c} into the empty shape ()"
-                )));
-            };
-            let mut c = *c;
-            let mut terms = Vec::with_capacity(ss.len());
-            for k in 0..last {
-                let p = product(&ss[k])?;
-                terms.push(crd2idx(&IntTuple::Int(c.rem(p)?), &ss[k], &ds[k])?);
-                c = c.div(p)?;
-            }
-            let mut acc = crd2idx(&IntTuple::Int(c), &ss[last], &ds[last])?;
-            for t in terms.iter().rev() {
-                acc = arith_add(t, &acc)?;
-            }
-            Ok(acc)
-        }
-        (IntTuple::Int(c), _) => arith_scale(*c, stride),
-        (IntTuple::Basis(_), _) => Err(LayoutError::invalid(format!(
+    index_of::<IntTuple>(coord, shape, stride)
+}
+
+/// The algebra's evaluation: static/dynamic integers, basis strides (the index is then a coordinate),
+/// no bounds check.
+impl IndexValue for IntTuple {
+    type Coord = Int;
+    fn coord(c: Int) -> Int {
+        c
+    }
+    fn size(shape: &IntTuple) -> Result<Int> {
+        product(shape)
+    }
+    fn rem(c: Int, p: Int) -> Result<Int> {
+        c.rem(p)
+    }
+    fn div(c: Int, p: Int) -> Result<Int> {
+        c.div(p)
+    }
+    fn scale(c: Int, stride: &IntTuple) -> Result<IntTuple> {
+        arith_scale(c, stride)
+    }
+    fn add(a: IntTuple, b: &IntTuple) -> Result<IntTuple> {
+        arith_add(&a, b)
+    }
+    fn zero() -> IntTuple {
+        IntTuple::s(0)
+    }
+    fn check_1d(_: Int, _: &IntTuple, _: &IntTuple) -> Result<()> {
+        Ok(())
+    }
+    fn mismatch(coord: &IntTuple, shape: &IntTuple) -> LayoutError {
+        rank_error("crd2idx: coordinate and shape", coord, shape)
+    }
+    fn basis_coord(coord: &IntTuple) -> LayoutError {
+        LayoutError::invalid(format!(
             "crd2idx: a coordinate cannot hold a basis element: {coord}"
-        ))),
+        ))
     }
 }
 

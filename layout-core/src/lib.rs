@@ -23,6 +23,7 @@ pub mod construct;
 pub mod coord;
 pub mod divide;
 pub mod error;
+pub mod eval_fast;
 pub mod int;
 pub mod int_tuple;
 pub mod inverse;

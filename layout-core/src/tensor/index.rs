@@ -1,109 +1,22 @@
 //! Evaluating run-time layouts for tensor access: coordinates (1-D, R-D, natural), the index range of
 //! a layout, and an allocation-free walk over all indices in colexicographic order.
 //!
-//! These are the few layout evaluations the tensor layer needs on its hot paths. The general
-//! `crd2idx`/`idx2crd` of the algebra live in `coord.rs`; this module only adds what a tensor needs on
-//! top: bounds-checked evaluation without allocating, and an odometer that never divides.
+//! The evaluation itself (the colexicographic split, bounds-checked in `i64` for tensors) and the
+//! index range are the algebra's single one, in [`crate::eval_fast`] (also behind `crd2idx` in
+//! `coord.rs`); this module adds the tensor's coordinate types on top of it, and an odometer that
+//! never divides.
+
+pub(crate) use crate::eval_fast::{flat_modes, index_bounds, leaf, shape_size};
 
 use crate::error::{LayoutError, Result};
+use crate::eval_fast::{index_of, index_of_1d};
 use crate::{IntTuple, Layout};
-
-/// The integer value of a leaf; an error naming `what` for a tuple or a basis element.
-pub(crate) fn leaf(t: &IntTuple, what: &str) -> Result<i64> {
-    match t {
-        IntTuple::Int(i) => Ok(i.value),
-        _ => Err(LayoutError::invalid(format!(
-            "{what}: a tensor needs integer shapes and strides, found {t}"
-        ))),
-    }
-}
-
-/// The product of the leaves of a shape, checked.
-pub(crate) fn shape_size(shape: &IntTuple) -> Result<i64> {
-    match shape {
-        IntTuple::Tuple(v) => v.iter().try_fold(1i64, |acc, e| {
-            let s = shape_size(e)?;
-            acc.checked_mul(s).ok_or(LayoutError::Overflow {
-                op: "*",
-                lhs: acc,
-                rhs: s,
-            })
-        }),
-        l => leaf(l, "size"),
-    }
-}
-
-/// The (shape, stride) pairs of the leaves, left to right.
-pub(crate) fn flat_modes(layout: &Layout) -> Result<Vec<(i64, i64)>> {
-    let shapes = layout.shape().leaves();
-    let strides = layout.stride().leaves();
-    shapes
-        .iter()
-        .zip(&strides)
-        .map(|(s, d)| Ok((leaf(s, "shape")?, leaf(d, "stride")?)))
-        .collect()
-}
-
-/// The smallest and largest index the layout maps its domain to, or `None` for an empty domain.
-/// Negative shapes are an error. Checked: an overflow is an error.
-pub(crate) fn index_bounds(layout: &Layout) -> Result<Option<(i64, i64)>> {
-    let modes = flat_modes(layout)?;
-    let (mut lo, mut hi) = (0i64, 0i64);
-    for (s, d) in modes {
-        if s < 0 {
-            return Err(LayoutError::invalid(format!(
-                "a tensor's layout cannot have a negative extent: {layout}"
-            )));
-        }
-        if s == 0 {
-            return Ok(None);
-        }
-        let reach = (s - 1).checked_mul(d).ok_or(LayoutError::Overflow {
-            op: "*",
-            lhs: s - 1,
-            rhs: d,
-        })?;
-        let acc = if reach >= 0 { &mut hi } else { &mut lo };
-        *acc = acc.checked_add(reach).ok_or(LayoutError::Overflow {
-            op: "+",
-            lhs: *acc,
-            rhs: reach,
-        })?;
-    }
-    Ok(Some((lo, hi)))
-}
 
 /// The index of the 1-D coordinate `c` within a mode `shape:stride` (colexicographic), checking
 /// `0 <= c < size(shape)`.
+#[inline]
 pub(crate) fn index_1d(c: i64, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
-    let n = shape_size(shape)?;
-    if c < 0 || c >= n {
-        return Err(LayoutError::IndexOutOfRange {
-            what: format!("coordinate in the mode {shape}:{stride}"),
-            index: c,
-            bound: n,
-        });
-    }
-    Ok(index_1d_unchecked(c, shape, stride))
-}
-
-// In range by the caller's check, so every product and sum is bounded by the layout's index range.
-fn index_1d_unchecked(c: i64, shape: &IntTuple, stride: &IntTuple) -> i64 {
-    match (shape, stride) {
-        (IntTuple::Tuple(ss), IntTuple::Tuple(ds)) => {
-            let mut rest = c;
-            let mut acc = 0;
-            for (k, (s, d)) in ss.iter().zip(ds).enumerate() {
-                let n = shape_size(s).unwrap_or(1).max(1);
-                let ck = if k + 1 == ss.len() { rest } else { rest % n };
-                acc += index_1d_unchecked(ck, s, d);
-                rest /= n;
-            }
-            acc
-        }
-        (_, IntTuple::Int(d)) => c * d.value,
-        _ => 0,
-    }
+    index_of_1d::<i64>(c, shape, stride)
 }
 
 /// A coordinate into a run-time layout: an integer (1-D within the mode it meets), a tuple of
@@ -134,29 +47,7 @@ int_coord!(i64, i32, usize, u32);
 
 impl RtCoord for IntTuple {
     fn index_in(&self, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
-        match self {
-            IntTuple::Int(i) => index_1d(i.value, shape, stride),
-            IntTuple::Tuple(cs) => {
-                let (ss, ds) = match (shape, stride) {
-                    (IntTuple::Tuple(ss), IntTuple::Tuple(ds)) if ss.len() == cs.len() => (ss, ds),
-                    _ => {
-                        return Err(LayoutError::NotCongruent {
-                            what: "tensor coordinate and shape".into(),
-                            left: self.to_string(),
-                            right: shape.to_string(),
-                        })
-                    }
-                };
-                let mut acc = 0i64;
-                for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
-                    acc += c.index_in(s, d)?;
-                }
-                Ok(acc)
-            }
-            IntTuple::Basis(_) => Err(LayoutError::invalid(format!(
-                "a tensor coordinate cannot hold a basis element: {self}"
-            ))),
-        }
+        index_of::<i64>(self, shape, stride)
     }
     fn to_int_tuple(&self) -> IntTuple {
         self.clone()
