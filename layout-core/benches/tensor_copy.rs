@@ -4,9 +4,9 @@
 //!
 //! `cargo bench -p layout-core --bench tensor_copy`
 
+use layout_core::Layout;
 use layout_core::tensor::{copy, copy_naive, make_gmem_ptr, make_tensor};
 use layout_core::typed::{self, C};
-use layout_core::Layout;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -130,5 +130,7 @@ fn main() {
             t.as_secs_f64() / b
         );
     }
-    println!("(ratios: first five against the plain copy loop, last three against the plain transpose loop)");
+    println!(
+        "(ratios: first five against the plain copy loop, last three against the plain transpose loop)"
+    );
 }

@@ -1,9 +1,9 @@
 //! CUTLASS's classic layouts, TensorRef and TensorView: the seed examples, and each layout against its
 //! CuTe layout for every coordinate of an extent.
 
+use layout_core::IntTuple;
 use layout_core::classic::*;
 use layout_core::tensor::{make_gmem_ptr, make_tensor};
-use layout_core::IntTuple;
 
 /// Check `layout.offset(c) == cute(c)` for every coordinate `c` inside `extent`, `inverse` undoes
 /// `offset`, and every offset is below `capacity`.
@@ -210,13 +210,17 @@ fn tensor_ref_outside_storage_is_an_error() {
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
     assert!(RowMajor::new(0).inverse(5).is_err());
-    assert!(RowMajor::new(i64::MAX)
-        .offset(MatrixCoord::new(2, 0))
-        .is_err());
+    assert!(
+        RowMajor::new(i64::MAX)
+            .offset(MatrixCoord::new(2, 0))
+            .is_err()
+    );
     assert!(TensorNHWC::packed(Tensor4DCoord::new(1, i64::MAX, 2, 2)).is_err());
     assert!(ColumnMajorInterleaved::<0>::packed(MatrixCoord::new(2, 2)).is_err());
-    assert!(ColumnMajorInterleaved::<0>::new(4)
-        .offset(MatrixCoord::new(1, 1))
-        .is_err());
+    assert!(
+        ColumnMajorInterleaved::<0>::new(4)
+            .offset(MatrixCoord::new(1, 1))
+            .is_err()
+    );
     assert!(MatrixCoord::from_components(&[1, 2, 3]).is_err());
 }

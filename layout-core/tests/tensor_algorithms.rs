@@ -3,7 +3,7 @@
 
 use layout_core::tensor::*;
 use layout_core::typed::{self, C};
-use layout_core::{elem_less, IntTuple, Layout, Tiler};
+use layout_core::{IntTuple, Layout, Tiler, elem_less};
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()

@@ -6,7 +6,7 @@ mod common;
 
 use layout_core::notation::Tag;
 use layout_core::tensor::*;
-use layout_core::{crd2idx, make_layout, make_layout_major, Coord, Int, IntTuple, Layout};
+use layout_core::{Coord, Int, IntTuple, Layout, crd2idx, make_layout, make_layout_major};
 use proptest::prelude::*;
 
 fn index_of(l: &Layout, i: i64) -> i64 {

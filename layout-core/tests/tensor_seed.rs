@@ -2,7 +2,7 @@
 
 use layout_core::tensor::*;
 use layout_core::typed::{self, C};
-use layout_core::{s, IntTuple, Layout, LayoutError};
+use layout_core::{IntTuple, Layout, LayoutError, s};
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()

@@ -33,6 +33,7 @@ pub use tiled_mma::{Operand, TiledMma};
 
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
+use crate::notation::edit_distance;
 
 /// Parse a layout written in CuTe notation (the traits tables are written this way).
 pub(crate) fn layout_of(s: &str) -> Result<Layout> {
@@ -91,21 +92,4 @@ pub(crate) fn nearest_name<'a>(name: &str, known: &[&'a str]) -> Option<&'a str>
         .filter(|(d, k)| *d <= 3.max(k.len() / 4))
         .min()
         .map(|(_, k)| k)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -1,8 +1,8 @@
 //! Matrix layouts: `PitchLinear`, `ColumnMajor`, `RowMajor` and the interleaved variants.
 
-use super::{add, ceil_div, d, divmod, mul, s, t, ClassicLayout, MatrixCoord, PitchLinearCoord};
-use crate::error::{LayoutError, Result};
+use super::{ClassicLayout, MatrixCoord, PitchLinearCoord, add, ceil_div, d, divmod, mul, s, t};
 use crate::Layout;
+use crate::error::{LayoutError, Result};
 
 fn layout(shape: crate::IntTuple, stride: crate::IntTuple) -> Result<Layout> {
     Layout::new(shape, stride)

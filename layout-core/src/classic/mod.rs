@@ -25,11 +25,11 @@ mod tensor4d;
 mod tensor_ref;
 
 pub use matrix::{ColumnMajor, ColumnMajorInterleaved, PitchLinear, RowMajor, RowMajorInterleaved};
-pub use tensor4d::{TensorNCHW, TensorNHWC};
 pub use tensor_ref::{TensorRef, TensorView};
+pub use tensor4d::{TensorNCHW, TensorNHWC};
 
-use crate::error::{LayoutError, Result};
 use crate::Layout;
+use crate::error::{LayoutError, Result};
 use std::fmt;
 
 /// A logical coordinate of a classic layout (CUTLASS's `TensorCoord`): `RANK` integers.

@@ -1,8 +1,8 @@
 //! Activation-tensor layouts: `TensorNHWC` and `TensorNCHW`, both indexed by `(n, h, w, c)`.
 
-use super::{add, d, divmod, mul, s, t, ClassicLayout, Tensor4DCoord};
-use crate::error::Result;
+use super::{ClassicLayout, Tensor4DCoord, add, d, divmod, mul, s, t};
 use crate::Layout;
+use crate::error::Result;
 
 /// CUTLASS's `layout::TensorNHWC`: strides `[w, h, n]` (the `c` stride is 1).
 /// `offset = c + w * stride[0] + h * stride[1] + n * stride[2]`.

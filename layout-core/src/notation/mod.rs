@@ -8,7 +8,7 @@ mod eval;
 mod parse;
 mod value;
 
-pub use builtins::operation_names;
+pub use builtins::{edit_distance, operation_names};
 pub use eval::{eval_str, evaluate, parse_value};
 pub use parse::{Expr, Tag, parse_expr};
 pub use value::Value;

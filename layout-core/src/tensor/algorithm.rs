@@ -6,7 +6,7 @@
 
 use super::base::Tensor;
 use super::engine::{Engine, EngineMut, HeapEngine};
-use super::index::{flat_modes, shape_size, Indices};
+use super::index::{Indices, flat_modes, shape_size};
 use super::layout::TensorLayout;
 use crate::error::{LayoutError, Result};
 use crate::{IntTuple, Layout};

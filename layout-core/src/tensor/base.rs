@@ -6,7 +6,7 @@ use super::engine::{
 use super::index::RtCoord;
 use super::layout::TensorLayout;
 use crate::error::{LayoutError, Result};
-use crate::{typed, Layout};
+use crate::{Layout, typed};
 use std::ops::{Index, IndexMut};
 
 /// A read-only view of the elements of a tensor with engine `E`: what slicing and tiling return.

@@ -1,10 +1,10 @@
 //! What a tensor needs from its layout, for run-time layouts ([`crate::Layout`]) and typed layouts
 //! ([`crate::typed::Layout`]).
 
-use super::index::{index_bounds, shape_size, Indices};
+use super::index::{Indices, index_bounds, shape_size};
+use crate::Layout;
 use crate::error::Result;
 use crate::typed;
-use crate::Layout;
 use std::fmt;
 
 /// A layout a tensor can use: its size, its index range, a walk over all its indices in

@@ -36,18 +36,18 @@ mod slice;
 mod tile;
 
 pub use algorithm::{axpby, clear, copy, copy_if, copy_naive, fill, gemm, make_identity_tensor};
-pub use base::{make_tensor, make_tensor_array, make_tensor_owned, Tensor, View, ViewMut};
+pub use base::{Tensor, View, ViewMut, make_tensor, make_tensor_array, make_tensor_owned};
 pub use engine::{
-    make_gmem_ptr, make_rmem_ptr, make_smem_ptr, ArrayEngine, ConstViewEngine, Engine, EngineMut,
-    Gmem, HeapEngine, IntoView, MemorySpace, Rmem, Smem, ViewEngine,
+    ArrayEngine, ConstViewEngine, Engine, EngineMut, Gmem, HeapEngine, IntoView, MemorySpace, Rmem,
+    Smem, ViewEngine, make_gmem_ptr, make_rmem_ptr, make_smem_ptr,
 };
 pub use index::{Indices, RtCoord};
 pub use layout::{TensorLayout, TypedIndices};
 pub use print::print_tensor;
-pub use slice::{dice_layout, slice_layout_and_offset, SliceCoord, Underscore};
+pub use slice::{SliceCoord, Underscore, dice_layout, slice_layout_and_offset};
 
-use crate::error::Result;
 use crate::Layout;
+use crate::error::Result;
 
 /// CuTe's `make_fragment_like(t)`: an owning register tensor with the shape of `t` and the compact
 /// layout [`crate::make_fragment_like`] gives, elements `T::default()`. On the heap: a run-time layout has no size in its type;
