@@ -157,6 +157,18 @@ impl IntTuple {
     }
 }
 
+/// Write `(a,b,...)` the way CuTe prints tuples: comma-separated, no spaces.
+pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    write!(f, "(")?;
+    for (k, e) in items.iter().enumerate() {
+        if k > 0 {
+            write!(f, ",")?;
+        }
+        write!(f, "{e}")?;
+    }
+    write!(f, ")")
+}
+
 impl From<Int> for IntTuple {
     fn from(i: Int) -> Self {
         IntTuple::Int(i)
@@ -168,16 +180,7 @@ impl fmt::Display for IntTuple {
         match self {
             IntTuple::Int(i) => write!(f, "{i}"),
             IntTuple::Basis(b) => write!(f, "{b}"),
-            IntTuple::Tuple(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
+            IntTuple::Tuple(v) => crate::int_tuple::write_tuple(f, v),
         }
     }
 }

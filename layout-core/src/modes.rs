@@ -85,16 +85,7 @@ impl fmt::Display for Coord {
         match self {
             Coord::Int(i) => write!(f, "{i}"),
             Coord::Underscore => write!(f, "_"),
-            Coord::Tuple(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
+            Coord::Tuple(v) => crate::int_tuple::write_tuple(f, v),
         }
     }
 }

@@ -47,16 +47,7 @@ impl fmt::Display for Tiler {
             Tiler::Layout(l) => write!(f, "{l}"),
             Tiler::Int(i) => write!(f, "{i}"),
             Tiler::Underscore => write!(f, "_"),
-            Tiler::Tuple(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
+            Tiler::Tuple(v) => crate::int_tuple::write_tuple(f, v),
         }
     }
 }

@@ -110,15 +110,7 @@ macro_rules! coord_type {
         }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "(")?;
-                let c = self.components();
-                for (k, v) in c.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                write!(f, ")")
+                crate::int_tuple::write_tuple(f, &self.components())
             }
         }
     };

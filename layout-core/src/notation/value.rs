@@ -157,16 +157,7 @@ impl fmt::Display for Value {
             Value::Tag(Tag::LayoutLeft) => write!(f, "LayoutLeft"),
             Value::Tag(Tag::LayoutRight) => write!(f, "LayoutRight"),
             Value::Name(n) => write!(f, "{n}"),
-            Value::Tuple(v) => {
-                write!(f, "(")?;
-                for (k, e) in v.iter().enumerate() {
-                    if k > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                write!(f, ")")
-            }
+            Value::Tuple(v) => crate::int_tuple::write_tuple(f, v),
         }
     }
 }
