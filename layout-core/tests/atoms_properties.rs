@@ -131,7 +131,8 @@ const ATOM_LAYOUTS: &[&str] = &[
     "(_1,_2,_2)",
     "(_2,_1,_2)",
 ];
-const PERMS: &[Option<&str>] = &[None, Some("(_,_,_)"), Some("(_64,_32,_)")];
+// A permutation must be at least the tiled atoms' extent in each mode (here up to 4x64 in M, 2x16 in N).
+const PERMS: &[Option<&str>] = &[None, Some("(_,_,_)"), Some("(_256,_64,_)")];
 
 fn tiled_mma(op: usize, lay: usize, perm: usize) -> TiledMma {
     let atom = MmaTraits::from_name(MMA_OPS[op]).unwrap();
