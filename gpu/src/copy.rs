@@ -7,13 +7,10 @@
 //! 3. the CTA tile over vector indices is `(threads, unroll):(1, threads)` (thread-value layout), tile
 //!    `blockIdx.x` of `zipped_divide(vectors, threads*unroll)`; the last tile is predicated.
 
-use crate::algebra::{
-    Mode, coalesce_static, divide_out_vector, flat_modes, max_common_vector, size,
-};
 use crate::error::{Result, unsupported};
-use crate::kernel::{Kernel, Leaf, Params, offset_statements, pattern};
+use crate::kernel::{Kernel, Leaf, Mode, Params, flat_modes, offset_statements, pattern};
 use crate::ptx;
-use layout_core::Layout;
+use layout_core::{Layout, Tiler, coalesce, composition, max_common_layout, size, zipped_divide};
 
 /// A copy problem: `dst(i) = src(i)` for every logical index `i`.
 #[derive(Clone, Debug)]
@@ -70,19 +67,18 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
     if spec.threads == 0 || spec.threads % 32 != 0 || spec.threads > 1024 || spec.unroll == 0 {
         return unsupported(format!("{} threads x {} unroll", spec.threads, spec.unroll));
     }
-    let src = flat_modes(&spec.src)?;
-    let dst = flat_modes(&spec.dst)?;
-    let n = size(&src)?;
-    if n.value != size(&dst)?.value {
+    let n = size(&spec.src)?;
+    let n_dst = size(&spec.dst)?;
+    if n.value != n_dst.value {
         return unsupported(format!(
             "src {} has size {} but dst {} has size {}",
-            spec.src,
-            n.value,
-            spec.dst,
-            size(&dst)?.value
+            spec.src, n.value, spec.dst, n_dst.value
         ));
     }
-    let mcv = max_common_vector(&src, &dst);
+    // R = max_common_layout(src, dst): the coordinates on which both layouts are the identity
+    // `i -> i` (static leaves only); max_common_vector = size(R).
+    let common = max_common_layout(&spec.src, &spec.dst)?;
+    let mcv = size(&common)?.value;
     // Widest access: a power of two dividing the common vector, at most 16 bytes, at least 4 bytes
     // (sub-word elements fall back to 4-byte vectors only when the common vector allows it).
     let mut v = pow2_factor(mcv).min(16 / eb).max(1);
@@ -97,8 +93,39 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
     }
     let vb = v * eb;
     let words = (vb / 4) as usize;
-    let src_rest = coalesce_static(&divide_out_vector(&src, v)?)?;
-    let dst_rest = coalesce_static(&divide_out_vector(&dst, v)?)?;
+    // The vector tiler: the first v coordinates of R (R o _v:_1); zipped_divide by it gives mode 0 =
+    // one contiguous vector `_v:_1` in both tensors and mode 1 = the vectors (same logical order in
+    // both, so dst(j) = src(j) vector by vector). Dividing by _1 changes nothing: skipped.
+    let (src_rest, dst_rest, tiler_text) = if v == 1 {
+        (
+            flat_modes(&coalesce(&spec.src)?)?,
+            flat_modes(&coalesce(&spec.dst)?)?,
+            "_1".to_string(),
+        )
+    } else {
+        let rv = composition(&common, &format!("_{v}:_1").parse::<Layout>()?)?;
+        let tiler = Tiler::from(rv.clone());
+        let unit: Layout = format!("_{v}:_1").parse()?;
+        let mut rests = Vec::new();
+        for l in [&spec.src, &spec.dst] {
+            let z = zipped_divide(l, &tiler)?;
+            let vec_mode = coalesce(&z.mode(0)?)?;
+            if vec_mode != unit {
+                return unsupported(format!(
+                    "zipped_divide({l}, {rv}) mode 0 is {vec_mode}, not a contiguous vector _{v}:_1"
+                ));
+            }
+            rests.push(flat_modes(&coalesce(&z.mode(1)?)?)?);
+        }
+        let text = if rv == unit {
+            format!("_{v}")
+        } else {
+            rv.to_string()
+        };
+        let dst_rest = rests.pop().unwrap_or_default();
+        let src_rest = rests.pop().unwrap_or_default();
+        (src_rest, dst_rest, text)
+    };
     // Alignment: every static stride of the vector modes must be a multiple of v; dynamic strides are
     // checked by the runner against `pointer_alignment` and the stride values at launch.
     for (s, d) in src_rest.iter().chain(&dst_rest) {
@@ -146,7 +173,7 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
     );
     c += &format!("// max_common_vector(src, dst) = {mcv} -> {v} elements = {vb}-byte accesses\n");
     c += &format!(
-        "// vector modes, coalesce(zipped_divide(., _{v}) mode 1): src {}  dst {}\n",
+        "// vector modes, coalesce(zipped_divide(., {tiler_text}) mode 1): src {}  dst {}\n",
         fmt_modes(&src_rest),
         fmt_modes(&dst_rest)
     );

@@ -10,12 +10,11 @@
 //!   shared tiles are `Swizzle<B,3,S> o (rows,cols):(cols,1)`, the swizzle found by the bank search
 //!   over the cp.async and ldmatrix accesses.
 
-use crate::algebra::{eval_coord_layout, flat_modes, parse_layout, swizzle};
 use crate::error::{Result, unsupported};
-use crate::kernel::{Kernel, Leaf, Params, pattern};
+use crate::kernel::{Kernel, Leaf, Params, flat_modes, pattern};
 use crate::ptx;
 use crate::smem::{WarpAccess, choose_swizzle};
-use layout_core::{Int, Layout, Swizzle};
+use layout_core::{Int, IntTuple, Layout, Swizzle, crd2idx};
 
 /// Element types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,6 +152,18 @@ pub struct GemmPlan {
     pub smem_bytes: i64,
 }
 
+/// `lane_layout(i)`: the (mn, k) coordinate of ldmatrix lane `i`, evaluated by layout-core
+/// (`crd2idx` on the basis strides `_d@0`/`_d@1` gives a rank-2 coordinate).
+fn lane_coord(l: &Layout, i: i64) -> Result<[i64; 2]> {
+    let c = crd2idx(&IntTuple::s(i), l.shape(), l.stride())?;
+    match c.leaves().as_slice() {
+        [IntTuple::Int(x), IntTuple::Int(y)] => Ok([x.value, y.value]),
+        _ => unsupported(format!(
+            "lane layout {l}({i}) = {c}: not a rank-2 coordinate"
+        )),
+    }
+}
+
 fn operand_accesses(
     t: &OperandTile,
     threads: i64,
@@ -180,7 +191,7 @@ fn operand_accesses(
             for ks in 0..bk / 16 {
                 let mut addrs = Vec::with_capacity(32);
                 for l in 0..32 {
-                    let c = eval_coord_layout(&t.lane_layout, l, 2)?;
+                    let c = lane_coord(&t.lane_layout, l)?;
                     let (r, col) = t.rc(w * per_warp + blk * t.warp_mn + c[0], ks * 16 + c[1]);
                     addrs.push(f(r * t.cols + col) * 2);
                 }
@@ -216,7 +227,7 @@ fn make_tile(
         mn_tile,
         rows,
         cols,
-        lane_layout: parse_layout(lane)?,
+        lane_layout: lane.parse::<Layout>()?,
         warp_mn: 16,
         warps_along,
         swizzle: Swizzle {
@@ -593,8 +604,8 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         for tid in 0..threads {
             let (r0, c0) = (tid / cpr, (tid % cpr) * 8);
             for i in 0..iters {
-                let d = swizzle(t.swizzle, (r0 + i * rstep) * t.cols + c0)
-                    - swizzle(t.swizzle, r0 * t.cols + c0);
+                let d = t.swizzle.apply_i64((r0 + i * rstep) * t.cols + c0)
+                    - t.swizzle.apply_i64(r0 * t.cols + c0);
                 if d != i * rstep * t.cols {
                     const_step = false;
                 }
@@ -657,8 +668,8 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         for tid in 0..threads {
             let (r0, c0) = (tid / cpr, (tid % cpr) * 8);
             for i in 0..iters {
-                let d = swizzle(t.swizzle, (r0 + i * rstep) * t.cols + c0)
-                    - swizzle(t.swizzle, r0 * t.cols + c0);
+                let d = t.swizzle.apply_i64((r0 + i * rstep) * t.cols + c0)
+                    - t.swizzle.apply_i64(r0 * t.cols + c0);
                 if d != i * rstep * t.cols {
                     const_step = false;
                 }
@@ -722,12 +733,12 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
                 let mut constant = true;
                 for w in 0..t.warps_along {
                     for l in 0..32 {
-                        let cc = eval_coord_layout(&t.lane_layout, l, 2)?;
+                        let cc = lane_coord(&t.lane_layout, l)?;
                         let mn = w * per_warp + cc[0];
                         let (r0, c0) = t.rc(mn, ks * 16 + cc[1]);
                         let (r1, c1) = t.rc(mn + blk * 16, ks * 16 + cc[1]);
-                        let d = swizzle(t.swizzle, r1 * t.cols + c1)
-                            - swizzle(t.swizzle, r0 * t.cols + c0);
+                        let d = t.swizzle.apply_i64(r1 * t.cols + c1)
+                            - t.swizzle.apply_i64(r0 * t.cols + c0);
                         match delta {
                             None => delta = Some(d),
                             Some(x) if x != d => constant = false,
@@ -779,9 +790,19 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         stages - 1
     );
     c += &format!("  cp_async_wait<{}>();\n  __syncthreads();\n", stages - 2);
-    c += &format!(
-        "  unsigned int af[2][{mi_n}][4], bf[2][{ni_n}][2];  // fragments, double-buffered across k16 steps\n"
-    );
+    // Fragments are double-buffered across k16 steps (the next step's ldmatrix overlaps this step's
+    // mma) unless the register budget of `min_blocks` CTAs per SM (65536 / (threads * min_blocks))
+    // is at most 128: then one buffer, loaded right before its mma, and the second CTA hides latency.
+    let single = 65536 / (threads * min_blocks.max(1)) <= 128;
+    if single {
+        c += &format!(
+            "  unsigned int af[1][{mi_n}][4], bf[1][{ni_n}][2];  // fragments, one buffer (register budget of {min_blocks} CTAs/SM)\n"
+        );
+    } else {
+        c += &format!(
+            "  unsigned int af[2][{mi_n}][4], bf[2][{ni_n}][2];  // fragments, double-buffered across k16 steps\n"
+        );
+    }
     // Emits the ldmatrix calls filling fragment buffer `buf` for k16 step `ks` from stage bases `a`, `b`.
     let load_frags = |buf: i64, ks: i64, a: &str, b: &str| -> String {
         let mut t = String::new();
@@ -813,49 +834,74 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         }
         t
     };
-    c += &format!("  {{\n    const unsigned int sa = sbase, sb = sa + {a_bytes};\n");
-    c += &load_frags(0, 0, "sa", "sb");
-    c += "  }\n";
-    c += "  for (int kt = 0; kt < KT; ++kt) {\n";
-    c += &format!(
-        "    const unsigned int sa = sbase + (kt % {stages}) * {stage_bytes}, sb = sa + {a_bytes};\n"
-    );
-    c += &format!(
-        "    const unsigned int na = sbase + ((kt + 1) % {stages}) * {stage_bytes}, nb = na + {a_bytes};\n"
-    );
-    // The k16 steps are unrolled by the generator so that every ldmatrix gets its planned address.
-    // Step ks multiplies fragments[ks%2] while fragments[(ks+1)%2] load for the next step; the last
-    // step first waits for the next stage and synchronizes, then loads that stage's first fragments.
-    for ks in 0..ks_n {
-        c += &format!("    {{  // k16 step {ks}\n");
-        if ks == ks_n - 1 {
+    if single {
+        c += "  for (int kt = 0; kt < KT; ++kt) {\n";
+        c += &format!(
+            "    const unsigned int sa = sbase + (kt % {stages}) * {stage_bytes}, sb = sa + {a_bytes};\n"
+        );
+        c += &format!(
+            "    {{  // refill the stage read in iteration kt-1 with k-tile kt+{}\n      const int nk = kt + {};\n      if (nk < KT) load(nk % {stages}, nk);\n      cp_async_commit();\n    }}\n",
+            stages - 1,
+            stages - 1
+        );
+        for ks in 0..ks_n {
+            c += &format!("    {{  // k16 step {ks}\n");
+            c += &load_frags(0, ks, "sa", "sb");
             c += &format!(
-                "      cp_async_wait<{}>();\n      __syncthreads();  // next stage landed; every warp is done reading stage kt-1\n",
-                stages - 2
+                "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) mma_16816(acc[i][j], af[0][i], bf[0][j]);\n"
             );
-        }
-        let next = (ks + 1) % ks_n;
-        let (a, b) = if ks + 1 < ks_n {
-            ("sa", "sb")
-        } else {
-            ("na", "nb")
-        };
-        c += &load_frags((ks + 1) % 2, next, a, b);
-        if ks == 0 {
-            c += &format!(
-                "      {{  // refill the stage read in iteration kt-1 with k-tile kt+{}\n        const int nk = kt + {};\n        if (nk < KT) load(nk % {stages}, nk);\n        cp_async_commit();\n      }}\n",
-                stages - 1,
-                stages - 1
-            );
+            c += "    }\n";
         }
         c += &format!(
-            "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) mma_16816(acc[i][j], af[{}][i], bf[{}][j]);\n",
-            ks % 2,
-            ks % 2
+            "    cp_async_wait<{}>();\n    __syncthreads();  // next stage landed; every warp is done reading stage kt\n",
+            stages - 2
         );
-        c += "    }\n";
+        c += "  }\n";
+    } else {
+        c += &format!("  {{\n    const unsigned int sa = sbase, sb = sa + {a_bytes};\n");
+        c += &load_frags(0, 0, "sa", "sb");
+        c += "  }\n";
+        c += "  for (int kt = 0; kt < KT; ++kt) {\n";
+        c += &format!(
+            "    const unsigned int sa = sbase + (kt % {stages}) * {stage_bytes}, sb = sa + {a_bytes};\n"
+        );
+        c += &format!(
+            "    const unsigned int na = sbase + ((kt + 1) % {stages}) * {stage_bytes}, nb = na + {a_bytes};\n"
+        );
+        // The k16 steps are unrolled by the generator so that every ldmatrix gets its planned address.
+        // Step ks multiplies fragments[ks%2] while fragments[(ks+1)%2] load for the next step; the last
+        // step first waits for the next stage and synchronizes, then loads that stage's first fragments.
+        for ks in 0..ks_n {
+            c += &format!("    {{  // k16 step {ks}\n");
+            if ks == ks_n - 1 {
+                c += &format!(
+                    "      cp_async_wait<{}>();\n      __syncthreads();  // next stage landed; every warp is done reading stage kt-1\n",
+                    stages - 2
+                );
+            }
+            let next = (ks + 1) % ks_n;
+            let (a, b) = if ks + 1 < ks_n {
+                ("sa", "sb")
+            } else {
+                ("na", "nb")
+            };
+            c += &load_frags((ks + 1) % 2, next, a, b);
+            if ks == 0 {
+                c += &format!(
+                    "      {{  // refill the stage read in iteration kt-1 with k-tile kt+{}\n        const int nk = kt + {};\n        if (nk < KT) load(nk % {stages}, nk);\n        cp_async_commit();\n      }}\n",
+                    stages - 1,
+                    stages - 1
+                );
+            }
+            c += &format!(
+                "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) mma_16816(acc[i][j], af[{}][i], bf[{}][j]);\n",
+                ks % 2,
+                ks % 2
+            );
+            c += "    }\n";
+        }
+        c += "  }\n";
     }
-    c += "  }\n";
     c += "  cp_async_wait<0>();\n";
     // epilogue
     c += "  // epilogue: C atom layout -> (m, n); D = alpha*acc + beta*C, pairs along n, predicated on M and N\n";

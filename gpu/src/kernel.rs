@@ -1,6 +1,7 @@
 //! What a generator returns: CUDA C source plus everything needed to launch it.
 
-use layout_core::Int;
+use crate::error::Result;
+use layout_core::{Int, IntTuple, Layout};
 
 /// One kernel argument, in the order of the entry point's parameter list.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,4 +182,27 @@ pub(crate) fn pattern(l: &layout_core::Layout) -> String {
         }
     }
     format!("{}:{}", walk(l.shape()), walk(l.stride()))
+}
+
+/// One flattened mode: (shape, stride), both integer leaves.
+pub type Mode = (Int, Int);
+
+/// The leaves of a layout's shape and stride, paired: how the generators read a (coalesced or
+/// divided) layout from layout-core to emit its index arithmetic. Not a layout operation: the modes
+/// are the leaves as they are (strides must be integers, not basis elements).
+pub fn flat_modes(l: &Layout) -> Result<Vec<Mode>> {
+    let shapes = l.shape().leaves();
+    let strides = l.stride().leaves();
+    let mut out = Vec::with_capacity(shapes.len());
+    for (s, d) in shapes.iter().zip(&strides) {
+        match (s, d) {
+            (IntTuple::Int(s), IntTuple::Int(d)) => out.push((*s, *d)),
+            _ => {
+                return crate::error::unsupported(format!(
+                    "layout {l}: expected integer shapes and strides"
+                ));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -23,7 +23,6 @@
 // `is_multiple_of` needs Rust 1.87; the workspace supports 1.85.
 #![allow(clippy::manual_is_multiple_of)]
 
-pub mod algebra;
 pub mod copy;
 pub mod error;
 pub mod gemm;

@@ -4,7 +4,6 @@
 //! as a layout from lane to offset, composes it with a candidate `Swizzle<B,M,S>` and counts bank
 //! conflicts with the model below; it takes the first candidate with none.
 
-use crate::algebra::swizzle;
 use layout_core::Swizzle;
 
 /// One shared-memory instruction of one warp: the byte address each lane touches and the width.
@@ -71,7 +70,7 @@ where
                 continue;
             }
             let sw = Swizzle { bits, base, shift };
-            let c = total_conflicts(&accesses(&|x| swizzle(sw, x)));
+            let c = total_conflicts(&accesses(&|x| sw.apply_i64(x)));
             if c < best.1 {
                 best = (sw, c);
                 if c == 0 {

@@ -10,8 +10,8 @@
 //! - predication: a vector is loaded/stored when its first coordinate is inside `(M,N)`
 //!   (the vector widths divide the extents, so vectors never straddle the edge).
 
-use crate::algebra::flat_modes;
 use crate::error::{Result, unsupported};
+use crate::kernel::flat_modes;
 use crate::kernel::{Kernel, Leaf, Params, pattern};
 use crate::smem::{WarpAccess, choose_swizzle};
 use layout_core::{Layout, Swizzle};

@@ -25,13 +25,13 @@ mod gpu_run {
     use super::common;
 
     use common::{gemm_spec, l};
-    use gpu::algebra::{eval_offset, flat_modes};
     use gpu::copy::{CopySpec, generate_copy};
     use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
     use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
     use gpu::runner::Runtime;
     use gpu::transpose::{TransposeSpec, generate_transpose};
-    use layout_core::Layout;
+    use layout_core::tensor::{self, make_gmem_ptr, make_tensor};
+    use layout_core::{IntTuple, Layout, select};
 
     fn runtime(test: &str) -> Option<Runtime> {
         match Runtime::new(0) {
@@ -49,19 +49,18 @@ mod gpu_run {
         }
     }
 
+    /// Elements a tensor of this layout spans (layout-core's `cosize`).
     fn cosize(layout: &Layout) -> usize {
-        let m = flat_modes(layout).unwrap();
-        1 + m.iter().map(|(s, d)| (s.value - 1) * d.value).sum::<i64>() as usize
+        layout_core::cosize(layout).unwrap().value as usize
     }
 
-    /// dst(i) = src(i) for every i, on u32 words: the CPU reference of a copy or transpose.
+    /// dst(c) = src(c) for every coordinate c, on u32 words: the CPU reference of a copy or
+    /// transpose, by layout-core's host tensors (`make_tensor` over the buffers, `tensor::copy`).
     fn reference_copy(src: &Layout, dst: &Layout, src_data: &[u32], dst_init: &[u32]) -> Vec<u32> {
-        let (s, d) = (flat_modes(src).unwrap(), flat_modes(dst).unwrap());
-        let n: i64 = s.iter().map(|m| m.0.value).product();
         let mut out = dst_init.to_vec();
-        for i in 0..n {
-            out[eval_offset(&d, i) as usize] = src_data[eval_offset(&s, i) as usize];
-        }
+        let s = make_tensor(make_gmem_ptr(src_data), src.clone()).unwrap();
+        let mut d = make_tensor(make_gmem_ptr(&mut out[..]), dst.clone()).unwrap();
+        tensor::copy(&s, &mut d).unwrap();
         out
     }
 
@@ -156,12 +155,8 @@ mod gpu_run {
     /// tile edges plus 20000 random points.
     fn run_gemm(rt: &Runtime, spec: &GemmSpec, full: bool) {
         let k = generate_gemm(spec).unwrap();
-        let (a, b, c) = (
-            flat_modes(&spec.a).unwrap(),
-            flat_modes(&spec.b).unwrap(),
-            flat_modes(&spec.c).unwrap(),
-        );
-        let (m, kk, n) = (a[0].0.value, a[1].0.value, b[1].0.value);
+        let shape = |l: &Layout, i: usize| l.shape().get(i).unwrap().as_int().unwrap().value;
+        let (m, kk, n) = (shape(&spec.a, 0), shape(&spec.a, 1), shape(&spec.b, 1));
         let mut rng = Rng(7 + (m * 31 + n * 7 + kk) as u64);
         let ah: Vec<u16> = (0..cosize(&spec.a))
             .map(|_| from_f32(spec.input, rng.small_int(2) as f32))
@@ -172,25 +167,40 @@ mod gpu_run {
         let cvals: Vec<f32> = (0..cosize(&spec.c))
             .map(|_| rng.small_int(3) as f32)
             .collect();
-        let at = |i: i64, p: i64| {
-            to_f32(
-                spec.input,
-                ah[(i * a[0].1.value + p * a[1].1.value) as usize],
+        // The CPU reference: layout-core's host tensors over the same buffers with the kernel's
+        // layouts: A (M,K), B (N,K) = select<1,0> of the kernel's (K,N) B, C (M,N), and the reference
+        // `tensor::gemm` on the (1,K) x (1,K) -> (1,1) sub-tensors at each checked point (exact in f32:
+        // small integers).
+        let (af, bf): (Vec<f32>, Vec<f32>) = (
+            ah.iter().map(|&h| to_f32(spec.input, h)).collect(),
+            bh.iter().map(|&h| to_f32(spec.input, h)).collect(),
+        );
+        let ta = make_tensor(make_gmem_ptr(&af[..]), spec.a.clone()).unwrap();
+        let tb = make_tensor(make_gmem_ptr(&bf[..]), select(&spec.b, &[1, 0]).unwrap()).unwrap();
+        let tcv = make_tensor(make_gmem_ptr(&cvals[..]), spec.c.clone()).unwrap();
+        // (1,K) layout of one row of a (rows,K) operand: (_1, mode 1)
+        let row_of = |l: &Layout| -> Layout {
+            let k = layout_core::get(l, &[1]).unwrap();
+            Layout::new(
+                IntTuple::Tuple(vec![IntTuple::s(1), k.shape().clone()]),
+                IntTuple::Tuple(vec![IntTuple::s(0), k.stride().clone()]),
             )
+            .unwrap()
         };
-        let bt = |p: i64, j: i64| {
-            to_f32(
-                spec.input,
-                bh[(p * b[0].1.value + j * b[1].1.value) as usize],
-            )
-        };
-        let coff = |i: i64, j: i64| (i * c[0].1.value + j * c[1].1.value) as usize;
+        let (a_row, b_row) = (row_of(ta.layout()), row_of(tb.layout()));
+        let one: Layout = "(_1,_1):(_0,_0)".parse().unwrap();
+        let coff = |i: i64, j: i64| tcv.index_of((i, j)).unwrap() as usize;
         let reference = |i: i64, j: i64| -> f32 {
-            let mut s = 0f32;
-            for p in 0..kk {
-                s += at(i, p) * bt(p, j);
-            }
-            spec.alpha * s + spec.beta * cvals[coff(i, j)]
+            let ai = ta
+                .relayout(a_row.clone(), ta.index_of((i, 0)).unwrap())
+                .unwrap();
+            let bj = tb
+                .relayout(b_row.clone(), tb.index_of((j, 0)).unwrap())
+                .unwrap();
+            let mut acc = [0f32];
+            let mut t = make_tensor(make_gmem_ptr(&mut acc[..]), one.clone()).unwrap();
+            tensor::gemm(&ai, &bj, &mut t).unwrap();
+            spec.alpha * acc[0] + spec.beta * cvals[coff(i, j)]
         };
         let da = rt.upload(&ah).unwrap();
         let db = rt.upload(&bh).unwrap();
@@ -318,6 +328,12 @@ mod gpu_run {
             min_blocks: 1,
             group_m: 8,
         };
+        // 2 CTAs per SM: 128 registers per thread, fragments single-buffered
+        let two_ctas = GemmConfig {
+            bn: 128,
+            min_blocks: 2,
+            ..big
+        };
         let cases = [
             (
                 true,
@@ -347,6 +363,8 @@ mod gpu_run {
                 1.0,
             ),
             (false, false, DType::BF16, DType::BF16, big, 1.0, -1.0),
+            (true, false, DType::F16, DType::F16, two_ctas, 1.0, 1.0),
+            (false, true, DType::BF16, DType::BF16, two_ctas, 1.0, -1.0),
             (true, false, DType::F16, DType::F16, big, 2.0, 0.0),
             (
                 true,

@@ -167,6 +167,32 @@ pub fn sample_kernels() -> Vec<(String, Kernel)> {
             big,
         ),
         (
+            "gemm_f16_f16_rc_128x128_w2x4_2ctas",
+            true,
+            false,
+            DType::F16,
+            DType::F16,
+            GemmConfig {
+                bn: 128,
+                min_blocks: 2,
+                ..big
+            },
+        ),
+        (
+            "gemm_bf16_bf16_cr_128x128_w4x2_2ctas",
+            false,
+            true,
+            DType::BF16,
+            DType::BF16,
+            GemmConfig {
+                bn: 128,
+                warps_m: 4,
+                warps_n: 2,
+                min_blocks: 2,
+                ..big
+            },
+        ),
+        (
             "gemm_bf16_bf16_rc_256x128_s3",
             true,
             false,
