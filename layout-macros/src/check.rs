@@ -5,6 +5,7 @@ use crate::diag::Diag;
 use crate::parse::{Node, TagKind};
 use layout_core::notation::{Expr, Tag, Value, evaluate, operation_names};
 use layout_core::{Int, IntTuple, LayoutError, ScaledBasis, Swizzle};
+use proc_macro2::Span;
 use std::collections::BTreeMap;
 
 /// Definitions of a `layouts!` block seen so far (`None`: the definition failed; do not report again).
@@ -278,7 +279,42 @@ fn locate(node: &Node, env: Option<&Env>, err: LayoutError) -> Diag {
             }
         }
     }
-    Diag::new(node.span(), describe(node, &err))
+    Diag::new(offending_span(node, &err), describe(node, &err))
+}
+
+/// The token that an error of the call `node` is about: the template argument that is out of range,
+/// the first argument too many, the operand that must be injective; else the operation's name.
+pub fn offending_span(node: &Node, err: &LayoutError) -> Span {
+    let Node::Call {
+        span,
+        targs,
+        targ_spans,
+        args,
+        ..
+    } = node
+    else {
+        return node.span();
+    };
+    match err {
+        LayoutError::IndexOutOfRange { index, .. } => targs
+            .iter()
+            .zip(targ_spans)
+            .find(|(t, _)| **t == *index)
+            .map_or(*span, |(_, s)| *s),
+        LayoutError::BadArguments { message, .. } => {
+            // "takes N argument(s), got M" with M > N: the first argument too many.
+            let want = message
+                .strip_prefix("takes ")
+                .and_then(|m| m.split_whitespace().next())
+                .and_then(|n| n.parse::<usize>().ok());
+            match want {
+                Some(n) if n < args.len() && message.contains("got") => args[n].span(),
+                _ => *span,
+            }
+        }
+        LayoutError::NotInjective { .. } if !args.is_empty() => args[0].span(),
+        _ => *span,
+    }
 }
 
 /// The message for an error of the evaluator at `node`.
@@ -318,7 +354,7 @@ fn locate_dyn(node: &Node, err: LayoutError) -> Option<Diag> {
             }
         }
     }
-    value_independent(&err).then(|| Diag::new(node.span(), describe(node, &err)))
+    value_independent(&err).then(|| Diag::new(offending_span(node, &err), describe(node, &err)))
 }
 
 /// `i64` overflow in the size or the largest index of a (result) layout: the typed layer computes both.

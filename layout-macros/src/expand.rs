@@ -48,6 +48,7 @@ fn parse_top(ts: TokenStream) -> PResult<Node> {
             name: "make_layout".into(),
             span,
             targs: vec![],
+            targ_spans: vec![],
             args: std::iter::once(node).chain(tag).collect(),
         }
     } else {

@@ -43,6 +43,8 @@ pub enum Node {
         name: String,
         span: Span,
         targs: Vec<i64>,
+        /// Where each template argument is written.
+        targ_spans: Vec<Span>,
         args: Vec<Node>,
     },
     /// `Sw<B,M,S>`.
@@ -508,9 +510,11 @@ fn itup(c: &mut Cursor) -> PResult<Node> {
 /// After an identifier: `<targs>` and `(args)` make a call; nothing makes a name.
 fn call_or_name(c: &mut Cursor, name: String, span: Span) -> PResult<Node> {
     let mut targs = Vec::new();
+    let mut targ_spans = Vec::new();
     let has_targs = c.eat_punct('<');
     if has_targs {
         loop {
+            targ_spans.push(c.span());
             targs.push(plain_int(c)?);
             if c.eat_punct('>') {
                 break;
@@ -538,6 +542,7 @@ fn call_or_name(c: &mut Cursor, name: String, span: Span) -> PResult<Node> {
                 name,
                 span,
                 targs,
+                targ_spans,
                 args,
             })
         }
