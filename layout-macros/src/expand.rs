@@ -3,7 +3,7 @@
 
 use crate::check::{self, Ctx, Env};
 use crate::diag::{Diag, PResult};
-use crate::emit::{self, Sk, sk_of_node};
+use crate::emit::{self, Code, Sk, sk_of_node};
 use crate::parse::{self, Cursor, Node};
 use layout_core::notation::Value;
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
@@ -81,7 +81,7 @@ fn error_expr(diags: &[Diag], stub: Option<(Sk, Sk)>) -> TokenStream {
     let errs = diags.iter().map(Diag::to_compile_error);
     let stub = match stub {
         Some((s, d)) => {
-            let (ty, _) = emit::layout(&s, &d);
+            let ty = emit::layout(&s, &d).0.tokens();
             quote!(::cute::typed::__stub::<#ty>())
         }
         None => quote!(::cute::typed::__stub()),
@@ -122,7 +122,7 @@ pub fn layout(ts: TokenStream) -> TokenStream {
     if node.has_dyn() {
         if let Node::Layout { shape, stride } = &node {
             if let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride)) {
-                return emit::layout(&s, &d).1;
+                return emit::layout(&s, &d).1.tokens();
             }
         }
         if let Some(d) = check::check_dynamic(&node) {
@@ -132,20 +132,25 @@ pub fn layout(ts: TokenStream) -> TokenStream {
         return quote!(::cute::notation::evaluate(&#e));
     }
     match static_value(&node, None) {
-        Ok((_, val)) => val,
+        Ok((_, val)) => val.tokens(),
         Err(d) => error_expr(&[d], stub_type(&node)),
     }
 }
 
 /// Evaluate a static tree and emit its type and value.
-fn static_value(node: &Node, env: Option<&Env>) -> Result<(TokenStream, TokenStream), Diag> {
+fn static_value(node: &Node, env: Option<&Env>) -> Result<(Code, Code), Diag> {
     let v = check::eval(node, env)?;
-    if let Value::Layout(l) = &v {
+    emit_value(node, &v)
+}
+
+/// Type and value of an evaluated static result.
+fn emit_value(node: &Node, v: &Value) -> Result<(Code, Code), Diag> {
+    if let Value::Layout(l) = v {
         if let Some(m) = check::overflow(l) {
             return Err(Diag::new(node.span(), m));
         }
     }
-    emit::value(&v).map_err(|m| Diag::new(node.span(), format!("`{node}` gives {m}")))
+    emit::value(v).map_err(|m| Diag::new(node.span(), format!("`{node}` gives {m}")))
 }
 
 /// `Layout![...]` in type position.
@@ -169,12 +174,12 @@ pub fn layout_type(ts: TokenStream) -> TokenStream {
     if let Node::Layout { shape, stride } = &node {
         if node.has_dyn() {
             if let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride)) {
-                return emit::layout(&s, &d).0;
+                return emit::layout(&s, &d).0.tokens();
             }
         }
     }
     match static_value(&node, None) {
-        Ok((ty, _)) => ty,
+        Ok((ty, _)) => ty.tokens(),
         Err(d) => d.to_compile_error(),
     }
 }
@@ -256,7 +261,11 @@ fn definition(c: &mut Cursor, env: &mut Env) -> PResult<TokenStream> {
             env.insert(key, None);
             let (s, d) = stub.unwrap_or((Sk::S(1), Sk::S(0)));
             let (ty, val) = emit::layout(&s, &d);
-            (ty, val, diags.iter().map(Diag::to_compile_error).collect())
+            (
+                ty.tokens(),
+                val.tokens(),
+                diags.iter().map(Diag::to_compile_error).collect(),
+            )
         }
     };
     Ok(quote! {
@@ -292,6 +301,6 @@ fn define(
         return Err((diags, stub_type(&node)));
     }
     let v = check::eval(&node, Some(env)).map_err(|d| (vec![d], stub_type(&node)))?;
-    let (ty, val) = static_value(&node, Some(env)).map_err(|d| (vec![d], stub_type(&node)))?;
-    Ok((ty, val, v))
+    let (ty, val) = emit_value(&node, &v).map_err(|d| (vec![d], stub_type(&node)))?;
+    Ok((ty.tokens(), val.tokens(), v))
 }
