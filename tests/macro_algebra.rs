@@ -1,6 +1,8 @@
 //! Compile-time algebra through `layout!`/`Layout!`/`layouts!`: each static result is the concrete typed
 //! layout that layout-core's evaluator computes; with run-time leaves the algebra runs at run time.
 
+#![allow(clippy::type_complexity)] // the point of these tests is to spell result types out
+
 use cute::typed::{C, Layout as T};
 use cute::{Layout, layout, layouts};
 

@@ -273,10 +273,10 @@ pub fn eval(node: &Node, env: Option<&Env>) -> Result<Value, Diag> {
 
 fn locate(node: &Node, env: Option<&Env>, err: LayoutError) -> Diag {
     for child in children(node) {
-        if child.has_call() || matches!(child, Node::Layout { .. }) {
-            if let Err(e) = evaluate(&to_expr(child, env, 1)) {
-                return locate(child, env, e);
-            }
+        if (child.has_call() || matches!(child, Node::Layout { .. }))
+            && let Err(e) = evaluate(&to_expr(child, env, 1))
+        {
+            return locate(child, env, e);
         }
     }
     Diag::new(offending_span(node, &err), describe(node, &err))
@@ -348,10 +348,10 @@ pub fn check_dynamic(node: &Node) -> Option<Diag> {
 
 fn locate_dyn(node: &Node, err: LayoutError) -> Option<Diag> {
     for child in children(node) {
-        if child.has_call() {
-            if let Err(e) = evaluate(&to_expr(child, None, 1)) {
-                return locate_dyn(child, e);
-            }
+        if child.has_call()
+            && let Err(e) = evaluate(&to_expr(child, None, 1))
+        {
+            return locate_dyn(child, e);
         }
     }
     value_independent(&err).then(|| Diag::new(offending_span(node, &err), describe(node, &err)))

@@ -167,10 +167,10 @@ impl Code {
 }
 
 fn lex(s: &str) -> TokenStream {
-    if proc_macro::is_available() {
-        if let Ok(t) = s.parse::<proc_macro::TokenStream>() {
-            return t.into();
-        }
+    if proc_macro::is_available()
+        && let Ok(t) = s.parse::<proc_macro::TokenStream>()
+    {
+        return t.into();
     }
     TokenStream::from_str(s).unwrap_or_else(|e| {
         let m = format!("layout!: internal error: cannot lex `{s}`: {e}");

@@ -91,11 +91,10 @@ fn error_expr(diags: &[Diag], stub: Option<(Sk, Sk)>) -> TokenStream {
 
 fn empty_dyn(n: &Node, out: &mut Vec<Diag>) {
     n.any(&mut |x| {
-        if let Node::Dyn { expr, span } = x {
-            if expr.is_empty() {
+        if let Node::Dyn { expr, span } = x
+            && expr.is_empty() {
                 out.push(Diag::new(*span, "empty `{}`: a run-time leaf is a Rust expression of type i64 in braces, such as {n} (empty braces are for type position, Layout![...])"));
             }
-        }
         false
     });
 }
@@ -120,10 +119,10 @@ pub fn layout(ts: TokenStream) -> TokenStream {
         return error_expr(&diags, stub_type(&node));
     }
     if node.has_dyn() {
-        if let Node::Layout { shape, stride } = &node {
-            if let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride)) {
-                return emit::layout(&s, &d).1.tokens();
-            }
+        if let Node::Layout { shape, stride } = &node
+            && let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride))
+        {
+            return emit::layout(&s, &d).1.tokens();
         }
         if let Some(d) = check::check_dynamic(&node) {
             return error_expr(&[d], None);
@@ -145,10 +144,10 @@ fn static_value(node: &Node, env: Option<&Env>) -> Result<(Code, Code), Diag> {
 
 /// Type and value of an evaluated static result.
 fn emit_value(node: &Node, v: &Value) -> Result<(Code, Code), Diag> {
-    if let Value::Layout(l) = v {
-        if let Some(m) = check::overflow(l) {
-            return Err(Diag::new(node.span(), m));
-        }
+    if let Value::Layout(l) = v
+        && let Some(m) = check::overflow(l)
+    {
+        return Err(Diag::new(node.span(), m));
     }
     emit::value(v).map_err(|m| Diag::new(node.span(), format!("`{node}` gives {m}")))
 }
@@ -171,12 +170,11 @@ pub fn layout_type(ts: TokenStream) -> TokenStream {
         let errs = diags.iter().map(Diag::to_compile_error);
         return quote!((#(#errs,)*));
     }
-    if let Node::Layout { shape, stride } = &node {
-        if node.has_dyn() {
-            if let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride)) {
-                return emit::layout(&s, &d).0.tokens();
-            }
-        }
+    if let Node::Layout { shape, stride } = &node
+        && node.has_dyn()
+        && let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride))
+    {
+        return emit::layout(&s, &d).0.tokens();
     }
     match static_value(&node, None) {
         Ok((ty, _)) => ty.tokens(),
@@ -218,10 +216,10 @@ fn definition(c: &mut Cursor, env: &mut Env) -> PResult<TokenStream> {
     let mut vis = TokenStream::new();
     if matches!(c.peek(), Some(TokenTree::Ident(i)) if i == "pub") {
         vis.extend(c.next());
-        if let Some(TokenTree::Group(g)) = c.peek() {
-            if g.delimiter() == Delimiter::Parenthesis {
-                vis.extend(c.next());
-            }
+        if let Some(TokenTree::Group(g)) = c.peek()
+            && g.delimiter() == Delimiter::Parenthesis
+        {
+            vis.extend(c.next());
         }
     }
     let name = match c.peek() {

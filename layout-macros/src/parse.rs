@@ -269,10 +269,11 @@ pub fn expr(c: &mut Cursor) -> PResult<Node> {
 }
 
 fn term(c: &mut Cursor) -> PResult<Node> {
-    if let Some(TokenTree::Ident(i)) = c.peek() {
-        if i == "Sw" && c.is_punct_at(1, '<') {
-            return swizzle_term(c);
-        }
+    if let Some(TokenTree::Ident(i)) = c.peek()
+        && i == "Sw"
+        && c.is_punct_at(1, '<')
+    {
+        return swizzle_term(c);
     }
     let shape = itup(c)?;
     if c.is_punct(':') && !c.is_punct_at(1, ':') {
@@ -481,12 +482,12 @@ fn itup(c: &mut Cursor) -> PResult<Node> {
                 }
                 return Ok(Node::Underscore(span));
             }
-            if let Some(digits) = name.strip_prefix('_') {
-                if digits.starts_with(|ch: char| ch.is_ascii_digit()) {
-                    c.next();
-                    let v = int_value(digits, span, false)?;
-                    return int_leaf(c, name, v, span);
-                }
+            if let Some(digits) = name.strip_prefix('_')
+                && digits.starts_with(|ch: char| ch.is_ascii_digit())
+            {
+                c.next();
+                let v = int_value(digits, span, false)?;
+                return int_leaf(c, name, v, span);
             }
             match name.as_str() {
                 "LayoutLeft" => {
