@@ -86,7 +86,7 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
 }
 
 impl<S: Congruent<D> + Static, D: Static> Layout<S, D> {
-    /// The one value of a fully static layout type (what `layout!` emits for static layouts).
+    /// The one value of a fully static layout type.
     ///
     /// ```
     /// use layout_core::typed::{Layout, C};
