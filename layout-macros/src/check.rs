@@ -6,7 +6,8 @@ use crate::parse::{Node, TagKind};
 use layout_core::notation::{Expr, Tag, Value, evaluate, operation_names};
 use layout_core::{Int, IntTuple, LayoutError, ScaledBasis, Swizzle};
 use proc_macro2::Span;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::OnceLock;
 
 /// Definitions of a `layouts!` block seen so far (`None`: the definition failed; do not report again).
 pub type Env = BTreeMap<String, Option<Value>>;
@@ -37,7 +38,7 @@ pub fn validate(node: &Node, ctx: &Ctx, out: &mut Vec<Diag>) {
         }
         Node::Tuple { elems, .. } => elems.iter().for_each(|e| validate(e, ctx, out)),
         Node::Call { name, span, args, .. } => {
-            if !operation_names().contains(&name.as_str()) {
+            if !is_operation(name) {
                 out.push(Diag::new(*span, unknown_operation(name)));
             }
             args.iter().for_each(|e| validate(e, ctx, out));
@@ -67,12 +68,21 @@ pub fn validate(node: &Node, ctx: &Ctx, out: &mut Vec<Diag>) {
                 *span,
                 format!(
                     "malformed layout notation: `{name}` is not an integer, `_`, a tuple or an operation call `{name}(...)`{}",
-                    if operation_names().contains(&name.as_str()) { "" } else { " (a name can refer only to an earlier definition of a layouts! block)" }
+                    if is_operation(name) { "" } else { " (a name can refer only to an earlier definition of a layouts! block)" }
                 ),
             )),
         },
         _ => {}
     }
+}
+
+/// Whether the evaluator knows the operation `name` (the set is built once per compiler process: the
+/// proc macro stays loaded across invocations).
+fn is_operation(name: &str) -> bool {
+    static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| operation_names().into_iter().collect())
+        .contains(name)
 }
 
 fn unknown_operation(name: &str) -> String {
