@@ -5,7 +5,9 @@ use crate::diag::Diag;
 use crate::parse::{Node, TagKind};
 use layout_core::notation::{Expr, Tag, Value, evaluate, operation_names};
 use layout_core::{Int, IntTuple, LayoutError, ScaledBasis, Swizzle};
-use std::collections::BTreeMap;
+use proc_macro2::Span;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::OnceLock;
 
 /// Definitions of a `layouts!` block seen so far (`None`: the definition failed; do not report again).
 pub type Env = BTreeMap<String, Option<Value>>;
@@ -36,7 +38,7 @@ pub fn validate(node: &Node, ctx: &Ctx, out: &mut Vec<Diag>) {
         }
         Node::Tuple { elems, .. } => elems.iter().for_each(|e| validate(e, ctx, out)),
         Node::Call { name, span, args, .. } => {
-            if !operation_names().contains(&name.as_str()) {
+            if !is_operation(name) {
                 out.push(Diag::new(*span, unknown_operation(name)));
             }
             args.iter().for_each(|e| validate(e, ctx, out));
@@ -66,12 +68,21 @@ pub fn validate(node: &Node, ctx: &Ctx, out: &mut Vec<Diag>) {
                 *span,
                 format!(
                     "malformed layout notation: `{name}` is not an integer, `_`, a tuple or an operation call `{name}(...)`{}",
-                    if operation_names().contains(&name.as_str()) { "" } else { " (a name can refer only to an earlier definition of a layouts! block)" }
+                    if is_operation(name) { "" } else { " (a name can refer only to an earlier definition of a layouts! block)" }
                 ),
             )),
         },
         _ => {}
     }
+}
+
+/// Whether the evaluator knows the operation `name` (the set is built once per compiler process: the
+/// proc macro stays loaded across invocations).
+fn is_operation(name: &str) -> bool {
+    static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| operation_names().into_iter().collect())
+        .contains(name)
 }
 
 fn unknown_operation(name: &str) -> String {
@@ -272,13 +283,48 @@ pub fn eval(node: &Node, env: Option<&Env>) -> Result<Value, Diag> {
 
 fn locate(node: &Node, env: Option<&Env>, err: LayoutError) -> Diag {
     for child in children(node) {
-        if child.has_call() || matches!(child, Node::Layout { .. }) {
-            if let Err(e) = evaluate(&to_expr(child, env, 1)) {
-                return locate(child, env, e);
-            }
+        if (child.has_call() || matches!(child, Node::Layout { .. }))
+            && let Err(e) = evaluate(&to_expr(child, env, 1))
+        {
+            return locate(child, env, e);
         }
     }
-    Diag::new(node.span(), describe(node, &err))
+    Diag::new(offending_span(node, &err), describe(node, &err))
+}
+
+/// The token that an error of the call `node` is about: the template argument that is out of range,
+/// the first argument too many, the operand that must be injective; else the operation's name.
+pub fn offending_span(node: &Node, err: &LayoutError) -> Span {
+    let Node::Call {
+        span,
+        targs,
+        targ_spans,
+        args,
+        ..
+    } = node
+    else {
+        return node.span();
+    };
+    match err {
+        LayoutError::IndexOutOfRange { index, .. } => targs
+            .iter()
+            .zip(targ_spans)
+            .find(|(t, _)| **t == *index)
+            .map_or(*span, |(_, s)| *s),
+        LayoutError::BadArguments { message, .. } => {
+            // "takes N argument(s), got M" with M > N: the first argument too many.
+            let want = message
+                .strip_prefix("takes ")
+                .and_then(|m| m.split_whitespace().next())
+                .and_then(|n| n.parse::<usize>().ok());
+            match want {
+                Some(n) if n < args.len() && message.contains("got") => args[n].span(),
+                _ => *span,
+            }
+        }
+        LayoutError::NotInjective { .. } if !args.is_empty() => args[0].span(),
+        _ => *span,
+    }
 }
 
 /// The message for an error of the evaluator at `node`.
@@ -312,13 +358,13 @@ pub fn check_dynamic(node: &Node) -> Option<Diag> {
 
 fn locate_dyn(node: &Node, err: LayoutError) -> Option<Diag> {
     for child in children(node) {
-        if child.has_call() {
-            if let Err(e) = evaluate(&to_expr(child, None, 1)) {
-                return locate_dyn(child, e);
-            }
+        if child.has_call()
+            && let Err(e) = evaluate(&to_expr(child, None, 1))
+        {
+            return locate_dyn(child, e);
         }
     }
-    value_independent(&err).then(|| Diag::new(node.span(), describe(node, &err)))
+    value_independent(&err).then(|| Diag::new(offending_span(node, &err), describe(node, &err)))
 }
 
 /// `i64` overflow in the size or the largest index of a (result) layout: the typed layer computes both.

@@ -125,6 +125,22 @@ impl Sk {
             }
         }
     }
+    /// The value as source text (static skeletons only): `C::<N>` leaves in tuples.
+    fn val_text(&self, out: &mut String) {
+        match self {
+            Sk::S(n) if *n < 0 => out.push_str(&format!("::cute::__C::<{{{n}}}>")),
+            Sk::S(n) => out.push_str(&format!("::cute::__C::<{n}>")),
+            Sk::D(_) => out.push_str("0i64"),
+            Sk::T(v) => {
+                out.push('(');
+                for e in v {
+                    e.val_text(out);
+                    out.push(',');
+                }
+                out.push(')');
+            }
+        }
+    }
     fn is_static(&self) -> bool {
         match self {
             Sk::S(_) => true,
@@ -134,29 +150,61 @@ impl Sk {
     }
 }
 
-/// Type and value of a typed layout. A fully static layout's value is the type's one constant
-/// (`Layout::<S, D>::VALUE`): fewer tokens and no constructor call for the compiler to check.
-pub fn layout(shape: &Sk, stride: &Sk) -> (TokenStream, TokenStream) {
+/// Emitted code: source text, lexed only if it is used (the compiler's lexer, not proc-macro2's
+/// fallback lexer, which is slow in a proc macro built without optimization), or tokens.
+pub enum Code {
+    Text(String),
+    Tokens(TokenStream),
+}
+
+impl Code {
+    pub fn tokens(self) -> TokenStream {
+        match self {
+            Code::Tokens(t) => t,
+            Code::Text(s) => lex(&s),
+        }
+    }
+}
+
+fn lex(s: &str) -> TokenStream {
+    if proc_macro::is_available()
+        && let Ok(t) = s.parse::<proc_macro::TokenStream>()
+    {
+        return t.into();
+    }
+    TokenStream::from_str(s).unwrap_or_else(|e| {
+        let m = format!("layout!: internal error: cannot lex `{s}`: {e}");
+        quote!(::core::compile_error! { #m })
+    })
+}
+
+/// Type and value of a typed layout. A fully static layout's value is a struct expression of
+/// zero-sized leaves, `Layout { __shape: (C::<4>, ..), __stride: (..) }`: its type is inferred from
+/// the leaves, so the compiler proves no trait bound, evaluates no constant and instantiates no
+/// function for it (the congruence that `Layout::new` would check is checked by the macro).
+pub fn layout(shape: &Sk, stride: &Sk) -> (Code, Code) {
     if shape.is_static() && stride.is_static() {
         let mut ty = String::from("::cute::typed::Layout<");
         shape.ty_text(&mut ty);
         ty.push(',');
         stride.ty_text(&mut ty);
         ty.push('>');
-        let val = format!("<{ty}>::VALUE");
-        if let (Ok(t), Ok(v)) = (TokenStream::from_str(&ty), TokenStream::from_str(&val)) {
-            return (t, v);
-        }
+        let mut val = String::from("::cute::__L{__shape: ");
+        shape.val_text(&mut val);
+        val.push_str(",__stride: ");
+        stride.val_text(&mut val);
+        val.push('}');
+        return (Code::Text(ty), Code::Text(val));
     }
     let (st, dt, sv, dv) = (shape.ty(), stride.ty(), shape.val(), stride.val());
     (
-        quote!(::cute::typed::Layout<#st, #dt>),
-        quote!(::cute::typed::Layout::<#st, #dt>::new(#sv, #dv)),
+        Code::Tokens(quote!(::cute::typed::Layout<#st, #dt>)),
+        Code::Tokens(quote!(::cute::typed::Layout::<#st, #dt>::new(#sv, #dv))),
     )
 }
 
 /// Type and value of an evaluated result.
-pub fn value(v: &Value) -> Result<(TokenStream, TokenStream), String> {
+pub fn value(v: &Value) -> Result<(Code, Code), String> {
     match v {
         Value::Layout(l) => Ok(layout(
             &sk_of_tuple(l.shape()).map_err(|m| format!("{l}, {m}"))?,
@@ -167,12 +215,11 @@ pub fn value(v: &Value) -> Result<(TokenStream, TokenStream), String> {
             if sk.is_static() {
                 let mut ty = String::new();
                 sk.ty_text(&mut ty);
-                let val = format!("<{ty} as ::cute::typed::Static>::VALUE");
-                if let (Ok(t), Ok(v)) = (TokenStream::from_str(&ty), TokenStream::from_str(&val)) {
-                    return Ok((t, v));
-                }
+                let mut val = String::new();
+                sk.val_text(&mut val);
+                return Ok((Code::Text(ty), Code::Text(val)));
             }
-            Ok((sk.ty(), sk.val()))
+            Ok((Code::Tokens(sk.ty()), Code::Tokens(sk.val())))
         }
         v => Err(format!(
             "{} `{v}`: the typed layer holds layouts and integer tuples; evaluate this expression at run time with cute::notation::eval_str",

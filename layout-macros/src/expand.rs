@@ -3,7 +3,7 @@
 
 use crate::check::{self, Ctx, Env};
 use crate::diag::{Diag, PResult};
-use crate::emit::{self, Sk, sk_of_node};
+use crate::emit::{self, Code, Sk, sk_of_node};
 use crate::parse::{self, Cursor, Node};
 use layout_core::notation::Value;
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
@@ -48,6 +48,7 @@ fn parse_top(ts: TokenStream) -> PResult<Node> {
             name: "make_layout".into(),
             span,
             targs: vec![],
+            targ_spans: vec![],
             args: std::iter::once(node).chain(tag).collect(),
         }
     } else {
@@ -80,7 +81,7 @@ fn error_expr(diags: &[Diag], stub: Option<(Sk, Sk)>) -> TokenStream {
     let errs = diags.iter().map(Diag::to_compile_error);
     let stub = match stub {
         Some((s, d)) => {
-            let (ty, _) = emit::layout(&s, &d);
+            let ty = emit::layout(&s, &d).0.tokens();
             quote!(::cute::typed::__stub::<#ty>())
         }
         None => quote!(::cute::typed::__stub()),
@@ -90,11 +91,10 @@ fn error_expr(diags: &[Diag], stub: Option<(Sk, Sk)>) -> TokenStream {
 
 fn empty_dyn(n: &Node, out: &mut Vec<Diag>) {
     n.any(&mut |x| {
-        if let Node::Dyn { expr, span } = x {
-            if expr.is_empty() {
+        if let Node::Dyn { expr, span } = x
+            && expr.is_empty() {
                 out.push(Diag::new(*span, "empty `{}`: a run-time leaf is a Rust expression of type i64 in braces, such as {n} (empty braces are for type position, Layout![...])"));
             }
-        }
         false
     });
 }
@@ -119,10 +119,10 @@ pub fn layout(ts: TokenStream) -> TokenStream {
         return error_expr(&diags, stub_type(&node));
     }
     if node.has_dyn() {
-        if let Node::Layout { shape, stride } = &node {
-            if let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride)) {
-                return emit::layout(&s, &d).1;
-            }
+        if let Node::Layout { shape, stride } = &node
+            && let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride))
+        {
+            return emit::layout(&s, &d).1.tokens();
         }
         if let Some(d) = check::check_dynamic(&node) {
             return error_expr(&[d], None);
@@ -131,20 +131,25 @@ pub fn layout(ts: TokenStream) -> TokenStream {
         return quote!(::cute::notation::evaluate(&#e));
     }
     match static_value(&node, None) {
-        Ok((_, val)) => val,
+        Ok((_, val)) => val.tokens(),
         Err(d) => error_expr(&[d], stub_type(&node)),
     }
 }
 
 /// Evaluate a static tree and emit its type and value.
-fn static_value(node: &Node, env: Option<&Env>) -> Result<(TokenStream, TokenStream), Diag> {
+fn static_value(node: &Node, env: Option<&Env>) -> Result<(Code, Code), Diag> {
     let v = check::eval(node, env)?;
-    if let Value::Layout(l) = &v {
-        if let Some(m) = check::overflow(l) {
-            return Err(Diag::new(node.span(), m));
-        }
+    emit_value(node, &v)
+}
+
+/// Type and value of an evaluated static result.
+fn emit_value(node: &Node, v: &Value) -> Result<(Code, Code), Diag> {
+    if let Value::Layout(l) = v
+        && let Some(m) = check::overflow(l)
+    {
+        return Err(Diag::new(node.span(), m));
     }
-    emit::value(&v).map_err(|m| Diag::new(node.span(), format!("`{node}` gives {m}")))
+    emit::value(v).map_err(|m| Diag::new(node.span(), format!("`{node}` gives {m}")))
 }
 
 /// `Layout![...]` in type position.
@@ -165,15 +170,14 @@ pub fn layout_type(ts: TokenStream) -> TokenStream {
         let errs = diags.iter().map(Diag::to_compile_error);
         return quote!((#(#errs,)*));
     }
-    if let Node::Layout { shape, stride } = &node {
-        if node.has_dyn() {
-            if let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride)) {
-                return emit::layout(&s, &d).0;
-            }
-        }
+    if let Node::Layout { shape, stride } = &node
+        && node.has_dyn()
+        && let (Some(s), Some(d)) = (sk_of_node(shape), sk_of_node(stride))
+    {
+        return emit::layout(&s, &d).0.tokens();
     }
     match static_value(&node, None) {
-        Ok((ty, _)) => ty,
+        Ok((ty, _)) => ty.tokens(),
         Err(d) => d.to_compile_error(),
     }
 }
@@ -212,10 +216,10 @@ fn definition(c: &mut Cursor, env: &mut Env) -> PResult<TokenStream> {
     let mut vis = TokenStream::new();
     if matches!(c.peek(), Some(TokenTree::Ident(i)) if i == "pub") {
         vis.extend(c.next());
-        if let Some(TokenTree::Group(g)) = c.peek() {
-            if g.delimiter() == Delimiter::Parenthesis {
-                vis.extend(c.next());
-            }
+        if let Some(TokenTree::Group(g)) = c.peek()
+            && g.delimiter() == Delimiter::Parenthesis
+        {
+            vis.extend(c.next());
         }
     }
     let name = match c.peek() {
@@ -255,7 +259,11 @@ fn definition(c: &mut Cursor, env: &mut Env) -> PResult<TokenStream> {
             env.insert(key, None);
             let (s, d) = stub.unwrap_or((Sk::S(1), Sk::S(0)));
             let (ty, val) = emit::layout(&s, &d);
-            (ty, val, diags.iter().map(Diag::to_compile_error).collect())
+            (
+                ty.tokens(),
+                val.tokens(),
+                diags.iter().map(Diag::to_compile_error).collect(),
+            )
         }
     };
     Ok(quote! {
@@ -291,6 +299,6 @@ fn define(
         return Err((diags, stub_type(&node)));
     }
     let v = check::eval(&node, Some(env)).map_err(|d| (vec![d], stub_type(&node)))?;
-    let (ty, val) = static_value(&node, Some(env)).map_err(|d| (vec![d], stub_type(&node)))?;
-    Ok((ty, val, v))
+    let (ty, val) = emit_value(&node, &v).map_err(|d| (vec![d], stub_type(&node)))?;
+    Ok((ty.tokens(), val.tokens(), v))
 }

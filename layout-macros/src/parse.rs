@@ -43,6 +43,8 @@ pub enum Node {
         name: String,
         span: Span,
         targs: Vec<i64>,
+        /// Where each template argument is written.
+        targ_spans: Vec<Span>,
         args: Vec<Node>,
     },
     /// `Sw<B,M,S>`.
@@ -267,10 +269,11 @@ pub fn expr(c: &mut Cursor) -> PResult<Node> {
 }
 
 fn term(c: &mut Cursor) -> PResult<Node> {
-    if let Some(TokenTree::Ident(i)) = c.peek() {
-        if i == "Sw" && c.is_punct_at(1, '<') {
-            return swizzle_term(c);
-        }
+    if let Some(TokenTree::Ident(i)) = c.peek()
+        && i == "Sw"
+        && c.is_punct_at(1, '<')
+    {
+        return swizzle_term(c);
     }
     let shape = itup(c)?;
     if c.is_punct(':') && !c.is_punct_at(1, ':') {
@@ -479,12 +482,12 @@ fn itup(c: &mut Cursor) -> PResult<Node> {
                 }
                 return Ok(Node::Underscore(span));
             }
-            if let Some(digits) = name.strip_prefix('_') {
-                if digits.starts_with(|ch: char| ch.is_ascii_digit()) {
-                    c.next();
-                    let v = int_value(digits, span, false)?;
-                    return int_leaf(c, name, v, span);
-                }
+            if let Some(digits) = name.strip_prefix('_')
+                && digits.starts_with(|ch: char| ch.is_ascii_digit())
+            {
+                c.next();
+                let v = int_value(digits, span, false)?;
+                return int_leaf(c, name, v, span);
             }
             match name.as_str() {
                 "LayoutLeft" => {
@@ -508,9 +511,11 @@ fn itup(c: &mut Cursor) -> PResult<Node> {
 /// After an identifier: `<targs>` and `(args)` make a call; nothing makes a name.
 fn call_or_name(c: &mut Cursor, name: String, span: Span) -> PResult<Node> {
     let mut targs = Vec::new();
+    let mut targ_spans = Vec::new();
     let has_targs = c.eat_punct('<');
     if has_targs {
         loop {
+            targ_spans.push(c.span());
             targs.push(plain_int(c)?);
             if c.eat_punct('>') {
                 break;
@@ -538,6 +543,7 @@ fn call_or_name(c: &mut Cursor, name: String, span: Span) -> PResult<Node> {
                 name,
                 span,
                 targs,
+                targ_spans,
                 args,
             })
         }

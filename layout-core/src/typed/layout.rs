@@ -18,25 +18,34 @@ use std::fmt;
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
 pub struct Layout<S, D> {
-    shape: S,
-    stride: D,
+    // Public but hidden for `layout!`: a fully static layout is emitted as the struct expression
+    // `Layout { __shape: (C::<4>, ..), __stride: (..) }`, which the compiler types without proving
+    // any trait bound or evaluating any constant (the cheapest expression to compile). Every method
+    // requires `S: Congruent<D>`, so a value built this way with incongruent types is unusable.
+    #[doc(hidden)]
+    pub __shape: S,
+    #[doc(hidden)]
+    pub __stride: D,
 }
 
 impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
     /// The layout `shape:stride`.
     #[inline(always)]
     pub const fn new(shape: S, stride: D) -> Self {
-        Layout { shape, stride }
+        Layout {
+            __shape: shape,
+            __stride: stride,
+        }
     }
     /// The shape.
     #[inline(always)]
     pub const fn shape(&self) -> &S {
-        &self.shape
+        &self.__shape
     }
     /// The stride.
     #[inline(always)]
     pub const fn stride(&self) -> &D {
-        &self.stride
+        &self.__stride
     }
     /// Number of top-level modes.
     pub const fn rank(&self) -> usize {
@@ -45,7 +54,7 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
     /// The size of the domain: the product of the shape.
     #[inline(always)]
     pub fn size(&self) -> i64 {
-        self.shape.size()
+        self.__shape.size()
     }
     /// The size of the codomain, `L(size - 1) + 1` as CuTe defines it.
     #[inline(always)]
@@ -64,11 +73,11 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
     /// ```
     #[inline(always)]
     pub fn call<X: Coord<S, D>>(&self, coord: X) -> i64 {
-        coord.index(&self.shape, &self.stride)
+        coord.index(&self.__shape, &self.__stride)
     }
     /// The run-time layout, losslessly (static leaves stay static).
     pub fn to_runtime(&self) -> crate::Layout {
-        match crate::Layout::new(self.shape.to_int_tuple(), self.stride.to_int_tuple()) {
+        match crate::Layout::new(self.__shape.to_int_tuple(), self.__stride.to_int_tuple()) {
             Ok(l) => l,
             // `S: Congruent<D>` guarantees congruence and typed shapes hold no basis elements.
             Err(e) => unreachable!("a typed layout is congruent by its type: {e}"),
@@ -77,7 +86,7 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
 }
 
 impl<S: Congruent<D> + Static, D: Static> Layout<S, D> {
-    /// The one value of a fully static layout type (what `layout!` emits for static layouts).
+    /// The one value of a fully static layout type.
     ///
     /// ```
     /// use layout_core::typed::{Layout, C};
@@ -85,8 +94,8 @@ impl<S: Congruent<D> + Static, D: Static> Layout<S, D> {
     /// assert_eq!(L.to_string(), "(_2,_3):(_3,_1)");
     /// ```
     pub const VALUE: Self = Layout {
-        shape: S::VALUE,
-        stride: D::VALUE,
+        __shape: S::VALUE,
+        __stride: D::VALUE,
     };
 }
 
@@ -102,8 +111,8 @@ impl<S: Congruent<D>, D: IntTupleT> TryFrom<&crate::Layout> for Layout<S, D> {
     /// differs from the type.
     fn try_from(l: &crate::Layout) -> Result<Self> {
         Ok(Layout {
-            shape: S::from_int_tuple(l.shape())?,
-            stride: D::from_int_tuple(l.stride())?,
+            __shape: S::from_int_tuple(l.shape())?,
+            __stride: D::from_int_tuple(l.stride())?,
         })
     }
 }
