@@ -56,7 +56,7 @@ pub fn validate(node: &Node, ctx: &Ctx, out: &mut Vec<Diag>) {
         Node::Ref { name, span } => match ctx.env {
             Some(env) if env.contains_key(name) => {}
             Some(env) => {
-                let near = env.keys().min_by_key(|k| edit_distance(name, k)).filter(|k| edit_distance(name, k) <= 2);
+                let near = env.keys().min_by_key(|k| layout_core::notation::edit_distance(name, k)).filter(|k| layout_core::notation::edit_distance(name, k) <= 2);
                 let hint = match near {
                     Some(k) => format!("; did you mean `{k}`?"),
                     None if env.is_empty() => String::new(),
@@ -96,23 +96,6 @@ fn unknown_operation(name: &str) -> String {
         Err(e @ LayoutError::UnknownOperation { .. }) => e.to_string(),
         _ => format!("unknown operation `{name}`"),
     }
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 fn is_literal(n: &Node) -> bool {
