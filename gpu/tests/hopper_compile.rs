@@ -7,7 +7,11 @@ use gpu::gemm::DType;
 use gpu::hopper::{HopperConfig, HopperProblem, generate_hopper_gemm};
 
 fn loud(msg: &str) {
-    eprintln!("\n{}\n{msg}\n{}\n", "*".repeat(msg.len()), "*".repeat(msg.len()));
+    eprintln!(
+        "\n{}\n{msg}\n{}\n",
+        "*".repeat(msg.len()),
+        "*".repeat(msg.len())
+    );
 }
 
 fn configs() -> Vec<(HopperConfig, DType, DType)> {
@@ -26,7 +30,9 @@ fn hopper_gemm_compiles_without_spills() {
         if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
             panic!("CI=true and {msg}");
         }
-        loud(&format!("***** SKIP hopper_gemm_compiles_without_spills: {msg} *****"));
+        loud(&format!(
+            "***** SKIP hopper_gemm_compiles_without_spills: {msg} *****"
+        ));
         return;
     }
     let mut failures = Vec::new();
@@ -53,7 +59,10 @@ fn hopper_gemm_compiles_without_spills() {
                     let n = sass.lines().filter(|l| l.contains("HGMMA")).count();
                     eprintln!("  cuobjdump: {n} HGMMA instructions");
                     if n == 0 || sass.contains("LDL") || sass.contains("STL") {
-                        failures.push(format!("{}: SASS without HGMMA or with local memory", k.kernel.name));
+                        failures.push(format!(
+                            "{}: SASS without HGMMA or with local memory",
+                            k.kernel.name
+                        ));
                     }
                 }
             }
@@ -68,7 +77,10 @@ fn sass_of(cubin: &[u8], name: &str) -> Option<String> {
     let tool = std::env::var("CUOBJDUMP").unwrap_or_else(|_| "cuobjdump".into());
     let path = std::env::temp_dir().join(format!("{name}-{}.cubin", std::process::id()));
     std::fs::write(&path, cubin).ok()?;
-    let out = std::process::Command::new(&tool).arg("-sass").arg(&path).output();
+    let out = std::process::Command::new(&tool)
+        .arg("-sass")
+        .arg(&path)
+        .output();
     let _ = std::fs::remove_file(&path);
     match out {
         Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).into_owned()),

@@ -187,13 +187,19 @@ pub fn generate_hopper_gemm(
         ));
     }
     if c.bn % 16 != 0 || !(16..=256).contains(&c.bn) || c.bm > 256 {
-        return bad(format!("bn = {} must be a multiple of 16 in [16,256]", c.bn));
+        return bad(format!(
+            "bn = {} must be a multiple of 16 in [16,256]",
+            c.bn
+        ));
     }
     if c.stages < 2 {
         return bad("at least 2 stages".into());
     }
     if c.smem_bytes() > 232448 {
-        return bad(format!("{} bytes of shared memory > 227 KiB", c.smem_bytes()));
+        return bad(format!(
+            "{} bytes of shared memory > 227 KiB",
+            c.smem_bytes()
+        ));
     }
     if p.lda % 8 != 0 || p.ldb % 8 != 0 || p.ldd % 2 != 0 || p.m < 1 || p.n < 1 || p.k < 1 {
         return bad(format!(
@@ -225,7 +231,9 @@ pub fn generate_hopper_gemm(
     let s_b = tile_to_shape(&atom_l, &format!("({bn},{bk})").parse()?, None)?;
     let row_width_elems = (16i64 << sw.bits) / 2; // 128 B / 2 B = 64 for Sw<3,..>
     if row_width_elems != bk {
-        return bad(format!("swizzle row of {row_width_elems} elements != bk {bk}"));
+        return bad(format!(
+            "swizzle row of {row_width_elems} elements != bk {bk}"
+        ));
     }
     let sbo = eval_off(&s_a, "(8,0)")? * 2;
     let k16 = eval_off(&s_a, "(0,16)")? * 2;
