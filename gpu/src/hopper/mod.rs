@@ -262,9 +262,10 @@ pub fn generate_hopper_gemm(
     let tin = dtype_name(input);
     let tout = dtype_name(output);
     let name = format!(
-        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}_s{}{}",
+        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}_s{}_g{}{}",
         c.consumers,
         c.stages,
+        c.group_m,
         if c.persistent { "_p" } else { "" }
     );
     let tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
