@@ -20,6 +20,7 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
         (HopperConfig::default(), DType::F16, DType::F16),
         (HopperConfig::large(), DType::BF16, DType::BF16),
         (HopperConfig::large(), DType::F16, DType::F32),
+        (HopperConfig::pingpong(), DType::BF16, DType::BF16),
     ]
 }
 

@@ -75,7 +75,11 @@ mod imp {
     }
 
     fn configs_for_check() -> Vec<HopperConfig> {
-        vec![HopperConfig::default(), HopperConfig::large()]
+        vec![
+            HopperConfig::default(),
+            HopperConfig::large(),
+            HopperConfig::pingpong(),
+        ]
     }
 
     /// Exactness on small integers: f32 outputs equal the exact sums, 16-bit outputs their correct rounding.
@@ -233,6 +237,17 @@ mod imp {
                     bn: 192,
                     stages: 5,
                     ..large
+                },
+                HopperConfig::pingpong(),
+                HopperConfig {
+                    bm: 64,
+                    bn: 256,
+                    stages: 5,
+                    ..HopperConfig::pingpong()
+                },
+                HopperConfig {
+                    group_m: 16,
+                    ..HopperConfig::pingpong()
                 },
             ]
         };

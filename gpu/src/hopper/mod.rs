@@ -44,6 +44,9 @@ pub struct HopperConfig {
     pub persistent: bool,
     /// Raster grouping: tiles are visited in groups of `group_m` tile rows.
     pub group_m: i64,
+    /// Ping-pong: each consumer warp group owns whole tiles (alternating), so one's epilogue overlaps the
+    /// other's MMAs (needs `persistent` and 2 consumers; then `bm` is the rows of one consumer's tile).
+    pub pingpong: bool,
     /// Registers per thread of the producer warp group after `setmaxnreg.dec`.
     pub producer_regs: u32,
     /// Registers per thread of the consumer warp groups after `setmaxnreg.inc`.
@@ -61,6 +64,7 @@ impl Default for HopperConfig {
             stages: 4,
             persistent: false,
             group_m: 8,
+            pingpong: false,
             producer_regs: 40,
             consumer_regs: 232,
         }
@@ -76,6 +80,18 @@ impl HopperConfig {
             consumers: 2,
             stages: 4,
             persistent: true,
+            ..Self::default()
+        }
+    }
+    /// Ping-pong, 128x128x64 tiles per consumer warp group, 6 stages, persistent.
+    pub fn pingpong() -> Self {
+        HopperConfig {
+            bm: 128,
+            bn: 128,
+            consumers: 2,
+            stages: 6,
+            persistent: true,
+            pingpong: true,
             ..Self::default()
         }
     }
@@ -180,7 +196,11 @@ pub fn generate_hopper_gemm(
     if c.bk != 64 {
         return bad("bk must be 64 (one 128-byte swizzle row of 16-bit values)".into());
     }
-    if !(1..=2).contains(&c.consumers) || c.bm % (64 * c.consumers as i64) != 0 {
+    let owners = if c.pingpong { 1 } else { c.consumers as i64 };
+    if c.pingpong && (!c.persistent || c.consumers != 2) {
+        return bad("ping-pong needs 2 consumers and a persistent grid".into());
+    }
+    if !(1..=2).contains(&c.consumers) || c.bm % (64 * owners) != 0 {
         return bad(format!(
             "bm = {} must be a multiple of 64 x {} consumers",
             c.bm, c.consumers
@@ -207,7 +227,7 @@ pub fn generate_hopper_gemm(
         ));
     }
     let (bm, bn, bk) = (c.bm, c.bn, c.bk);
-    let wg_rows = bm / c.consumers as i64;
+    let wg_rows = bm / owners;
     let m_chunks = wg_rows / 64;
 
     // ---- shared-memory layouts from the GMMA atom
@@ -262,8 +282,9 @@ pub fn generate_hopper_gemm(
     let tin = dtype_name(input);
     let tout = dtype_name(output);
     let name = format!(
-        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}_s{}_g{}{}",
+        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}",
         c.consumers,
+        if c.pingpong { "pp" } else { "" },
         c.stages,
         c.group_m,
         if c.persistent { "_p" } else { "" }
@@ -397,7 +418,7 @@ typedef unsigned short out_t;"#
         }
     }
     let full_count = 1;
-    let empty_count = c.consumers;
+    let empty_count = owners;
     let _ = writeln!(
         w,
         r#"
@@ -441,10 +462,10 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
     }}
   }} else {{
     asm volatile("setmaxnreg.inc.sync.aligned.u32 {cr};");
-    const int cw = wg - 1;   // consumer: rows [cw*{wg_rows}, (cw+1)*{wg_rows}) of the tile
+    const int cw = wg - 1;   // {consumer_doc}
     float acc[{m_chunks}][{nacc}];
-    u32 it = 0;
-    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {{
+    for (int t = blockIdx.x{t0}; t < tiles; t += {tstep}gridDim.x) {{
+      u32 it = (u32)((t - blockIdx.x) / gridDim.x) * (u32)ktiles;   // k-blocks the producer loaded before this tile
       const int per_group = {gm} * tiles_n, g = t / per_group, first_m = g * {gm};
       const int gsize = min(tiles_m - first_m, {gm});
       const int tm = first_m + (t % per_group) % gsize, tn = (t % per_group) / gsize;
@@ -456,7 +477,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
       for (int kb = 0; kb < ktiles; ++kb, ++it) {{
         const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
         mbar_wait(full_bar + 8 * s, phase);
-        const u32 sa = sbase + s * {stage_bytes}u + cw * {cw_bytes}u, sb = sbase + s * {stage_bytes}u + {a_bytes}u;
+        const u32 sa = sbase + s * {stage_bytes}u{cw_off}, sb = sbase + s * {stage_bytes}u + {a_bytes}u;
 #pragma unroll
         for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -484,7 +505,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
       for (int c = 0; c < {m_chunks}; ++c) {{
 #pragma unroll
         for (int h = 0; h < 2; ++h) {{
-          const int row = tm * {bm} + cw * {wg_rows} + c * 64 + 16 * warp + lane / 4 + 8 * h;
+          const int row = tm * {bm}{cw_row} + c * 64 + 16 * warp + lane / 4 + 8 * h;
           if (row < M) {{
             out_t* drow = D + (long long)row * ldd;
 #pragma unroll
@@ -503,7 +524,23 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
         pr = c.producer_regs,
         cr = c.consumer_regs,
         gm = c.group_m,
-        cw_bytes = wg_rows * bk * 2,
+        consumer_doc = if c.pingpong {
+            "ping-pong: consumer cw takes the CTA's tiles cw, cw+2, ... (all rows)".to_string()
+        } else {
+            format!("consumer: rows [cw*{wg_rows}, (cw+1)*{wg_rows}) of every tile")
+        },
+        t0 = if c.pingpong { " + cw * gridDim.x" } else { "" },
+        tstep = if c.pingpong { "2 * " } else { "" },
+        cw_off = if c.pingpong {
+            String::new()
+        } else {
+            format!(" + cw * {}u", wg_rows * bk * 2)
+        },
+        cw_row = if c.pingpong {
+            String::new()
+        } else {
+            format!(" + cw * {wg_rows}")
+        },
         ksteps = bk / 16,
         nj = bn / 8,
     );
