@@ -473,7 +473,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
       for (int c = 0; c < {m_chunks}; ++c)
 #pragma unroll
         for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
-      u32 prev = 0;
+      u32 prev = 0;{pp_wait}
       for (int kb = 0; kb < ktiles; ++kb, ++it) {{
         const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
         mbar_wait(full_bar + 8 * s, phase);
@@ -498,7 +498,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
       asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 #pragma unroll
       for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
-      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);
+      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);{pp_arrive}
       // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator; predicated at the M/N edges
       const int warp = tid / 32, lane = tid % 32;
 #pragma unroll
@@ -528,6 +528,18 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
             "ping-pong: consumer cw takes the CTA's tiles cw, cw+2, ... (all rows)".to_string()
         } else {
             format!("consumer: rows [cw*{wg_rows}, (cw+1)*{wg_rows}) of every tile")
+        },
+        pp_wait = if c.pingpong {
+            "\n      // ping-pong order: this mainloop starts after the other consumer's mainloop of the previous tile\n      \
+             // (named barrier 1: consumer 0 -> 1, 2: consumer 1 -> 0), so the full-barrier phases waited on are the next ones\n      \
+             if (cw == 1 || t != (int)blockIdx.x) asm volatile(\"bar.sync %0, 256;\" :: \"r\"(cw == 0 ? 2 : 1) : \"memory\");"
+        } else {
+            ""
+        },
+        pp_arrive = if c.pingpong {
+            "\n      if (t + (int)gridDim.x < tiles) asm volatile(\"bar.arrive %0, 256;\" :: \"r\"(cw == 0 ? 1 : 2) : \"memory\");"
+        } else {
+            ""
         },
         t0 = if c.pingpong { " + cw * gridDim.x" } else { "" },
         tstep = if c.pingpong { "2 * " } else { "" },
