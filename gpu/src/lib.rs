@@ -26,6 +26,7 @@
 pub mod copy;
 pub mod error;
 pub mod gemm;
+pub mod hopper;
 pub mod host;
 pub mod kernel;
 pub mod ptx;

@@ -1,0 +1,607 @@
+//! Hopper (sm_90a) GEMM: `wgmma.mma_async` fed by TMA (`cp.async.bulk.tensor`) through a warp-specialized,
+//! multistage mbarrier pipeline, generated from layouts.
+//!
+//! `D (M,N) row-major = A (M,K) row-major * B (K,N) column-major`, both operands K-major (the "TN" GEMM),
+//! f16 or bf16 in, f32 accumulation, D in f32, f16 or bf16.
+//!
+//! What comes from the layout algebra (and is stated in the generated text's comments):
+//! - the shared-memory stage layouts: the GMMA atom `GMMA::Layout_K_SW128_Atom` ([`smem_atom`]:
+//!   `Sw<3,3,3> o (8,64):(64,1)` for 16-bit values) tiled to the CTA tile with [`tile_to_shape`];
+//! - the swizzle mode of the TMA box and of the wgmma descriptor, from the atom's swizzle (`Sw<3,..>`: 128 B);
+//! - the descriptor's stride byte offset (between 8-row core-matrix groups), the per-k16 and per-64-row
+//!   descriptor advances: offsets of the tiled smem layout at `(8,0)`, `(0,16)`, `(64,0)`;
+//! - the TMA box (one atom row of 128 B times the tile's rows) and the TMA coordinates: the tile modes of
+//!   `zipped_divide(make_identity_layout((M,K)), (BM,BK))` (coordinates, innermost first for TMA);
+//! - the accumulator fragment: [`gmma_c_layout`] `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))` gives the row
+//!   and column of every accumulator register in the epilogue.
+
+#[cfg(feature = "cuda")]
+pub mod run;
+
+use crate::error::{GpuError, Result};
+use crate::gemm::DType;
+use crate::kernel::{Arg, Kernel};
+use layout_core::atom::gmma::{Major, SmemSwizzle, gmma_c_layout, smem_atom};
+use layout_core::{
+    IntTuple, Layout, Tiler, layout_eval, make_identity_layout, tile_to_shape, zipped_divide,
+};
+use std::fmt::Write;
+
+/// Tile configuration of the Hopper GEMM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HopperConfig {
+    /// CTA tile rows (a multiple of `64 * consumers`).
+    pub bm: i64,
+    /// CTA tile columns = the wgmma N (multiple of 16, at most 256).
+    pub bn: i64,
+    /// K per stage (64: one 128-byte swizzle row of 16-bit values).
+    pub bk: i64,
+    /// Consumer warp groups (1 or 2); each owns `bm / consumers` rows of the tile.
+    pub consumers: u32,
+    /// Pipeline stages (>= 2).
+    pub stages: u32,
+    /// Persistent CTAs (one per SM, looping over tiles) instead of one CTA per tile.
+    pub persistent: bool,
+    /// Raster grouping: tiles are visited in groups of `group_m` tile rows.
+    pub group_m: i64,
+    /// Ping-pong: each consumer warp group owns whole tiles (alternating), so one's epilogue overlaps the
+    /// other's MMAs (needs `persistent` and 2 consumers; then `bm` is the rows of one consumer's tile).
+    pub pingpong: bool,
+    /// Registers per thread of the producer warp group after `setmaxnreg.dec`.
+    pub producer_regs: u32,
+    /// Registers per thread of the consumer warp groups after `setmaxnreg.inc`.
+    pub consumer_regs: u32,
+}
+
+impl Default for HopperConfig {
+    /// The simple version: one consumer warp group, 128x128x64, 4 stages, no persistence.
+    fn default() -> Self {
+        HopperConfig {
+            bm: 128,
+            bn: 128,
+            bk: 64,
+            consumers: 1,
+            stages: 4,
+            persistent: false,
+            group_m: 8,
+            pingpong: false,
+            producer_regs: 40,
+            consumer_regs: 232,
+        }
+    }
+}
+
+impl HopperConfig {
+    /// 128x256x64, two consumer warp groups (64x256 each), 4 stages, persistent.
+    pub fn large() -> Self {
+        HopperConfig {
+            bm: 128,
+            bn: 256,
+            consumers: 2,
+            stages: 4,
+            persistent: true,
+            ..Self::default()
+        }
+    }
+    /// Ping-pong, 128x128x64 tiles per consumer warp group, 6 stages, persistent.
+    pub fn pingpong() -> Self {
+        HopperConfig {
+            bm: 128,
+            bn: 128,
+            consumers: 2,
+            stages: 6,
+            persistent: true,
+            pingpong: true,
+            ..Self::default()
+        }
+    }
+    /// Threads per CTA: one producer warp group plus the consumers.
+    pub fn threads(&self) -> u32 {
+        128 * (1 + self.consumers)
+    }
+    /// Bytes of one pipeline stage (A tile + B tile).
+    pub fn stage_bytes(&self) -> i64 {
+        (self.bm + self.bn) * self.bk * 2
+    }
+    /// Dynamic shared memory: the stages, 1024 bytes of alignment slack, the mbarriers.
+    pub fn smem_bytes(&self) -> u32 {
+        (self.stage_bytes() * self.stages as i64 + 1024 + 16 * self.stages as i64) as u32
+    }
+}
+
+/// The problem: sizes and leading dimensions (in elements) of A (M,K) row-major, B (K,N) column-major,
+/// D (M,N) row-major.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HopperProblem {
+    /// Rows of A and D.
+    pub m: i64,
+    /// Columns of B and D.
+    pub n: i64,
+    /// The reduction extent.
+    pub k: i64,
+    /// Row stride of A (multiple of 8: TMA needs 16-byte global strides).
+    pub lda: i64,
+    /// Column stride of B (multiple of 8).
+    pub ldb: i64,
+    /// Row stride of D (even).
+    pub ldd: i64,
+}
+
+impl HopperProblem {
+    /// Dense problem with leading dimensions rounded up to multiples of 8.
+    pub fn padded(m: i64, n: i64, k: i64) -> Self {
+        let up = |x: i64| (x + 7) / 8 * 8;
+        HopperProblem {
+            m,
+            n,
+            k,
+            lda: up(k),
+            ldb: up(k),
+            ldd: up(n),
+        }
+    }
+}
+
+/// Everything the host needs to build the tensor maps and launch.
+#[derive(Clone, Debug)]
+pub struct HopperKernel {
+    /// Source, name, grid, block, dynamic smem, scalar args (`D`, `M`, `N`, `K`, `ldd` after the two maps).
+    pub kernel: Kernel,
+    /// The configuration.
+    pub config: HopperConfig,
+    /// The problem.
+    pub problem: HopperProblem,
+    /// Input type.
+    pub input: DType,
+    /// Output type.
+    pub output: DType,
+    /// TMA box of A, innermost first: (BK, BM).
+    pub box_a: [u32; 2],
+    /// TMA box of B, innermost first: (BK, BN).
+    pub box_b: [u32; 2],
+    /// Swizzle span in bytes of the TMA boxes and the descriptors (0, 32, 64, 128), from the smem atom.
+    pub swizzle_bytes: u32,
+}
+
+fn eval_off(l: &Layout, c: &str) -> Result<i64> {
+    let coord: IntTuple = c.parse()?;
+    let v = layout_eval(l, &coord)?;
+    v.to_string()
+        .trim_start_matches('_')
+        .parse::<i64>()
+        .map_err(|_| GpuError::Unsupported(format!("offset of {l} at {c} is {v}")))
+}
+
+fn dtype_name(d: DType) -> &'static str {
+    match d {
+        DType::F16 => "f16",
+        DType::BF16 => "bf16",
+        DType::F32 => "f32",
+    }
+}
+
+/// Generates the kernel for `problem` with `config`.
+pub fn generate_hopper_gemm(
+    problem: &HopperProblem,
+    input: DType,
+    output: DType,
+    config: &HopperConfig,
+) -> Result<HopperKernel> {
+    let c = config;
+    let p = problem;
+    let bad = |m: String| Err(GpuError::Unsupported(m));
+    if input == DType::F32 {
+        return bad("wgmma inputs here are f16 or bf16".into());
+    }
+    if c.bk != 64 {
+        return bad("bk must be 64 (one 128-byte swizzle row of 16-bit values)".into());
+    }
+    let owners = if c.pingpong { 1 } else { c.consumers as i64 };
+    if c.pingpong && (!c.persistent || c.consumers != 2) {
+        return bad("ping-pong needs 2 consumers and a persistent grid".into());
+    }
+    if !(1..=2).contains(&c.consumers) || c.bm % (64 * owners) != 0 {
+        return bad(format!(
+            "bm = {} must be a multiple of 64 x {} consumers",
+            c.bm, c.consumers
+        ));
+    }
+    if c.bn % 16 != 0 || !(16..=256).contains(&c.bn) || c.bm > 256 {
+        return bad(format!(
+            "bn = {} must be a multiple of 16 in [16,256]",
+            c.bn
+        ));
+    }
+    if c.stages < 2 {
+        return bad("at least 2 stages".into());
+    }
+    if c.smem_bytes() > 232448 {
+        return bad(format!(
+            "{} bytes of shared memory > 227 KiB",
+            c.smem_bytes()
+        ));
+    }
+    if p.lda % 8 != 0 || p.ldb % 8 != 0 || p.ldd % 2 != 0 || p.m < 1 || p.n < 1 || p.k < 1 {
+        return bad(format!(
+            "lda, ldb must be multiples of 8 (16-byte TMA strides), ldd even: {p:?}"
+        ));
+    }
+    let (bm, bn, bk) = (c.bm, c.bn, c.bk);
+    let wg_rows = bm / owners;
+    let m_chunks = wg_rows / 64;
+
+    // ---- shared-memory layouts from the GMMA atom
+    let atom = smem_atom(Major::K, SmemSwizzle::Sw128, 16)?;
+    let sw = atom
+        .swizzle()
+        .ok_or_else(|| GpuError::Unsupported("atom without a swizzle".into()))?;
+    let atom_l = atom.domain_layout()?.clone();
+    let swizzle_bytes: u32 = match sw.bits {
+        0 => 0,
+        b => 16u32 << b,
+    };
+    // descriptor layout type (bits 62-63): 1 = 128B, 2 = 64B, 3 = 32B, 0 = interleaved
+    let layout_type: u64 = match sw.bits {
+        3 => 1,
+        2 => 2,
+        1 => 3,
+        _ => 0,
+    };
+    let s_a = tile_to_shape(&atom_l, &format!("({bm},{bk})").parse()?, None)?;
+    let s_b = tile_to_shape(&atom_l, &format!("({bn},{bk})").parse()?, None)?;
+    let row_width_elems = (16i64 << sw.bits) / 2; // 128 B / 2 B = 64 for Sw<3,..>
+    if row_width_elems != bk {
+        return bad(format!(
+            "swizzle row of {row_width_elems} elements != bk {bk}"
+        ));
+    }
+    let sbo = eval_off(&s_a, "(8,0)")? * 2;
+    let k16 = eval_off(&s_a, "(0,16)")? * 2;
+    let chunk64 = eval_off(&s_a, "(64,0)")? * 2;
+    let sbo_b = eval_off(&s_b, "(8,0)")? * 2;
+    if sbo != sbo_b {
+        return bad("A and B stride byte offsets differ".into());
+    }
+    // ---- TMA coordinates from identity layouts
+    let id_a = make_identity_layout(&format!("({},{})", p.m, p.k).parse()?)?;
+    let id_b = make_identity_layout(&format!("({},{})", p.n, p.k).parse()?)?;
+    let tiler_a: Tiler = format!("(_{bm},_{bk})").parse()?;
+    let tiler_b: Tiler = format!("(_{bn},_{bk})").parse()?;
+    let tiles_a = zipped_divide(&id_a, &tiler_a)?;
+    let tiles_b = zipped_divide(&id_b, &tiler_b)?;
+    // ---- accumulator fragment
+    let c_frag = gmma_c_layout(bn)?;
+    let expect = format!(
+        "((_4,_8,_4),(_2,_2,_{})):((_128,_1,_16),(_64,_8,_512))",
+        bn / 8
+    );
+    if c_frag.to_string() != expect {
+        return bad(format!("unexpected GMMA C layout {c_frag}"));
+    }
+
+    let tin = dtype_name(input);
+    let tout = dtype_name(output);
+    let name = format!(
+        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}",
+        c.consumers,
+        if c.pingpong { "pp" } else { "" },
+        c.stages,
+        c.group_m,
+        if c.persistent { "_p" } else { "" }
+    );
+    let tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+    let grid = if c.persistent {
+        // the runner clamps to the SM count at launch; this is the upper bound
+        tiles.min(132)
+    } else {
+        tiles
+    } as u32;
+    let stage_bytes = c.stage_bytes();
+    let a_bytes = bm * bk * 2;
+    let nacc = bn / 2;
+    let ab_ty = if input == DType::F16 { "f16" } else { "bf16" };
+
+    let mut s = String::new();
+    let w = &mut s;
+    let _ = writeln!(
+        w,
+        "// {name}: D (M,N) row-major = A (M,K) row-major * B (K,N) column-major, {tin} in, f32 accumulate, {tout} out.\n\
+// sm_90a: TMA (cp.async.bulk.tensor) -> {stages}-stage mbarrier pipeline -> wgmma.mma_async m64n{bn}k16.\n\
+// CTA: 1 producer warp group (TMA, setmaxnreg.dec {pr}) + {cons} consumer warp group(s) (wgmma, setmaxnreg.inc {cr}),\n\
+// CTA tile {bm}x{bn}x{bk}, each consumer {wg_rows}x{bn} = {m_chunks} x m64n{bn}k16 per k16 step.{persist}\n\
+//\n\
+// smem atom (GMMA::Layout_K_SW128_Atom, 16-bit): {atom}\n\
+//   swizzle {sw} -> TMA CU_TENSOR_MAP_SWIZZLE_{swb}B, descriptor layout type {layout_type}\n\
+// smem A stage = tile_to_shape(atom, ({bm},{bk})) = {s_a}   ({a_bytes} B)\n\
+// smem B stage = tile_to_shape(atom, ({bn},{bk})) = {s_b}   ({b_bytes} B)\n\
+// descriptor: start = stage + offset, LBO = 1 (unused for swizzled K-major), SBO = sA(8,0) = {sbo} B,\n\
+//   per k16 step + sA(0,16) = {k16} B (pre-swizzle address; the hardware applies the swizzle), per m64 chunk + sA(64,0) = {chunk64} B\n\
+// TMA box A = ({bk},{bm}) innermost first (one {swb} B swizzle row x {bm} rows), box B = ({bk},{bn})\n\
+// TMA coordinates: zipped_divide(make_identity_layout((M,K)), ({bm},{bk})) = {tiles_a}\n\
+//   tile (tm,kb) -> (M,K) coordinate (tm*{bm}, kb*{bk}) -> TMA {{kb*{bk}, tm*{bm}}};\n\
+//   zipped_divide(make_identity_layout((N,K)), ({bn},{bk})) = {tiles_b}\n\
+// accumulator: gmma_c_layout({bn}) = {c_frag} ((T,V) -> m + 64*n):\n\
+//   thread t = (t%4, t/4%8, t/32), value v = (v%2, v/2%2, v/4) -> row 16*(t/32) + t/4%8 + 8*(v/2%2), col 2*(t%4) + v%2 + 8*(v/4)",
+        stages = c.stages,
+        pr = c.producer_regs,
+        cr = c.consumer_regs,
+        cons = c.consumers,
+        persist = if c.persistent {
+            " Persistent: CTAs loop over tiles (stride gridDim.x)."
+        } else {
+            ""
+        },
+        b_bytes = bn * bk * 2,
+        swb = swizzle_bytes,
+    );
+    let _ = writeln!(
+        w,
+        r#"
+typedef unsigned int u32;
+typedef unsigned long long u64;
+struct __align__(64) TmaDesc {{ u64 opaque[16]; }};
+
+__device__ __forceinline__ u32 smem_addr(const void* p) {{
+  u32 r; asm volatile("{{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }}" : "=r"(r) : "l"(p)); return r;
+}}
+__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {{
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory");
+}}
+__device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes) {{
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}}
+__device__ __forceinline__ void mbar_arrive(u32 bar) {{
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+}}
+__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {{
+  u32 ok = 0;
+  do {{
+    asm volatile("{{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }}"
+                 : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  }} while (!ok);
+}}
+// TMA 2-D tile load into smem, completing (complete_tx) on the mbarrier.
+__device__ __forceinline__ void tma_load_2d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1) {{
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {{%3, %4}}], [%2];"
+               :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1) : "memory");
+}}
+// sm_90 smem matrix descriptor: start>>4 [0,14), LBO>>4 [16,30), SBO>>4 [32,46), layout type [62,64).
+__device__ __forceinline__ u64 smem_desc(u32 addr) {{
+  return (u64)((addr & 0x3FFFF) >> 4) | ((u64)1 << 16) | ((u64)({sbo} >> 4) << 32) | ((u64){layout_type} << 62);
+}}"#
+    );
+    // the wgmma wrapper
+    let _ = write!(
+        w,
+        "__device__ __forceinline__ void wgmma_m64n{bn}k16(float (&d)[{nacc}], u64 da, u64 db) {{\n  asm volatile(\"{{\\n\"\n    \"wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{ab_ty}.{ab_ty} {{"
+    );
+    for i in 0..nacc {
+        let _ = write!(w, "{}%{i}", if i == 0 { "" } else { "," });
+    }
+    let _ = writeln!(
+        w,
+        "}}, %{}, %{}, 1, 1, 1, 0, 0;\\n\"\n    \"}}\\n\"",
+        nacc,
+        nacc + 1
+    );
+    let _ = write!(w, "    :");
+    for i in 0..nacc {
+        let _ = write!(w, "{}\"+f\"(d[{i}])", if i == 0 { " " } else { ", " });
+    }
+    let _ = writeln!(w, "\n    : \"l\"(da), \"l\"(db));\n}}");
+    let _ = writeln!(
+        w,
+        "__device__ __forceinline__ void fence_acc(float (&d)[{nacc}]) {{\n#pragma unroll\n  for (int i = 0; i < {nacc}; ++i) asm volatile(\"\" : \"+f\"(d[i]) :: \"memory\");\n}}"
+    );
+    // stores
+    match output {
+        DType::F32 => {
+            let _ = writeln!(
+                w,
+                r#"__device__ __forceinline__ void store_pair(float* p, float x, float y, bool both) {{
+  if (both) asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(p), "f"(x), "f"(y) : "memory");
+  else asm volatile("st.global.f32 [%0], %1;" :: "l"(p), "f"(x) : "memory");
+}}
+typedef float out_t;"#
+            );
+        }
+        _ => {
+            let t = if output == DType::F16 { "f16" } else { "bf16" };
+            let _ = writeln!(
+                w,
+                r#"__device__ __forceinline__ void store_pair(unsigned short* p, float x, float y, bool both) {{
+  if (both) {{ u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y)); asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }}
+  else {{ unsigned short h; asm("cvt.rn.{t}.f32 %0, %1;" : "=h"(h) : "f"(x)); asm volatile("st.global.b16 [%0], %1;" :: "l"(p), "h"(h) : "memory"); }}
+}}
+typedef unsigned short out_t;"#
+            );
+        }
+    }
+    let full_count = 1;
+    let empty_count = owners;
+    let _ = writeln!(
+        w,
+        r#"
+extern "C" __global__ void __launch_bounds__({threads}, 1)
+{name}(const __grid_constant__ TmaDesc tmA, const __grid_constant__ TmaDesc tmB, out_t* __restrict__ D,
+       int M, int N, int K, long long ldd) {{
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  // stages at a 1024-byte boundary (128-byte swizzle atoms repeat every 8 rows x 128 B)
+  const u32 sbase = (smem_addr(smem_raw) + 1023u) & ~1023u;
+  const u32 full_bar = sbase + {stages}u * {stage_bytes}u;   // TMA bytes landed (count {full_count} + tx)
+  const u32 empty_bar = full_bar + {stages}u * 8u;            // consumers released the stage (count {empty_count})
+  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  if (threadIdx.x == 0) {{
+    for (int s = 0; s < {stages}; ++s) {{ mbar_init(full_bar + 8 * s, {full_count}); mbar_init(empty_bar + 8 * s, {empty_count}); }}
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("prefetch.tensormap [%0];" :: "l"((u64)&tmA) : "memory");
+    asm volatile("prefetch.tensormap [%0];" :: "l"((u64)&tmB) : "memory");
+  }}
+  __syncthreads();
+  const int tiles_m = (M + {bm} - 1) / {bm}, tiles_n = (N + {bn} - 1) / {bn}, ktiles = (K + {bk} - 1) / {bk};
+  const int tiles = tiles_m * tiles_n;
+  if (wg == 0) {{
+    // producer warp group: one thread issues the TMA loads
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 {pr};");
+    if (tid == 0) {{
+      u32 it = 0;
+      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {{
+        // raster: groups of {gm} tile rows
+        const int per_group = {gm} * tiles_n, g = t / per_group, first_m = g * {gm};
+        const int gsize = min(tiles_m - first_m, {gm});
+        const int tm = first_m + (t % per_group) % gsize, tn = (t % per_group) / gsize;
+        for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+          const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
+          mbar_wait(empty_bar + 8 * s, phase ^ 1u);
+          mbar_expect_tx(full_bar + 8 * s, {stage_bytes}u);   // whole boxes count, out-of-bounds parts zero-filled
+          const u32 sa = sbase + s * {stage_bytes}u, sb = sa + {a_bytes}u;
+          tma_load_2d(sa, &tmA, full_bar + 8 * s, kb * {bk}, tm * {bm});   // TMA {{kb*{bk}, tm*{bm}}}
+          tma_load_2d(sb, &tmB, full_bar + 8 * s, kb * {bk}, tn * {bn});   // TMA {{kb*{bk}, tn*{bn}}}
+        }}
+      }}
+    }}
+  }} else {{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 {cr};");
+    const int cw = wg - 1;   // {consumer_doc}
+    float acc[{m_chunks}][{nacc}];
+    for (int t = blockIdx.x{t0}; t < tiles; t += {tstep}gridDim.x) {{
+      u32 it = (u32)((t - blockIdx.x) / gridDim.x) * (u32)ktiles;   // k-blocks the producer loaded before this tile
+      const int per_group = {gm} * tiles_n, g = t / per_group, first_m = g * {gm};
+      const int gsize = min(tiles_m - first_m, {gm});
+      const int tm = first_m + (t % per_group) % gsize, tn = (t % per_group) / gsize;
+#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c)
+#pragma unroll
+        for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
+      u32 prev = 0;{pp_wait}
+      for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+        const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
+        mbar_wait(full_bar + 8 * s, phase);
+        const u32 sa = sbase + s * {stage_bytes}u{cw_off}, sb = sbase + s * {stage_bytes}u + {a_bytes}u;
+#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int k = 0; k < {ksteps}; ++k) {{
+#pragma unroll
+          for (int c = 0; c < {m_chunks}; ++c)
+            wgmma_m64n{bn}k16(acc[c], smem_desc(sa + c * {chunk64}u + k * {k16}u), smem_desc(sb + k * {k16}u));
+        }}
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
+        // keep one k-block of wgmma in flight; the previous one has finished reading its stage
+        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        if (kb > 0 && tid == 0) mbar_arrive(empty_bar + 8 * prev);
+        prev = s;
+      }}
+      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
+      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);{pp_arrive}
+      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator; predicated at the M/N edges
+      const int warp = tid / 32, lane = tid % 32;
+#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c) {{
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {{
+          const int row = tm * {bm}{cw_row} + c * 64 + 16 * warp + lane / 4 + 8 * h;
+          if (row < M) {{
+            out_t* drow = D + (long long)row * ldd;
+#pragma unroll
+            for (int j = 0; j < {nj}; ++j) {{
+              const int col = tn * {bn} + 8 * j + 2 * (lane % 4);
+              if (col < N) store_pair(drow + col, acc[c][4 * j + 2 * h], acc[c][4 * j + 2 * h + 1], col + 1 < N);
+            }}
+          }}
+        }}
+      }}
+    }}
+  }}
+}}"#,
+        threads = c.threads(),
+        stages = c.stages,
+        pr = c.producer_regs,
+        cr = c.consumer_regs,
+        gm = c.group_m,
+        consumer_doc = if c.pingpong {
+            "ping-pong: consumer cw takes the CTA's tiles cw, cw+2, ... (all rows)".to_string()
+        } else {
+            format!("consumer: rows [cw*{wg_rows}, (cw+1)*{wg_rows}) of every tile")
+        },
+        pp_wait = if c.pingpong {
+            "\n      // ping-pong order: this mainloop starts after the other consumer's mainloop of the previous tile\n      \
+             // (named barrier 1: consumer 0 -> 1, 2: consumer 1 -> 0), so the full-barrier phases waited on are the next ones\n      \
+             if (cw == 1 || t != (int)blockIdx.x) asm volatile(\"bar.sync %0, 256;\" :: \"r\"(cw == 0 ? 2 : 1) : \"memory\");"
+        } else {
+            ""
+        },
+        pp_arrive = if c.pingpong {
+            "\n      if (t + (int)gridDim.x < tiles) asm volatile(\"bar.arrive %0, 256;\" :: \"r\"(cw == 0 ? 1 : 2) : \"memory\");"
+        } else {
+            ""
+        },
+        t0 = if c.pingpong { " + cw * gridDim.x" } else { "" },
+        tstep = if c.pingpong { "2 * " } else { "" },
+        cw_off = if c.pingpong {
+            String::new()
+        } else {
+            format!(" + cw * {}u", wg_rows * bk * 2)
+        },
+        cw_row = if c.pingpong {
+            String::new()
+        } else {
+            format!(" + cw * {wg_rows}")
+        },
+        ksteps = bk / 16,
+        nj = bn / 8,
+    );
+
+    let kernel = Kernel {
+        name,
+        source: s,
+        grid: (grid, 1, 1),
+        block: (c.threads(), 1, 1),
+        dynamic_smem_bytes: c.smem_bytes(),
+        args: vec![
+            Arg::Ptr("D".into()),
+            Arg::I32("M".into(), p.m as i32),
+            Arg::I32("N".into(), p.n as i32),
+            Arg::I32("K".into(), p.k as i32),
+            Arg::I64("ldd".into(), p.ldd),
+        ],
+        pointer_alignment: 16,
+    };
+    Ok(HopperKernel {
+        kernel,
+        config: *c,
+        problem: *p,
+        input,
+        output,
+        box_a: [bk as u32, bm as u32],
+        box_b: [bk as u32, bn as u32],
+        swizzle_bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn layouts_behind_the_kernel() {
+        let k = generate_hopper_gemm(
+            &HopperProblem::padded(4095, 4097, 1023),
+            DType::BF16,
+            DType::F32,
+            &HopperConfig::default(),
+        )
+        .unwrap();
+        assert_eq!(k.swizzle_bytes, 128);
+        assert_eq!(k.box_a, [64, 128]);
+        let src = &k.kernel.source;
+        assert!(src.contains("SBO = sA(8,0) = 1024 B"), "{src}");
+        assert!(src.contains("sA(0,16) = 32 B"), "{src}");
+        assert!(src.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
+        assert!(src.contains("cp.async.bulk.tensor.2d"));
+    }
+}

@@ -1,0 +1,97 @@
+//! The Hopper GEMM compiles with NVRTC for sm_90a with no spills and no local memory, and (when
+//! `cuobjdump` is on the PATH or in `$CUOBJDUMP`) its SASS contains `HGMMA`. Needs only libnvrtc.
+//! Without it: a loud SKIP, or a failure when CI=true.
+#![cfg(feature = "nvrtc")]
+
+use gpu::gemm::DType;
+use gpu::hopper::{HopperConfig, HopperProblem, generate_hopper_gemm};
+
+fn loud(msg: &str) {
+    eprintln!(
+        "\n{}\n{msg}\n{}\n",
+        "*".repeat(msg.len()),
+        "*".repeat(msg.len())
+    );
+}
+
+fn configs() -> Vec<(HopperConfig, DType, DType)> {
+    vec![
+        (HopperConfig::default(), DType::BF16, DType::F32),
+        (HopperConfig::default(), DType::F16, DType::F16),
+        (HopperConfig::large(), DType::BF16, DType::BF16),
+        (HopperConfig::large(), DType::F16, DType::F32),
+        (HopperConfig::pingpong(), DType::BF16, DType::BF16),
+    ]
+}
+
+#[test]
+fn hopper_gemm_compiles_without_spills() {
+    if !gpu::nvrtc::nvrtc_available() {
+        let msg = "libnvrtc cannot be loaded: source .ci/nvrtc.sh (installs NVRTC 13.0 from PyPI)";
+        if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
+            panic!("CI=true and {msg}");
+        }
+        loud(&format!(
+            "***** SKIP hopper_gemm_compiles_without_spills: {msg} *****"
+        ));
+        return;
+    }
+    let mut failures = Vec::new();
+    for (cfg, tin, tout) in configs() {
+        let k = generate_hopper_gemm(&HopperProblem::padded(4095, 4097, 1023), tin, tout, &cfg)
+            .unwrap();
+        let t0 = std::time::Instant::now();
+        match gpu::nvrtc::compile(&k.kernel.source, &k.kernel.name, "sm_90a") {
+            Ok(c) => {
+                eprintln!(
+                    "{:50} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}  ({:.0} ms)",
+                    k.kernel.name,
+                    c.report.registers,
+                    k.kernel.dynamic_smem_bytes,
+                    c.report.stack_frame,
+                    c.report.spill_stores,
+                    c.report.spill_loads,
+                    t0.elapsed().as_secs_f64() * 1e3
+                );
+                if c.report.registers == 0 || !c.report.is_clean() {
+                    failures.push(format!("{}: {:?}\n{}", k.kernel.name, c.report, c.log));
+                }
+                if let Some(sass) = sass_of(&c.cubin, &k.kernel.name) {
+                    let n = sass.lines().filter(|l| l.contains("HGMMA")).count();
+                    eprintln!("  cuobjdump: {n} HGMMA instructions");
+                    if n == 0 || sass.contains("LDL") || sass.contains("STL") {
+                        failures.push(format!(
+                            "{}: SASS without HGMMA or with local memory",
+                            k.kernel.name
+                        ));
+                    }
+                }
+            }
+            Err(e) => failures.push(format!("{}: {e}", k.kernel.name)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `cuobjdump -sass` of a cubin, when cuobjdump can be found.
+fn sass_of(cubin: &[u8], name: &str) -> Option<String> {
+    let tool = std::env::var("CUOBJDUMP").unwrap_or_else(|_| "cuobjdump".into());
+    let path = std::env::temp_dir().join(format!("{name}-{}.cubin", std::process::id()));
+    std::fs::write(&path, cubin).ok()?;
+    let out = std::process::Command::new(&tool)
+        .arg("-sass")
+        .arg(&path)
+        .output();
+    let _ = std::fs::remove_file(&path);
+    match out {
+        Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).into_owned()),
+        Ok(o) => {
+            eprintln!("  cuobjdump failed: {}", String::from_utf8_lossy(&o.stderr));
+            None
+        }
+        Err(_) => {
+            eprintln!("  (no cuobjdump: SASS not checked; set CUOBJDUMP)");
+            None
+        }
+    }
+}
