@@ -20,6 +20,24 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
         (HopperConfig::default(), DType::F16, DType::F16),
         (HopperConfig::large(), DType::BF16, DType::BF16),
         (HopperConfig::large(), DType::F16, DType::F32),
+        (
+            HopperConfig {
+                tma_store: false,
+                ..HopperConfig::large()
+            },
+            DType::F16,
+            DType::F16,
+        ),
+        (
+            HopperConfig {
+                tma_store: true,
+                persistent: true,
+                stages: 6,
+                ..HopperConfig::default()
+            },
+            DType::BF16,
+            DType::F32,
+        ),
         (HopperConfig::pingpong(), DType::BF16, DType::BF16),
     ]
 }
