@@ -189,6 +189,14 @@ mod imp {
                             .zip(&exp)
                             .filter(|&(&(i, j), &e)| out[(i * p.ldd + j) as usize] != conv(tout, e))
                             .count();
+                        let pad_bad = (0..m)
+                            .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
+                            .filter(|&(i, j)| out[(i * p.ldd + j) as usize] != 0x7fff)
+                            .count();
+                        if pad_bad > 0 {
+                            println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
+                            failed += 1;
+                        }
                     }
                     println!(
                         "check {m}x{n}x{k} {tin:?}->{tout:?} {}: {} points, {bad} wrong ({} regs, {} B local, compile {:.0} ms) {}",

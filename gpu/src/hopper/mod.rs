@@ -513,6 +513,35 @@ typedef unsigned short out_t;"#
 "#
     );
     let ejs = ecols / 8;
+    // only generated when N is not a multiple of 16 bytes of D (the problem is known here)
+    let edge = if p.n % (16 / osz) != 0 {
+        format!(
+            r#"          if (col0 + {ecols} > N) {{
+            // N = {n} is not a multiple of {g16}: a box across the right edge (its end not 16-byte aligned): the TMA store would also write the
+            // columns up to the next 16 bytes (measured: into D's padding), so these boxes are stored from
+            // the registers, predicated (uniform branch: the whole warp group takes it)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {{
+              const int row = tm * {bm}{cw_row} + c * 64 + 16 * warp + lane / 4 + 8 * h;
+              if (row < M) {{
+#pragma unroll
+                for (int jj = 0; jj < {ejs}; ++jj) {{
+                  const int col = col0 + 8 * jj + 2 * (lane % 4);
+                  if (col < N)
+                    store_pair(D + (long long)row * ldd + col, acc[c][4 * (q * {ejs} + jj) + 2 * h],
+                               acc[c][4 * (q * {ejs} + jj) + 2 * h + 1], col + 1 < N);
+                }}
+              }}
+            }}
+            continue;
+          }}
+"#,
+            n = p.n,
+            g16 = 16 / osz,
+        )
+    } else {
+        String::new()
+    };
     let tma_epi = format!(
         r#"      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator -> the swizzled staging box sE
       // (row r, column col) at byte (r*{ecols} + col)*{osz} ^ ((r%8) << 4); one thread TMA-stores the box
@@ -521,8 +550,9 @@ typedef unsigned short out_t;"#
 #pragma unroll
       for (int c = 0; c < {m_chunks}; ++c) {{
 #pragma unroll
-        for (int q = 0; q < {nq}; ++q, ++eb) {{
-          const u32 buf = ebase + (u32)(cw * 2 + (eb & 1u)) * 8192u;
+        for (int q = 0; q < {nq}; ++q) {{
+          const int col0 = tn * {bn} + q * {ecols};
+{edge}          const u32 buf = ebase + (u32)(cw * 2 + (eb & 1u)) * 8192u;
           // the store issued two boxes ago from this buffer has finished reading it
           if (tid == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
           asm volatile("bar.sync %0, 128;" :: "r"(3 + cw) : "memory");
@@ -539,9 +569,10 @@ typedef unsigned short out_t;"#
           asm volatile("fence.proxy.async.shared::cta;" ::: "memory");   // generic-proxy writes -> TMA
           asm volatile("bar.sync %0, 128;" :: "r"(3 + cw) : "memory");
           if (tid == 0) {{
-            tma_store_2d(&tmD, buf, tn * {bn} + q * {ecols}, tm * {bm}{cw_row} + c * 64);
+            tma_store_2d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64);
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
           }}
+          ++eb;
         }}
       }}
 "#,
