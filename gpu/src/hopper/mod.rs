@@ -303,7 +303,7 @@ pub fn generate_hopper_gemm(
     let atom_o = smem_atom(Major::K, SmemSwizzle::Sw128, osz * 8)?;
     let s_e = tile_to_shape(
         atom_o.domain_layout()?,
-        &format!("(64,{ecols})").parse()?,
+        &format!("(_64,_{ecols})").parse()?,
         None,
     )?;
     let e_row = eval_off(&s_e, "(1,0)")? * osz;
@@ -757,5 +757,41 @@ mod tests {
         assert!(src.contains("sA(0,16) = 32 B"), "{src}");
         assert!(src.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
         assert!(src.contains("cp.async.bulk.tensor.2d"));
+    }
+    #[test]
+    fn tma_store_epilogue_layouts() {
+        let k = generate_hopper_gemm(
+            &HopperProblem::padded(4096, 4096, 4096),
+            DType::F16,
+            DType::F16,
+            &HopperConfig::large(),
+        )
+        .unwrap();
+        assert_eq!(k.box_d, Some([64, 64]));
+        let src = &k.kernel.source;
+        assert!(
+            src.contains("= ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))"),
+            "{src}"
+        );
+        assert!(src.contains("TMA store box D = (64,64)"), "{src}");
+        assert!(src.contains("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"));
+        assert!(
+            !src.contains("is not a multiple of"),
+            "no edge path for N = 4096"
+        );
+        let k = generate_hopper_gemm(
+            &HopperProblem::padded(77, 300, 40),
+            DType::BF16,
+            DType::F32,
+            &HopperConfig::large(),
+        )
+        .unwrap();
+        assert_eq!(k.box_d, Some([32, 64]));
+        assert!(
+            k.kernel
+                .source
+                .contains("= ((_8,_8),(_32,_1)):((_32,_256),(_1,_0))")
+        );
+        assert!(k.kernel.source.contains("N = 300 is not a multiple of 4"));
     }
 }
