@@ -780,7 +780,7 @@ mod tests {
             "no edge path for N = 4096"
         );
         let k = generate_hopper_gemm(
-            &HopperProblem::padded(77, 300, 40),
+            &HopperProblem::padded(77, 301, 40),
             DType::BF16,
             DType::F32,
             &HopperConfig::large(),
@@ -792,6 +792,6 @@ mod tests {
                 .source
                 .contains("= ((_8,_8),(_32,_1)):((_32,_256),(_1,_0))")
         );
-        assert!(k.kernel.source.contains("N = 300 is not a multiple of 4"));
+        assert!(k.kernel.source.contains("N = 301 is not a multiple of 4"));
     }
 }
