@@ -14,6 +14,9 @@
 //!   `zipped_divide(make_identity_layout((M,K)), (BM,BK))` (coordinates, innermost first for TMA);
 //! - the accumulator fragment: [`gmma_c_layout`] `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))` gives the row
 //!   and column of every accumulator register in the epilogue.
+//! - the TMA-store epilogue's staging box: the 128-byte-swizzled K-major atom of the output type tiled to
+//!   `(64, 128 B of columns)`; its row pitch and swizzle give the `st.shared` addresses, the
+//!   `CU_TENSOR_MAP_SWIZZLE_128B` mode and the store box of D.
 
 #[cfg(feature = "cuda")]
 pub mod run;
