@@ -20,6 +20,24 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
         (HopperConfig::default(), DType::F16, DType::F16),
         (HopperConfig::large(), DType::BF16, DType::BF16),
         (HopperConfig::large(), DType::F16, DType::F32),
+        (
+            HopperConfig {
+                tma_store: false,
+                ..HopperConfig::large()
+            },
+            DType::F16,
+            DType::F16,
+        ),
+        (
+            HopperConfig {
+                tma_store: true,
+                persistent: true,
+                stages: 6,
+                ..HopperConfig::default()
+            },
+            DType::BF16,
+            DType::F32,
+        ),
         (HopperConfig::pingpong(), DType::BF16, DType::BF16),
     ]
 }
@@ -37,15 +55,23 @@ fn hopper_gemm_compiles_without_spills() {
         return;
     }
     let mut failures = Vec::new();
-    for (cfg, tin, tout) in configs() {
-        let k = generate_hopper_gemm(&HopperProblem::padded(4095, 4097, 1023), tin, tout, &cfg)
-            .unwrap();
+    // the odd size (edge paths) for all, and the shipped 128x256 TMA-store kernel at 4096^3 (no N edge)
+    let odd = HopperProblem::padded(4095, 4097, 1023);
+    let even = HopperProblem::padded(4096, 4096, 4096);
+    let runs = configs().into_iter().map(|c| (c, odd)).chain([
+        ((HopperConfig::large(), DType::F16, DType::F16), even),
+        ((HopperConfig::large(), DType::BF16, DType::BF16), even),
+    ]);
+    for ((cfg, tin, tout), problem) in runs {
+        let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();
         let t0 = std::time::Instant::now();
         match gpu::nvrtc::compile(&k.kernel.source, &k.kernel.name, "sm_90a") {
             Ok(c) => {
                 eprintln!(
-                    "{:50} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}  ({:.0} ms)",
+                    "{:50} {}x{} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}  ({:.0} ms)",
                     k.kernel.name,
+                    problem.m,
+                    problem.n,
                     c.report.registers,
                     k.kernel.dynamic_smem_bytes,
                     c.report.stack_frame,

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Hopper GEMM. Build here:  scripts/gpu/hopper.sh build   (release binaries into gpu-bin-hopper/)
 # Run on the GPU machine (run tool, carry=["gpu-bin-hopper"]):  scripts/gpu/hopper.sh [sass] [check] [sanitize] [bench] [ncu]
-# Logs go to $OUT.
+# Logs go to $OUT. From a copy of the binaries elsewhere: ROOT=. BIN=dir bash dir/hopper.sh ...
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "${ROOT:-$(dirname "$0")/../..}"
 if [ "${1:-}" = build ]; then
   set -e
   mkdir -p gpu-bin-hopper
@@ -20,7 +20,7 @@ for l in sys.stdin:
   exit 0
 fi
 OUT="${OUT:-/tmp/cute-hopper-out}"; mkdir -p "$OUT"
-BIN=gpu-bin-hopper
+BIN="${BIN:-gpu-bin-hopper}"
 export PATH="$PATH:/usr/local/cuda/bin"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$OUT/gpu.txt" 2>&1
 status=0

@@ -77,7 +77,15 @@ mod imp {
     fn configs_for_check() -> Vec<HopperConfig> {
         vec![
             HopperConfig::default(),
+            HopperConfig {
+                tma_store: true,
+                ..HopperConfig::default()
+            },
             HopperConfig::large(),
+            HopperConfig {
+                tma_store: false,
+                ..HopperConfig::large()
+            },
             HopperConfig::pingpong(),
         ]
     }
@@ -181,6 +189,14 @@ mod imp {
                             .zip(&exp)
                             .filter(|&(&(i, j), &e)| out[(i * p.ldd + j) as usize] != conv(tout, e))
                             .count();
+                        let pad_bad = (0..m)
+                            .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
+                            .filter(|&(i, j)| out[(i * p.ldd + j) as usize] != 0x7fff)
+                            .count();
+                        if pad_bad > 0 {
+                            println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
+                            failed += 1;
+                        }
                     }
                     println!(
                         "check {m}x{n}x{k} {tin:?}->{tout:?} {}: {} points, {bad} wrong ({} regs, {} B local, compile {:.0} ms) {}",
@@ -213,41 +229,34 @@ mod imp {
             vec![large]
         } else {
             vec![
-                HopperConfig::default(),
                 HopperConfig {
                     persistent: true,
                     stages: 6,
                     ..HopperConfig::default()
                 },
+                HopperConfig {
+                    persistent: true,
+                    stages: 6,
+                    tma_store: true,
+                    ..HopperConfig::default()
+                },
                 large,
                 HopperConfig {
-                    persistent: false,
+                    tma_store: false,
                     ..large
                 },
                 HopperConfig {
                     group_m: 16,
+                    ..large
+                },
+                HopperConfig {
+                    group_m: 4,
                     ..large
                 },
                 HopperConfig {
                     bm: 256,
                     bn: 128,
                     ..large
-                },
-                HopperConfig {
-                    bn: 192,
-                    stages: 5,
-                    ..large
-                },
-                HopperConfig::pingpong(),
-                HopperConfig {
-                    bm: 64,
-                    bn: 256,
-                    stages: 5,
-                    ..HopperConfig::pingpong()
-                },
-                HopperConfig {
-                    group_m: 16,
-                    ..HopperConfig::pingpong()
                 },
             ]
         };
@@ -341,8 +350,11 @@ mod imp {
                     }
                     let tf = flops / ms / 1e9;
                     println!(
-                        "  {dt:?} {m}x{n}x{k} {}: {tf:.0} TFLOP/s ({:.3} ms; cuBLAS {cub_tf:.0}; {} regs; {bad} differ from cuBLAS)",
-                        kern.kernel.name, ms, l.registers
+                        "  {dt:?} {m}x{n}x{k} {}: {tf:.0} TFLOP/s ({:.3} ms; cuBLAS {cub_tf:.0}; {} regs; NVRTC {:.0} ms; {bad} differ from cuBLAS)",
+                        kern.kernel.name,
+                        ms,
+                        l.registers,
+                        l.compile_s * 1e3
                     );
                     if bad > 0 {
                         return Err(GpuError::Launch(format!(

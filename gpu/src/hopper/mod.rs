@@ -14,6 +14,9 @@
 //!   `zipped_divide(make_identity_layout((M,K)), (BM,BK))` (coordinates, innermost first for TMA);
 //! - the accumulator fragment: [`gmma_c_layout`] `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))` gives the row
 //!   and column of every accumulator register in the epilogue.
+//! - the TMA-store epilogue's staging box: the 128-byte-swizzled K-major atom of the output type tiled to
+//!   `(64, 128 B of columns)`; its row pitch and swizzle give the `st.shared` addresses, the
+//!   `CU_TENSOR_MAP_SWIZZLE_128B` mode and the store box of D.
 
 #[cfg(feature = "cuda")]
 pub mod run;
@@ -47,6 +50,11 @@ pub struct HopperConfig {
     /// Ping-pong: each consumer warp group owns whole tiles (alternating), so one's epilogue overlaps the
     /// other's MMAs (needs `persistent` and 2 consumers; then `bm` is the rows of one consumer's tile).
     pub pingpong: bool,
+    /// Epilogue through shared memory and TMA stores (`cp.async.bulk.tensor` shared -> global): each consumer
+    /// writes its accumulators, 64 rows x one 128-byte swizzle row of columns at a time, into one of two
+    /// staging buffers and one thread stores the box asynchronously, so the consumers return to the next
+    /// tile's wgmma while the stores drain. Needs `ldd * sizeof(out)` a multiple of 16 bytes.
+    pub tma_store: bool,
     /// Registers per thread of the producer warp group after `setmaxnreg.dec`.
     pub producer_regs: u32,
     /// Registers per thread of the consumer warp groups after `setmaxnreg.inc`.
@@ -65,6 +73,7 @@ impl Default for HopperConfig {
             persistent: false,
             group_m: 8,
             pingpong: false,
+            tma_store: false,
             producer_regs: 40,
             consumer_regs: 232,
         }
@@ -72,7 +81,7 @@ impl Default for HopperConfig {
 }
 
 impl HopperConfig {
-    /// 128x256x64, two consumer warp groups (64x256 each), 4 stages, persistent.
+    /// 128x256x64, two consumer warp groups (64x256 each), 4 stages, persistent, TMA-store epilogue.
     pub fn large() -> Self {
         HopperConfig {
             bm: 128,
@@ -80,6 +89,7 @@ impl HopperConfig {
             consumers: 2,
             stages: 4,
             persistent: true,
+            tma_store: true,
             ..Self::default()
         }
     }
@@ -103,9 +113,21 @@ impl HopperConfig {
     pub fn stage_bytes(&self) -> i64 {
         (self.bm + self.bn) * self.bk * 2
     }
-    /// Dynamic shared memory: the stages, 1024 bytes of alignment slack, the mbarriers.
+    /// Bytes of the epilogue staging buffers: two 64-row x 128-byte boxes per consumer warp group.
+    pub fn epi_bytes(&self) -> i64 {
+        if self.tma_store {
+            2 * 64 * 128 * self.consumers as i64
+        } else {
+            0
+        }
+    }
+    /// Dynamic shared memory: the stages, the epilogue staging buffers, 1024 bytes of alignment slack,
+    /// the mbarriers.
     pub fn smem_bytes(&self) -> u32 {
-        (self.stage_bytes() * self.stages as i64 + 1024 + 16 * self.stages as i64) as u32
+        (self.stage_bytes() * self.stages as i64
+            + self.epi_bytes()
+            + 1024
+            + 16 * self.stages as i64) as u32
     }
 }
 
@@ -161,6 +183,8 @@ pub struct HopperKernel {
     pub box_b: [u32; 2],
     /// Swizzle span in bytes of the TMA boxes and the descriptors (0, 32, 64, 128), from the smem atom.
     pub swizzle_bytes: u32,
+    /// TMA store box of D, innermost first: (columns of one 128-byte swizzle row, 64), when `tma_store`.
+    pub box_d: Option<[u32; 2]>,
 }
 
 fn eval_off(l: &Layout, c: &str) -> Result<i64> {
@@ -226,6 +250,14 @@ pub fn generate_hopper_gemm(
             "lda, ldb must be multiples of 8 (16-byte TMA strides), ldd even: {p:?}"
         ));
     }
+    let osz: i64 = if output == DType::F32 { 4 } else { 2 };
+    // epilogue box: 64 rows x one 128-byte swizzle row of output columns
+    let ecols = 128 / osz;
+    if c.tma_store && (c.pingpong || c.bn % ecols != 0 || (p.ldd * osz) % 16 != 0) {
+        return bad(format!(
+            "the TMA-store epilogue needs the cooperative schedule, bn a multiple of {ecols} and 16-byte rows of D: {p:?}"
+        ));
+    }
     let (bm, bn, bk) = (c.bm, c.bn, c.bk);
     let wg_rows = bm / owners;
     let m_chunks = wg_rows / 64;
@@ -269,6 +301,22 @@ pub fn generate_hopper_gemm(
     let tiler_b: Tiler = format!("(_{bn},_{bk})").parse()?;
     let tiles_a = zipped_divide(&id_a, &tiler_a)?;
     let tiles_b = zipped_divide(&id_b, &tiler_b)?;
+    // ---- epilogue staging box (TMA store): the 128-byte-swizzled K-major atom of the output type, tiled
+    // to (64, ecols): rows of 128 B, the same Sw<3,4,3> on byte offsets as the operand stages
+    let atom_o = smem_atom(Major::K, SmemSwizzle::Sw128, osz * 8)?;
+    let s_e = tile_to_shape(
+        atom_o.domain_layout()?,
+        &format!("(_64,_{ecols})").parse()?,
+        None,
+    )?;
+    let e_row = eval_off(&s_e, "(1,0)")? * osz;
+    let e_8 = eval_off(&s_e, "(8,0)")? * osz;
+    let e_sw = atom_o
+        .swizzle()
+        .ok_or_else(|| GpuError::Unsupported("output atom without a swizzle".into()))?;
+    if e_row != 128 || e_8 != 1024 || e_sw.bits != 3 {
+        return bad(format!("unexpected epilogue staging layout {s_e}"));
+    }
     // ---- accumulator fragment
     let c_frag = gmma_c_layout(bn)?;
     let expect = format!(
@@ -282,12 +330,13 @@ pub fn generate_hopper_gemm(
     let tin = dtype_name(input);
     let tout = dtype_name(output);
     let name = format!(
-        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}",
+        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}{}",
         c.consumers,
         if c.pingpong { "pp" } else { "" },
         c.stages,
         c.group_m,
-        if c.persistent { "_p" } else { "" }
+        if c.persistent { "_p" } else { "" },
+        if c.tma_store { "_ts" } else { "" }
     );
     let tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
     let grid = if c.persistent {
@@ -321,7 +370,7 @@ pub fn generate_hopper_gemm(
 //   tile (tm,kb) -> (M,K) coordinate (tm*{bm}, kb*{bk}) -> TMA {{kb*{bk}, tm*{bm}}};\n\
 //   zipped_divide(make_identity_layout((N,K)), ({bn},{bk})) = {tiles_b}\n\
 // accumulator: gmma_c_layout({bn}) = {c_frag} ((T,V) -> m + 64*n):\n\
-//   thread t = (t%4, t/4%8, t/32), value v = (v%2, v/2%2, v/4) -> row 16*(t/32) + t/4%8 + 8*(v/2%2), col 2*(t%4) + v%2 + 8*(v/4)",
+//   thread t = (t%4, t/4%8, t/32), value v = (v%2, v/2%2, v/4) -> row 16*(t/32) + t/4%8 + 8*(v/2%2), col 2*(t%4) + v%2 + 8*(v/4){epi_doc}",
         stages = c.stages,
         pr = c.producer_regs,
         cr = c.consumer_regs,
@@ -333,6 +382,17 @@ pub fn generate_hopper_gemm(
         },
         b_bytes = bn * bk * 2,
         swb = swizzle_bytes,
+        epi_doc = if c.tma_store {
+            format!(
+                "\n// epilogue (TMA store): smem box = tile_to_shape(atom<{tout}> {atom_o}, (64,{ecols})) = {s_e}\n\
+//   rows sE(1,0) = {e_row} B apart, swizzle {e_sw} on elements = Sw<3,4,3> on bytes -> CU_TENSOR_MAP_SWIZZLE_128B;\n\
+//   TMA store box D = ({ecols},64) innermost first; 2 staging boxes per consumer ({eb} B), {nq} boxes per 64-row chunk",
+                eb = 2 * 64 * 128,
+                nq = bn / ecols
+            )
+        } else {
+            String::new()
+        },
     );
     let _ = writeln!(
         w,
@@ -364,6 +424,11 @@ __device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {{
 __device__ __forceinline__ void tma_load_2d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1) {{
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {{%3, %4}}], [%2];"
                :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1) : "memory");
+}}
+// TMA 2-D tile store from smem (bulk async-group of the issuing thread).
+__device__ __forceinline__ void tma_store_2d(const TmaDesc* map, u32 src, int c0, int c1) {{
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {{%2, %3}}], [%1];"
+               :: "l"((u64)map), "r"(src), "r"(c0), "r"(c1) : "memory");
 }}
 // sm_90 smem matrix descriptor: start>>4 [0,14), LBO>>4 [16,30), SBO>>4 [32,46), layout type [62,64).
 __device__ __forceinline__ u64 smem_desc(u32 addr) {{
@@ -402,6 +467,9 @@ __device__ __forceinline__ u64 smem_desc(u32 addr) {{
   if (both) asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(p), "f"(x), "f"(y) : "memory");
   else asm volatile("st.global.f32 [%0], %1;" :: "l"(p), "f"(x) : "memory");
 }}
+__device__ __forceinline__ void st_shared_pair(u32 a, float x, float y) {{
+  asm volatile("st.shared.v2.f32 [%0], {{%1, %2}};" :: "r"(a), "f"(x), "f"(y) : "memory");
+}}
 typedef float out_t;"#
             );
         }
@@ -413,22 +481,119 @@ typedef float out_t;"#
   if (both) {{ u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y)); asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }}
   else {{ unsigned short h; asm("cvt.rn.{t}.f32 %0, %1;" : "=h"(h) : "f"(x)); asm volatile("st.global.b16 [%0], %1;" :: "l"(p), "h"(h) : "memory"); }}
 }}
+__device__ __forceinline__ void st_shared_pair(u32 a, float x, float y) {{
+  u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y));
+  asm volatile("st.shared.b32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
+}}
 typedef unsigned short out_t;"#
             );
         }
     }
+    let cw_row = if c.pingpong {
+        String::new()
+    } else {
+        format!(" + cw * {wg_rows}")
+    };
+    let nj = bn / 8;
+    let reg_epi = format!(
+        r#"      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator; predicated at the M/N edges
+      const int warp = tid / 32, lane = tid % 32;
+#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c) {{
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {{
+          const int row = tm * {bm}{cw_row} + c * 64 + 16 * warp + lane / 4 + 8 * h;
+          if (row < M) {{
+            out_t* drow = D + (long long)row * ldd;
+#pragma unroll
+            for (int j = 0; j < {nj}; ++j) {{
+              const int col = tn * {bn} + 8 * j + 2 * (lane % 4);
+              if (col < N) store_pair(drow + col, acc[c][4 * j + 2 * h], acc[c][4 * j + 2 * h + 1], col + 1 < N);
+            }}
+          }}
+        }}
+      }}
+"#
+    );
+    let ejs = ecols / 8;
+    // only generated when N is not a multiple of 16 bytes of D (the problem is known here)
+    let edge = if p.n % (16 / osz) != 0 {
+        format!(
+            r#"          if (col0 + {ecols} > N) {{
+            // N = {n} is not a multiple of {g16}: a box across the right edge (its end not 16-byte aligned): the TMA store would also write the
+            // columns up to the next 16 bytes (measured: into D's padding), so these boxes are stored from
+            // the registers, predicated (uniform branch: the whole warp group takes it)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {{
+              const int row = tm * {bm}{cw_row} + c * 64 + 16 * warp + lane / 4 + 8 * h;
+              if (row < M) {{
+#pragma unroll
+                for (int jj = 0; jj < {ejs}; ++jj) {{
+                  const int col = col0 + 8 * jj + 2 * (lane % 4);
+                  if (col < N)
+                    store_pair(D + (long long)row * ldd + col, acc[c][4 * (q * {ejs} + jj) + 2 * h],
+                               acc[c][4 * (q * {ejs} + jj) + 2 * h + 1], col + 1 < N);
+                }}
+              }}
+            }}
+            continue;
+          }}
+"#,
+            n = p.n,
+            g16 = 16 / osz,
+        )
+    } else {
+        String::new()
+    };
+    let tma_epi = format!(
+        r#"      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator -> the swizzled staging box sE
+      // (row r, column col) at byte (r*{ecols} + col)*{osz} ^ ((r%8) << 4); one thread TMA-stores the box
+      // (out-of-bounds rows and columns of the box are not written) while the others go on
+      const int warp = tid / 32, lane = tid % 32;
+#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c) {{
+#pragma unroll
+        for (int q = 0; q < {nq}; ++q) {{
+          const int col0 = tn * {bn} + q * {ecols};
+{edge}          const u32 buf = ebase + (u32)(cw * 2 + (eb & 1u)) * 8192u;
+          // the store issued two boxes ago from this buffer has finished reading it
+          if (tid == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+          asm volatile("bar.sync %0, 128;" :: "r"(3 + cw) : "memory");
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {{
+            const u32 r = 16 * warp + lane / 4 + 8 * h;
+#pragma unroll
+            for (int jj = 0; jj < {ejs}; ++jj) {{
+              const u32 off = (r * {ecols}u + 8 * jj + 2 * (lane % 4)) * {osz}u;
+              st_shared_pair(buf + (off ^ (((off >> 7) & 7u) << 4)), acc[c][4 * (q * {ejs} + jj) + 2 * h],
+                             acc[c][4 * (q * {ejs} + jj) + 2 * h + 1]);
+            }}
+          }}
+          asm volatile("fence.proxy.async.shared::cta;" ::: "memory");   // generic-proxy writes -> TMA
+          asm volatile("bar.sync %0, 128;" :: "r"(3 + cw) : "memory");
+          if (tid == 0) {{
+            tma_store_2d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64);
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+          }}
+          ++eb;
+        }}
+      }}
+"#,
+        nq = bn / ecols,
+    );
     let full_count = 1;
     let empty_count = owners;
     let _ = writeln!(
         w,
         r#"
 extern "C" __global__ void __launch_bounds__({threads}, 1)
-{name}(const __grid_constant__ TmaDesc tmA, const __grid_constant__ TmaDesc tmB, out_t* __restrict__ D,
+{name}(const __grid_constant__ TmaDesc tmA, const __grid_constant__ TmaDesc tmB,{tmd_param} out_t* __restrict__ D,
        int M, int N, int K, long long ldd) {{
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   // stages at a 1024-byte boundary (128-byte swizzle atoms repeat every 8 rows x 128 B)
   const u32 sbase = (smem_addr(smem_raw) + 1023u) & ~1023u;
-  const u32 full_bar = sbase + {stages}u * {stage_bytes}u;   // TMA bytes landed (count {full_count} + tx)
+  const u32 ebase = sbase + {stages}u * {stage_bytes}u;      // epilogue staging boxes ({epi_bytes} B)
+  const u32 full_bar = ebase + {epi_bytes}u;   // TMA bytes landed (count {full_count} + tx)
   const u32 empty_bar = full_bar + {stages}u * 8u;            // consumers released the stage (count {empty_count})
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
@@ -464,6 +629,8 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 {cr};");
     const int cw = wg - 1;   // {consumer_doc}
     float acc[{m_chunks}][{nacc}];
+    u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
+    (void)eb;
     for (int t = blockIdx.x{t0}; t < tiles; t += {tstep}gridDim.x) {{
       u32 it = (u32)((t - blockIdx.x) / gridDim.x) * (u32)ktiles;   // k-blocks the producer loaded before this tile
       const int per_group = {gm} * tiles_n, g = t / per_group, first_m = g * {gm};
@@ -499,24 +666,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
 #pragma unroll
       for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
       if (tid == 0) mbar_arrive(empty_bar + 8 * prev);{pp_arrive}
-      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator; predicated at the M/N edges
-      const int warp = tid / 32, lane = tid % 32;
-#pragma unroll
-      for (int c = 0; c < {m_chunks}; ++c) {{
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {{
-          const int row = tm * {bm}{cw_row} + c * 64 + 16 * warp + lane / 4 + 8 * h;
-          if (row < M) {{
-            out_t* drow = D + (long long)row * ldd;
-#pragma unroll
-            for (int j = 0; j < {nj}; ++j) {{
-              const int col = tn * {bn} + 8 * j + 2 * (lane % 4);
-              if (col < N) store_pair(drow + col, acc[c][4 * j + 2 * h], acc[c][4 * j + 2 * h + 1], col + 1 < N);
-            }}
-          }}
-        }}
-      }}
-    }}
+{epilogue}    }}{epi_drain}
   }}
 }}"#,
         threads = c.threads(),
@@ -548,13 +698,19 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
         } else {
             format!(" + cw * {}u", wg_rows * bk * 2)
         },
-        cw_row = if c.pingpong {
-            String::new()
-        } else {
-            format!(" + cw * {wg_rows}")
-        },
         ksteps = bk / 16,
-        nj = bn / 8,
+        tmd_param = if c.tma_store {
+            " const __grid_constant__ TmaDesc tmD,"
+        } else {
+            ""
+        },
+        epi_bytes = c.epi_bytes(),
+        epilogue = if c.tma_store { tma_epi } else { reg_epi },
+        epi_drain = if c.tma_store {
+            "\n    if (tid == 0) asm volatile(\"cp.async.bulk.wait_group 0;\" ::: \"memory\");   // stores done before exit"
+        } else {
+            ""
+        },
     );
 
     let kernel = Kernel {
@@ -581,6 +737,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
         box_a: [bk as u32, bm as u32],
         box_b: [bk as u32, bn as u32],
         swizzle_bytes,
+        box_d: c.tma_store.then_some([ecols as u32, 64]),
     })
 }
 
@@ -603,5 +760,41 @@ mod tests {
         assert!(src.contains("sA(0,16) = 32 B"), "{src}");
         assert!(src.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
         assert!(src.contains("cp.async.bulk.tensor.2d"));
+    }
+    #[test]
+    fn tma_store_epilogue_layouts() {
+        let k = generate_hopper_gemm(
+            &HopperProblem::padded(4096, 4096, 4096),
+            DType::F16,
+            DType::F16,
+            &HopperConfig::large(),
+        )
+        .unwrap();
+        assert_eq!(k.box_d, Some([64, 64]));
+        let src = &k.kernel.source;
+        assert!(
+            src.contains("= ((_8,_8),(_64,_1)):((_64,_512),(_1,_0))"),
+            "{src}"
+        );
+        assert!(src.contains("TMA store box D = (64,64)"), "{src}");
+        assert!(src.contains("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"));
+        assert!(
+            !src.contains("is not a multiple of"),
+            "no edge path for N = 4096"
+        );
+        let k = generate_hopper_gemm(
+            &HopperProblem::padded(77, 301, 40),
+            DType::BF16,
+            DType::F32,
+            &HopperConfig::large(),
+        )
+        .unwrap();
+        assert_eq!(k.box_d, Some([32, 64]));
+        assert!(
+            k.kernel
+                .source
+                .contains("= ((_8,_8),(_32,_1)):((_32,_256),(_1,_0))")
+        );
+        assert!(k.kernel.source.contains("N = 301 is not a multiple of 4"));
     }
 }

@@ -134,6 +134,7 @@ pub fn load(rt: &Runtime, k: &HopperKernel) -> Result<LoadedHopper> {
 pub struct Bound {
     tm_a: TensorMap,
     tm_b: TensorMap,
+    tm_d: Option<TensorMap>,
     d: u64,
     m: i32,
     n: i32,
@@ -188,6 +189,21 @@ pub fn bind(
         k.box_b[1],
         k.swizzle_bytes,
     )?;
+    // D (M,N) row-major for the TMA-store epilogue: N contiguous, M rows ldd apart, no swizzle of the
+    // global side; the smem box is 128-byte swizzled like the kernel's staging layout
+    let tm_d = match k.box_d {
+        Some(bx) => Some(tensor_map_2d(
+            d.ptr(),
+            k.output,
+            p.n as u64,
+            p.m as u64,
+            p.ldd as u64,
+            bx[0],
+            bx[1],
+            128,
+        )?),
+        None => None,
+    };
     let tiles = k.kernel.grid.0.max(1);
     let grid = if k.config.persistent {
         let c = &k.config;
@@ -199,6 +215,7 @@ pub fn bind(
     Ok(Bound {
         tm_a,
         tm_b,
+        tm_d,
         d: d.ptr(),
         m: p.m as i32,
         n: p.n as i32,
@@ -211,13 +228,11 @@ pub fn bind(
 /// Launches (asynchronously on the runtime's stream).
 pub fn launch(rt: &Runtime, k: &HopperKernel, l: &LoadedHopper, b: &Bound) -> Result<()> {
     let mut lb = rt.stream().launch_builder(&l.function);
-    lb.arg(&b.tm_a)
-        .arg(&b.tm_b)
-        .arg(&b.d)
-        .arg(&b.m)
-        .arg(&b.n)
-        .arg(&b.k)
-        .arg(&b.ldd);
+    lb.arg(&b.tm_a).arg(&b.tm_b);
+    if let Some(tm_d) = &b.tm_d {
+        lb.arg(tm_d);
+    }
+    lb.arg(&b.d).arg(&b.m).arg(&b.n).arg(&b.k).arg(&b.ldd);
     let cfg = LaunchConfig {
         grid_dim: (b.grid, 1, 1),
         block_dim: k.kernel.block,
