@@ -183,11 +183,21 @@ impl HopperProblem {
     }
     /// Elements of A's and B's buffers.
     pub fn a_len(&self) -> i64 {
-        self.lda * if self.a_major == Major::K { self.m } else { self.k }
+        self.lda
+            * if self.a_major == Major::K {
+                self.m
+            } else {
+                self.k
+            }
     }
     /// Elements of B's buffer.
     pub fn b_len(&self) -> i64 {
-        self.ldb * if self.b_major == Major::K { self.n } else { self.k }
+        self.ldb
+            * if self.b_major == Major::K {
+                self.n
+            } else {
+                self.k
+            }
     }
     /// Short name of the operand majors: `kk` (A row-major, B column-major), `mk` (A column-major),
     /// `km` (B row-major), `mm` (both MN-major).
@@ -458,13 +468,18 @@ pub fn generate_hopper_gemm(
     let tin = dtype_name(input);
     let tout = dtype_name(output);
     let name = format!(
-        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}{}",
+        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}{}{}",
         c.consumers,
         if c.pingpong { "pp" } else { "" },
         c.stages,
         c.group_m,
         if c.persistent { "_p" } else { "" },
-        if c.tma_store { "_ts" } else { "" }
+        if c.tma_store { "_ts" } else { "" },
+        if p.majors_tag() == "kk" {
+            String::new()
+        } else {
+            format!("_{}", p.majors_tag())
+        }
     );
     let tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
     let grid = if c.persistent {
@@ -846,7 +861,10 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
         k16_b = op_b.k16,
         loads = {
             let mut l = String::new();
-            for (op, sx, tmx, t, r) in [(&op_a, "sa", "tmA", "tm", bm), (&op_b, "sb", "tmB", "tn", bn)] {
+            for (op, sx, tmx, t, r) in [
+                (&op_a, "sa", "tmA", "tm", bm),
+                (&op_b, "sb", "tmB", "tn", bn),
+            ] {
                 for &(off, mn) in &op.boxes {
                     let (c0, c1) = if op.tnsp == 0 {
                         (format!("kb * {bk}"), format!("{t} * {r}"))
@@ -920,7 +938,10 @@ mod tests {
         let src = &k.kernel.source;
         assert!(src.contains("SBO = s(8,0) = 1024 B"), "{src}");
         assert!(src.contains("s(0,16) = 32 B"), "{src}");
-        assert!(src.contains("= ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))"), "{src}");
+        assert!(
+            src.contains("= ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))"),
+            "{src}"
+        );
         assert!(src.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
         assert!(src.contains("cp.async.bulk.tensor.2d"));
     }
@@ -940,16 +961,24 @@ mod tests {
             "{src}"
         );
         // A 128x64: K-blocks of 8 first (512 elements apart), then the two 64-row blocks (4096 apart)
-        assert!(src.contains("= ((_64,_2),(_8,_8)):((_1,_4096),(_64,_512))"), "{src}");
+        assert!(
+            src.contains("= ((_64,_2),(_8,_8)):((_1,_4096),(_64,_512))"),
+            "{src}"
+        );
         assert!(src.contains("LBO = s(64,0) = 8192 B"));
         assert!(src.contains("SBO = s(0,8) = 1024 B"));
         assert!(src.contains("per k16 + s(0,16) = 2048 B"));
         assert!(src.contains(".f32.f16.f16 {"));
         assert!(src.contains("1, 1, 1, 1, 1;"), "tnspA = tnspB = 1");
         // B 256x64: four 64x64 boxes
-        assert!(src.contains("tma_load_2d(sb + 24576u, &tmB, full_bar + 8 * s, tn * 256 + 192, kb * 64)"));
+        assert!(
+            src.contains(
+                "tma_load_2d(sb + 24576u, &tmB, full_bar + 8 * s, tn * 256 + 192, kb * 64)"
+            )
+        );
         let p = HopperProblem::padded(77, 300, 40).with_majors(Major::K, Major::MN);
-        let k = generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::default()).unwrap();
+        let k =
+            generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::default()).unwrap();
         assert_eq!((k.box_a, k.box_b), ([64, 128], [64, 64]));
         assert!(k.kernel.source.contains("1, 1, 1, 0, 1;"));
     }
