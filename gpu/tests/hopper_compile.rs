@@ -4,7 +4,7 @@
 #![cfg(feature = "nvrtc")]
 
 use gpu::gemm::DType;
-use gpu::hopper::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use gpu::hopper::{HopperConfig, HopperProblem, Major, generate_hopper_gemm};
 
 fn loud(msg: &str) {
     eprintln!(
@@ -61,6 +61,23 @@ fn hopper_gemm_compiles_without_spills() {
     let runs = configs().into_iter().map(|c| (c, odd)).chain([
         ((HopperConfig::large(), DType::F16, DType::F16), even),
         ((HopperConfig::large(), DType::BF16, DType::BF16), even),
+        // MN-major operands (A column-major and/or B row-major): transposed wgmma, 64x64 TMA boxes
+        (
+            (HopperConfig::large(), DType::F16, DType::F16),
+            odd.with_majors(Major::MN, Major::MN),
+        ),
+        (
+            (HopperConfig::large(), DType::BF16, DType::F32),
+            even.with_majors(Major::MN, Major::K),
+        ),
+        (
+            (HopperConfig::default(), DType::BF16, DType::BF16),
+            odd.with_majors(Major::K, Major::MN),
+        ),
+        (
+            (HopperConfig::pingpong(), DType::F16, DType::F16),
+            even.with_majors(Major::MN, Major::MN),
+        ),
     ]);
     for ((cfg, tin, tout), problem) in runs {
         let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();

@@ -1,11 +1,14 @@
 //! Benchmark, in one process on the same buffers: copy vs `cuMemcpyDtoD`, transpose vs that copy,
-//! GEMM vs cuBLAS (`cublasGemmEx`, same dtypes and layouts). Prints a table with ratios.
+//! GEMM vs cuBLAS (`cublasGemmEx`, same dtypes and layouts): the mma.sync GEMM (`gpu::gemm`) and the Hopper
+//! wgmma + TMA GEMM (`gpu::hopper`, sm_90a only; best of a small configuration sweep, the full sweep is
+//! `bench_hopper bench`). Prints a table with ratios.
 //!
-//! `bench [--quick]` (quick: fewer GEMM configs and iterations).
+//! `bench [--quick] [--gemm]` (quick: fewer GEMM configs and iterations; gemm: only the GEMM rows).
 
 #![allow(clippy::manual_is_multiple_of)]
 use gpu::copy::{CopySpec, generate_copy};
 use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
+use gpu::hopper::{HopperConfig, HopperProblem, generate_hopper_gemm};
 use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use gpu::runner::Runtime;
 use gpu::transpose::{TransposeSpec, generate_transpose};
@@ -41,76 +44,78 @@ fn run() -> Result<()> {
     println!("device: {} ({})", rt.device_name()?, rt.arch());
     let mut rows = Vec::new();
     let iters = if quick { 10 } else { 30 };
+    let gemm_only = std::env::args().any(|a| a == "--gemm");
 
-    // ---- copy: 1 GiB of f32, contiguous; baseline cuMemcpyDtoD of the same bytes
-    let n: i64 = 1 << 28;
-    let bytes = (n * 4) as usize;
-    let src = rt.zeros::<u32>(n as usize)?;
-    let dst = rt.zeros::<u32>(n as usize)?;
-    let (sp, dp) = (rt.bind(&src), rt.bind(&dst));
-    let memcpy_ms = rt.time_ms(3, iters, || rt.memcpy_dtod(dp, sp, bytes))?;
-    let memcpy_gbs = 2.0 * bytes as f64 / memcpy_ms / 1e6;
-    let cl = layout(&format!("(_4,{}):(_1,_4)", n / 4))?;
-    let mut best_copy = (0.0, String::new());
-    for (t, u) in [(256, 4), (256, 2), (512, 4), (128, 8)] {
-        let k = generate_copy(&CopySpec {
-            src: cl.clone(),
-            dst: cl.clone(),
-            elem_bytes: 4,
-            threads: t,
-            unroll: u,
-        })?;
-        let loaded = rt.load(&k)?;
-        let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &[sp, dp]))?;
-        let gbs = 2.0 * bytes as f64 / ms / 1e6;
-        if gbs > best_copy.0 {
-            best_copy = (gbs, format!("{} ({} regs)", k.name, loaded.registers));
-        }
-    }
-    rows.push(Row {
-        what: "copy 1 GiB f32 (2^28 elems), GB/s".into(),
-        ours: format!("{:.0}", best_copy.0),
-        base: format!("{memcpy_gbs:.0} (cuMemcpyDtoD)"),
-        ratio: best_copy.0 / memcpy_gbs,
-        note: best_copy.1,
-    });
-
-    // ---- transpose 16384x16384 f32 (1 GiB) vs the same memcpy
-    let m: i64 = 16384;
-    let tsrc = layout(&format!("({m},{m}):({m},_1)"))?;
-    let tdst = layout(&format!("({m},{m}):(_1,{m})"))?;
-    let mut best_t = (0.0, String::new());
-    for (tm, tn, th) in [(64, 64, 256), (32, 32, 256), (64, 64, 512), (32, 64, 256)] {
-        let k = match generate_transpose(&TransposeSpec {
-            src: tsrc.clone(),
-            dst: tdst.clone(),
-            elem_bytes: 4,
-            tile_m: tm,
-            tile_n: tn,
-            threads: th,
-        }) {
-            Ok(k) => k,
-            Err(e) => {
-                println!("transpose {tm}x{tn}/{th}: {e}");
-                continue;
+    if !gemm_only {
+        // ---- copy: 1 GiB of f32, contiguous; baseline cuMemcpyDtoD of the same bytes
+        let n: i64 = 1 << 28;
+        let bytes = (n * 4) as usize;
+        let src = rt.zeros::<u32>(n as usize)?;
+        let dst = rt.zeros::<u32>(n as usize)?;
+        let (sp, dp) = (rt.bind(&src), rt.bind(&dst));
+        let memcpy_ms = rt.time_ms(3, iters, || rt.memcpy_dtod(dp, sp, bytes))?;
+        let memcpy_gbs = 2.0 * bytes as f64 / memcpy_ms / 1e6;
+        let cl = layout(&format!("(_4,{}):(_1,_4)", n / 4))?;
+        let mut best_copy = (0.0, String::new());
+        for (t, u) in [(256, 4), (256, 2), (512, 4), (128, 8)] {
+            let k = generate_copy(&CopySpec {
+                src: cl.clone(),
+                dst: cl.clone(),
+                elem_bytes: 4,
+                threads: t,
+                unroll: u,
+            })?;
+            let loaded = rt.load(&k)?;
+            let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &[sp, dp]))?;
+            let gbs = 2.0 * bytes as f64 / ms / 1e6;
+            if gbs > best_copy.0 {
+                best_copy = (gbs, format!("{} ({} regs)", k.name, loaded.registers));
             }
-        };
-        let loaded = rt.load(&k)?;
-        let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &[sp, dp]))?;
-        let gbs = 2.0 * bytes as f64 / ms / 1e6;
-        if gbs > best_t.0 {
-            best_t = (gbs, format!("{} ({} regs)", k.name, loaded.registers));
         }
-    }
-    rows.push(Row {
-        what: "transpose 16384^2 f32, GB/s".into(),
-        ours: format!("{:.0}", best_t.0),
-        base: format!("{memcpy_gbs:.0} (cuMemcpyDtoD)"),
-        ratio: best_t.0 / memcpy_gbs,
-        note: best_t.1,
-    });
-    drop((src, dst));
+        rows.push(Row {
+            what: "copy 1 GiB f32 (2^28 elems), GB/s".into(),
+            ours: format!("{:.0}", best_copy.0),
+            base: format!("{memcpy_gbs:.0} (cuMemcpyDtoD)"),
+            ratio: best_copy.0 / memcpy_gbs,
+            note: best_copy.1,
+        });
 
+        // ---- transpose 16384x16384 f32 (1 GiB) vs the same memcpy
+        let m: i64 = 16384;
+        let tsrc = layout(&format!("({m},{m}):({m},_1)"))?;
+        let tdst = layout(&format!("({m},{m}):(_1,{m})"))?;
+        let mut best_t = (0.0, String::new());
+        for (tm, tn, th) in [(64, 64, 256), (32, 32, 256), (64, 64, 512), (32, 64, 256)] {
+            let k = match generate_transpose(&TransposeSpec {
+                src: tsrc.clone(),
+                dst: tdst.clone(),
+                elem_bytes: 4,
+                tile_m: tm,
+                tile_n: tn,
+                threads: th,
+            }) {
+                Ok(k) => k,
+                Err(e) => {
+                    println!("transpose {tm}x{tn}/{th}: {e}");
+                    continue;
+                }
+            };
+            let loaded = rt.load(&k)?;
+            let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &[sp, dp]))?;
+            let gbs = 2.0 * bytes as f64 / ms / 1e6;
+            if gbs > best_t.0 {
+                best_t = (gbs, format!("{} ({} regs)", k.name, loaded.registers));
+            }
+        }
+        rows.push(Row {
+            what: "transpose 16384^2 f32, GB/s".into(),
+            ours: format!("{:.0}", best_t.0),
+            base: format!("{memcpy_gbs:.0} (cuMemcpyDtoD)"),
+            ratio: best_t.0 / memcpy_gbs,
+            note: best_t.1,
+        });
+        drop((src, dst));
+    }
     // ---- GEMM vs cuBLAS: A row-major (M,K), B column-major (K,N), D row-major, out = in type
     if !std::panic::catch_unwind(|| unsafe { cudarc::cublas::sys::is_culib_present() })
         .unwrap_or(false)
@@ -301,6 +306,77 @@ fn run() -> Result<()> {
             rows.push(Row {
                 what: format!(
                     "GEMM {:?} {mm}x{nn}x{kk} (A row, B col, D row), TFLOP/s",
+                    dt
+                )
+                .to_lowercase(),
+                ours: format!("{:.0}", best.0),
+                base: format!("{cub_tf:.0} (cublasGemmEx)"),
+                ratio: best.0 / cub_tf,
+                note: best.1,
+            });
+            // ---- the Hopper GEMM (wgmma + TMA) on the same buffers, same cuBLAS baseline
+            if rt.arch() != "sm_90a" && rt.arch() != "sm_90" {
+                continue;
+            }
+            let hp = HopperProblem::padded(mm, nn, kk);
+            assert_eq!((hp.lda, hp.ldb, hp.ldd), (lda, ldb, ldc));
+            let large = HopperConfig::large();
+            let hcfgs: Vec<HopperConfig> = if quick {
+                vec![large]
+            } else {
+                vec![
+                    large,
+                    HopperConfig {
+                        group_m: 16,
+                        ..large
+                    },
+                    HopperConfig {
+                        tma_store: false,
+                        ..large
+                    },
+                    HopperConfig {
+                        persistent: true,
+                        stages: 6,
+                        tma_store: true,
+                        ..HopperConfig::default()
+                    },
+                ]
+            };
+            let mut best = (0.0, String::new());
+            for cfg in &hcfgs {
+                let k = generate_hopper_gemm(&hp, dt, dt, cfg)?;
+                let loaded = gpu::hopper::run::load(&rt, &k)?;
+                let bound =
+                    gpu::hopper::run::bind(&rt, &k, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
+                let ms =
+                    rt.time_ms(3, gi, || gpu::hopper::run::launch(&rt, &k, &loaded, &bound))?;
+                let ours = rt.download(&dd)?;
+                let mut worst = 0f32;
+                for i in (0..mm).step_by(7) {
+                    for j in (0..nn).step_by(13) {
+                        let o = (i * ldc + j) as usize;
+                        let (x, y) = (back(ours[o]), back(reference[o]));
+                        worst = worst.max((x - y).abs() / y.abs().max(1.0));
+                    }
+                }
+                let tf = flops / ms / 1e9;
+                println!(
+                    "  {:?} {mm}x{nn}x{kk} {}: {tf:.0} TFLOP/s ({} regs, {} B smem), max rel diff vs cuBLAS {worst:.2e}",
+                    dt, k.kernel.name, loaded.registers, k.kernel.dynamic_smem_bytes
+                );
+                if worst > 1e-2 {
+                    return Err(GpuError::Launch(format!(
+                        "{} disagrees with cuBLAS: {worst}",
+                        k.kernel.name
+                    )));
+                }
+                if tf > best.0 {
+                    best = (tf, format!("{} ({} regs)", k.kernel.name, loaded.registers));
+                }
+            }
+            rows.push(Row {
+                what: format!(
+                    "GEMM {:?} {mm}x{nn}x{kk} (A row, B col, D row), Hopper wgmma+TMA, TFLOP/s",
                     dt
                 )
                 .to_lowercase(),

@@ -1,8 +1,9 @@
 //! Hopper GEMM (wgmma + TMA): correctness against a CPU reference, then TFLOP/s against cuBLAS
 //! (`cublasGemmEx`, same process, same buffers and layouts: A row-major, B column-major, D row-major).
 //!
-//! `bench_hopper [check [small]] [bench] [quick]`: `check` runs the exactness checks (`small`: up to 1000^3,
-//! for compute-sanitizer), `bench` the benchmark
+//! `bench_hopper [check [small|tiny]] [bench] [quick]`: `check` runs the exactness checks for the four
+//! operand-major combinations (`small`: up to 1000^3, for memcheck; `tiny`: 128^3 and 77x300x40, for
+//! racecheck), `bench` the benchmark
 //! (all configurations), `quick` only one configuration of the benchmark at 8192^3 bf16 (for ncu).
 
 #![allow(clippy::manual_is_multiple_of)]
@@ -22,7 +23,7 @@ fn main() {
 mod imp {
     use gpu::gemm::DType;
     use gpu::hopper::run::{bind, launch, load};
-    use gpu::hopper::{HopperConfig, HopperProblem, generate_hopper_gemm};
+    use gpu::hopper::{HopperConfig, HopperProblem, Major, generate_hopper_gemm};
     use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
     use gpu::runner::Runtime;
     use gpu::{GpuError, Result};
@@ -35,7 +36,7 @@ mod imp {
             let rt = Runtime::new(0)?;
             println!("device: {} ({})", rt.device_name()?, rt.arch());
             if has("check") {
-                check(&rt, has("small"))?;
+                check(&rt, has("small"), has("tiny"))?;
             }
             if has("bench") || has("quick") {
                 bench(&rt, has("quick"))?;
@@ -65,10 +66,10 @@ mod imp {
 
     fn inputs(p: &HopperProblem, dt: DType, seed: u64) -> (Vec<u16>, Vec<u16>) {
         let mut rng = Rng(seed);
-        let a = (0..(p.m * p.lda) as usize)
+        let a = (0..p.a_len() as usize)
             .map(|_| conv(dt, rng.small_int(2) as f32))
             .collect();
-        let b = (0..(p.n * p.ldb) as usize)
+        let b = (0..p.b_len() as usize)
             .map(|_| conv(dt, rng.small_int(2) as f32))
             .collect();
         (a, b)
@@ -91,7 +92,7 @@ mod imp {
     }
 
     /// Exactness on small integers: f32 outputs equal the exact sums, 16-bit outputs their correct rounding.
-    fn check(rt: &Runtime, small: bool) -> Result<()> {
+    fn check(rt: &Runtime, small: bool, tiny: bool) -> Result<()> {
         let all = [
             (128i64, 128i64, 128i64),
             (1000, 1000, 1000),
@@ -100,7 +101,12 @@ mod imp {
             (8192, 128, 8192),
             (77, 300, 40),
         ];
-        let sizes: Vec<(i64, i64, i64)> = if small {
+        let sizes: Vec<(i64, i64, i64)> = if tiny {
+            all.iter()
+                .copied()
+                .filter(|&(m, n, k)| m * n * k <= 3_000_000)
+                .collect()
+        } else if small {
             all.iter()
                 .copied()
                 .filter(|&(m, _, k)| m * k <= 1_000_000)
@@ -109,106 +115,145 @@ mod imp {
             all.to_vec()
         };
         let mut failed = 0;
+        let majors = [
+            (Major::K, Major::K),
+            (Major::MN, Major::K),
+            (Major::K, Major::MN),
+            (Major::MN, Major::MN),
+        ];
         for (m, n, k) in sizes {
-            let p = HopperProblem::padded(m, n, k);
-            for (tin, tout) in [
-                (DType::BF16, DType::F32),
-                (DType::F16, DType::F16),
-                (DType::BF16, DType::BF16),
-            ] {
-                let (ah, bh) = inputs(&p, tin, 7);
-                let af: Vec<f32> = ah.iter().map(|&h| back(tin, h)).collect();
-                let bf: Vec<f32> = bh.iter().map(|&h| back(tin, h)).collect();
-                let da = rt.upload(&ah)?;
-                let db = rt.upload(&bh)?;
-                let refv = |i: i64, j: i64| -> f32 {
-                    let mut s = 0f32;
-                    for kk in 0..k {
-                        s += af[(i * p.lda + kk) as usize] * bf[(j * p.ldb + kk) as usize];
-                    }
-                    s
-                };
-                // points: everything up to 1000^3, else edges + random points
-                let mut pts = Vec::new();
-                if m * n <= 1_100_000 && m * n * k <= 1_100_000_000 {
-                    for i in 0..m {
-                        for j in 0..n {
-                            pts.push((i, j));
+            for (am, bmj) in majors {
+                let p = HopperProblem::padded(m, n, k).with_majors(am, bmj);
+                for (tin, tout) in [
+                    (DType::BF16, DType::F32),
+                    (DType::F16, DType::F16),
+                    (DType::BF16, DType::BF16),
+                ] {
+                    let (ah, bh) = inputs(&p, tin, 7);
+                    let af: Vec<f32> = ah.iter().map(|&h| back(tin, h)).collect();
+                    let bf: Vec<f32> = bh.iter().map(|&h| back(tin, h)).collect();
+                    let da = rt.upload(&ah)?;
+                    let db = rt.upload(&bh)?;
+                    // element strides of A (m, k) and B (n, k) in their buffers
+                    let (sam, sak) = if am == Major::K {
+                        (p.lda, 1)
+                    } else {
+                        (1, p.lda)
+                    };
+                    let (sbn, sbk) = if bmj == Major::K {
+                        (p.ldb, 1)
+                    } else {
+                        (1, p.ldb)
+                    };
+                    // K-contiguous copies for the reference
+                    let ak: Vec<f32> = (0..m * k)
+                        .map(|x| af[((x / k) * sam + (x % k) * sak) as usize])
+                        .collect();
+                    let bk: Vec<f32> = (0..n * k)
+                        .map(|x| bf[((x / k) * sbn + (x % k) * sbk) as usize])
+                        .collect();
+                    let refv = |i: i64, j: i64| -> f32 {
+                        let mut s = 0f32;
+                        for kk in 0..k {
+                            s += ak[(i * k + kk) as usize] * bk[(j * k + kk) as usize];
                         }
-                    }
-                } else {
-                    let mut r = Rng(3);
-                    for i in 0..m {
-                        pts.push((i, 0));
-                        pts.push((i, n - 1));
-                    }
-                    for j in 0..n {
-                        pts.push((0, j));
-                        pts.push((m - 1, j));
-                    }
-                    for _ in 0..20000 {
-                        pts.push((
-                            (r.next_u64() % m as u64) as i64,
-                            (r.next_u64() % n as u64) as i64,
-                        ));
-                    }
-                }
-                let exp: Vec<f32> = pts.iter().map(|&(i, j)| refv(i, j)).collect();
-                for cfg in configs_for_check() {
-                    let kern = generate_hopper_gemm(&p, tin, tout, &cfg)?;
-                    let l = load(rt, &kern)?;
-                    let bad;
-                    if tout == DType::F32 {
-                        let dd = rt.upload(&vec![f32::NAN; (p.m * p.ldd) as usize])?;
-                        let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                        launch(rt, &kern, &l, &b)?;
-                        rt.sync()?;
-                        let out = rt.download(&dd)?;
-                        bad = pts
-                            .iter()
-                            .zip(&exp)
-                            .filter(|&(&(i, j), &e)| out[(i * p.ldd + j) as usize] != e)
-                            .count();
-                        // padding columns untouched
-                        let pad_bad = (0..m)
-                            .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
-                            .filter(|&(i, j)| !out[(i * p.ldd + j) as usize].is_nan())
-                            .count();
-                        if pad_bad > 0 {
-                            println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
-                            failed += 1;
+                        s
+                    };
+                    // points: everything up to 1000^3, else edges + random points
+                    let mut pts = Vec::new();
+                    if m * n <= 1_100_000 && m * n * k <= 1_100_000_000 {
+                        for i in 0..m {
+                            for j in 0..n {
+                                pts.push((i, j));
+                            }
                         }
                     } else {
-                        let dd = rt.upload(&vec![0x7fffu16; (p.m * p.ldd) as usize])?;
-                        let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                        launch(rt, &kern, &l, &b)?;
-                        rt.sync()?;
-                        let out = rt.download(&dd)?;
-                        bad = pts
-                            .iter()
-                            .zip(&exp)
-                            .filter(|&(&(i, j), &e)| out[(i * p.ldd + j) as usize] != conv(tout, e))
-                            .count();
-                        let pad_bad = (0..m)
-                            .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
-                            .filter(|&(i, j)| out[(i * p.ldd + j) as usize] != 0x7fff)
-                            .count();
-                        if pad_bad > 0 {
-                            println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
-                            failed += 1;
+                        let mut r = Rng(3);
+                        for i in 0..m {
+                            pts.push((i, 0));
+                            pts.push((i, n - 1));
+                        }
+                        for j in 0..n {
+                            pts.push((0, j));
+                            pts.push((m - 1, j));
+                        }
+                        for _ in 0..20000 {
+                            pts.push((
+                                (r.next_u64() % m as u64) as i64,
+                                (r.next_u64() % n as u64) as i64,
+                            ));
                         }
                     }
-                    println!(
-                        "check {m}x{n}x{k} {tin:?}->{tout:?} {}: {} points, {bad} wrong ({} regs, {} B local, compile {:.0} ms) {}",
-                        kern.kernel.name,
-                        pts.len(),
-                        l.registers,
-                        l.local_bytes,
-                        l.compile_s * 1e3,
-                        if bad == 0 { "OK" } else { "FAIL" }
-                    );
-                    if bad > 0 {
-                        failed += 1;
+                    let exp: Vec<f32> = pts.iter().map(|&(i, j)| refv(i, j)).collect();
+                    // the MN-major combinations with the three schedules (the K-major one with all five)
+                    let cfgs: Vec<HopperConfig> = if (am, bmj) == (Major::K, Major::K) {
+                        configs_for_check()
+                    } else {
+                        vec![
+                            HopperConfig::default(),
+                            HopperConfig::large(),
+                            HopperConfig::pingpong(),
+                        ]
+                    };
+                    for cfg in cfgs {
+                        let kern = generate_hopper_gemm(&p, tin, tout, &cfg)?;
+                        let l = load(rt, &kern)?;
+                        let bad;
+                        if tout == DType::F32 {
+                            let dd = rt.upload(&vec![f32::NAN; (p.m * p.ldd) as usize])?;
+                            let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
+                            launch(rt, &kern, &l, &b)?;
+                            rt.sync()?;
+                            let out = rt.download(&dd)?;
+                            bad = pts
+                                .iter()
+                                .zip(&exp)
+                                .filter(|&(&(i, j), &e)| out[(i * p.ldd + j) as usize] != e)
+                                .count();
+                            // padding columns untouched
+                            let pad_bad = (0..m)
+                                .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
+                                .filter(|&(i, j)| !out[(i * p.ldd + j) as usize].is_nan())
+                                .count();
+                            if pad_bad > 0 {
+                                println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
+                                failed += 1;
+                            }
+                        } else {
+                            let dd = rt.upload(&vec![0x7fffu16; (p.m * p.ldd) as usize])?;
+                            let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
+                            launch(rt, &kern, &l, &b)?;
+                            rt.sync()?;
+                            let out = rt.download(&dd)?;
+                            bad = pts
+                                .iter()
+                                .zip(&exp)
+                                .filter(|&(&(i, j), &e)| {
+                                    out[(i * p.ldd + j) as usize] != conv(tout, e)
+                                })
+                                .count();
+                            let pad_bad = (0..m)
+                                .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
+                                .filter(|&(i, j)| out[(i * p.ldd + j) as usize] != 0x7fff)
+                                .count();
+                            if pad_bad > 0 {
+                                println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
+                                failed += 1;
+                            }
+                        }
+                        println!(
+                            "check {m}x{n}x{k} {} {tin:?}->{tout:?} {}: {} points, {bad} wrong ({} regs, {} B local, compile {:.0} ms) {}",
+                            p.majors_tag(),
+                            kern.kernel.name,
+                            pts.len(),
+                            l.registers,
+                            l.local_bytes,
+                            l.compile_s * 1e3,
+                            if bad == 0 { "OK" } else { "FAIL" }
+                        );
+                        if bad > 0 {
+                            failed += 1;
+                        }
                     }
                 }
             }

@@ -24,7 +24,8 @@ pub mod run;
 use crate::error::{GpuError, Result};
 use crate::gemm::DType;
 use crate::kernel::{Arg, Kernel};
-use layout_core::atom::gmma::{Major, SmemSwizzle, gmma_c_layout, smem_atom};
+pub use layout_core::atom::gmma::Major;
+use layout_core::atom::gmma::{SmemSwizzle, gmma_c_layout, smem_atom};
 use layout_core::{
     IntTuple, Layout, Tiler, layout_eval, make_identity_layout, tile_to_shape, zipped_divide,
 };
@@ -131,8 +132,9 @@ impl HopperConfig {
     }
 }
 
-/// The problem: sizes and leading dimensions (in elements) of A (M,K) row-major, B (K,N) column-major,
-/// D (M,N) row-major.
+/// The problem: sizes, operand majors and leading dimensions (in elements) of A (M,K), B (K,N) and
+/// D (M,N) row-major. A K-major = row-major (`A[m*lda + k]`), A MN-major = column-major (`A[k*lda + m]`);
+/// B K-major = column-major (`B[n*ldb + k]`), B MN-major = row-major (`B[k*ldb + n]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HopperProblem {
     /// Rows of A and D.
@@ -141,12 +143,16 @@ pub struct HopperProblem {
     pub n: i64,
     /// The reduction extent.
     pub k: i64,
-    /// Row stride of A (multiple of 8: TMA needs 16-byte global strides).
+    /// Leading dimension of A (multiple of 8: TMA needs 16-byte global strides).
     pub lda: i64,
-    /// Column stride of B (multiple of 8).
+    /// Leading dimension of B (multiple of 8).
     pub ldb: i64,
     /// Row stride of D (even).
     pub ldd: i64,
+    /// Which mode of A is contiguous in global (and shared) memory: K (row-major) or M (column-major).
+    pub a_major: Major,
+    /// Which mode of B is contiguous: K (column-major) or N (row-major).
+    pub b_major: Major,
 }
 
 impl HopperProblem {
@@ -160,8 +166,133 @@ impl HopperProblem {
             lda: up(k),
             ldb: up(k),
             ldd: up(n),
+            a_major: Major::K,
+            b_major: Major::K,
         }
     }
+    /// The same sizes with the given operand majors (leading dimensions recomputed, rounded up to 8).
+    pub fn with_majors(self, a_major: Major, b_major: Major) -> Self {
+        let up = |x: i64| (x + 7) / 8 * 8;
+        HopperProblem {
+            lda: up(if a_major == Major::K { self.k } else { self.m }),
+            ldb: up(if b_major == Major::K { self.k } else { self.n }),
+            a_major,
+            b_major,
+            ..self
+        }
+    }
+    /// Elements of A's and B's buffers.
+    pub fn a_len(&self) -> i64 {
+        self.lda
+            * if self.a_major == Major::K {
+                self.m
+            } else {
+                self.k
+            }
+    }
+    /// Elements of B's buffer.
+    pub fn b_len(&self) -> i64 {
+        self.ldb
+            * if self.b_major == Major::K {
+                self.n
+            } else {
+                self.k
+            }
+    }
+    /// Short name of the operand majors: `kk` (A row-major, B column-major), `mk` (A column-major),
+    /// `km` (B row-major), `mm` (both MN-major).
+    pub fn majors_tag(&self) -> &'static str {
+        match (self.a_major, self.b_major) {
+            (Major::K, Major::K) => "kk",
+            (Major::MN, Major::K) => "mk",
+            (Major::K, Major::MN) => "km",
+            (Major::MN, Major::MN) => "mm",
+        }
+    }
+}
+
+/// One operand's shared-memory stage, descriptor and TMA boxes, derived from its GMMA layout atom.
+#[derive(Clone, Debug)]
+struct Operand {
+    stage: Layout,
+    /// descriptor leading / stride byte offsets
+    lbo: i64,
+    sbo: i64,
+    /// descriptor advance per k16 step, per 64 rows (M or N)
+    k16: i64,
+    mn64: i64,
+    /// TMA box, innermost first
+    tma_box: [u32; 2],
+    /// byte offsets of the boxes of one stage and the (MN, K) element offsets of their origins
+    boxes: Vec<(i64, i64)>,
+    tnsp: u32,
+    doc: String,
+}
+
+/// `rows` = BM (A) or BN (B); `bk` = 64 (one 128-byte swizzle row of 16-bit values).
+fn operand(major: Major, rows: i64, bk: i64, name: &str) -> Result<Operand> {
+    let atom = smem_atom(major, SmemSwizzle::Sw128, 16)?;
+    let atom_l = atom.domain_layout()?.clone();
+    let shape: IntTuple = format!("(_{rows},_{bk})").parse()?;
+    Ok(match major {
+        Major::K => {
+            let stage = tile_to_shape(&atom_l, &shape, None)?;
+            let sbo = eval_off(&stage, "(8,0)")? * 2;
+            let k16 = eval_off(&stage, "(0,16)")? * 2;
+            let mn64 = eval_off(&stage, "(64,0)")? * 2;
+            let doc = format!(
+                "// {name} K-major: atom smem_atom(Major::K, Sw128, 16) = {atom} (GMMA::Layout_K_SW128_Atom<half>)
+//   stage = tile_to_shape(atom, ({rows},{bk})) = {stage}
+//   descriptor: LBO = 16 B (unused for swizzled K-major), SBO = s(8,0) = {sbo} B, per k16 + s(0,16) = {k16} B
+//   (pre-swizzle address; the hardware applies the swizzle), per 64 rows + s(64,0) = {mn64} B; tnsp = 0
+//   TMA box ({bk},{rows}) innermost first: one 128 B swizzle row of K x {rows} rows, coordinate {{kb*{bk}, t*{rows}}}"
+            );
+            Operand {
+                stage,
+                lbo: 16,
+                sbo,
+                k16,
+                mn64,
+                tma_box: [bk as u32, rows as u32],
+                boxes: vec![(0, 0)],
+                tnsp: 0,
+                doc,
+            }
+        }
+        Major::MN => {
+            // K-blocks of the atom first, then the 64-wide MN blocks (CUTLASS's Step<_2,_1> for MN-major):
+            // one 64(MN) x 64(K) TMA box per 64 rows, 8 KiB each
+            let order: IntTuple = "(_2,_1)".parse()?;
+            let stage = tile_to_shape(&atom_l, &shape, Some(&order))?;
+            let lbo = eval_off(&stage, "(64,0)")? * 2;
+            let sbo = eval_off(&stage, "(0,8)")? * 2;
+            let k16 = eval_off(&stage, "(0,16)")? * 2;
+            let mn64 = lbo;
+            let boxes = (0..rows / 64)
+                .map(|j| Ok((eval_off(&stage, &format!("({},0)", 64 * j))? * 2, 64 * j)))
+                .collect::<Result<Vec<_>>>()?;
+            let doc = format!(
+                "// {name} MN-major: atom smem_atom(Major::MN, Sw128, 16) = {atom} (GMMA::Layout_MN_SW128_Atom<half>)
+//   stage = tile_to_shape(atom, ({rows},{bk}), Step<_2,_1>) = {stage}
+//   descriptor (canonical MN-major SW128: ((8,8,m),(8,k)):((1,8,LBO),(64,SBO)) elements): LBO = s(64,0) = {lbo} B
+//   (next 64 MN), SBO = s(0,8) = {sbo} B (next 8 K), per k16 + s(0,16) = {k16} B, per 64 rows + s(64,0) = {mn64} B; tnsp = 1
+//   TMA box (64,64) innermost first (128 B of MN x 64 K), {nb} per stage at s(64*j,0) = {offs:?} B, coordinate {{t*{rows} + 64*j, kb*{bk}}}",
+                nb = rows / 64,
+                offs = boxes.iter().map(|b| b.0).collect::<Vec<_>>()
+            );
+            Operand {
+                stage,
+                lbo,
+                sbo,
+                k16,
+                mn64,
+                tma_box: [64, 64],
+                boxes,
+                tnsp: 1,
+                doc,
+            }
+        }
+    })
 }
 
 /// Everything the host needs to build the tensor maps and launch.
@@ -245,9 +376,19 @@ pub fn generate_hopper_gemm(
             c.smem_bytes()
         ));
     }
-    if p.lda % 8 != 0 || p.ldb % 8 != 0 || p.ldd % 2 != 0 || p.m < 1 || p.n < 1 || p.k < 1 {
+    let a_inner = if p.a_major == Major::K { p.k } else { p.m };
+    let b_inner = if p.b_major == Major::K { p.k } else { p.n };
+    if p.lda % 8 != 0
+        || p.ldb % 8 != 0
+        || p.ldd % 2 != 0
+        || p.m < 1
+        || p.n < 1
+        || p.k < 1
+        || p.lda < a_inner
+        || p.ldb < b_inner
+    {
         return bad(format!(
-            "lda, ldb must be multiples of 8 (16-byte TMA strides), ldd even: {p:?}"
+            "lda, ldb must be multiples of 8 (16-byte TMA strides) covering the contiguous mode, ldd even: {p:?}"
         ));
     }
     let osz: i64 = if output == DType::F32 { 4 } else { 2 };
@@ -262,12 +403,11 @@ pub fn generate_hopper_gemm(
     let wg_rows = bm / owners;
     let m_chunks = wg_rows / 64;
 
-    // ---- shared-memory layouts from the GMMA atom
-    let atom = smem_atom(Major::K, SmemSwizzle::Sw128, 16)?;
+    // ---- shared-memory layouts from the GMMA atoms (K-major or MN-major per operand)
+    let atom = smem_atom(p.a_major, SmemSwizzle::Sw128, 16)?;
     let sw = atom
         .swizzle()
         .ok_or_else(|| GpuError::Unsupported("atom without a swizzle".into()))?;
-    let atom_l = atom.domain_layout()?.clone();
     let swizzle_bytes: u32 = match sw.bits {
         0 => 0,
         b => 16u32 << b,
@@ -279,21 +419,19 @@ pub fn generate_hopper_gemm(
         1 => 3,
         _ => 0,
     };
-    let s_a = tile_to_shape(&atom_l, &format!("({bm},{bk})").parse()?, None)?;
-    let s_b = tile_to_shape(&atom_l, &format!("({bn},{bk})").parse()?, None)?;
     let row_width_elems = (16i64 << sw.bits) / 2; // 128 B / 2 B = 64 for Sw<3,..>
     if row_width_elems != bk {
         return bad(format!(
             "swizzle row of {row_width_elems} elements != bk {bk}"
         ));
     }
-    let sbo = eval_off(&s_a, "(8,0)")? * 2;
-    let k16 = eval_off(&s_a, "(0,16)")? * 2;
-    let chunk64 = eval_off(&s_a, "(64,0)")? * 2;
-    let sbo_b = eval_off(&s_b, "(8,0)")? * 2;
-    if sbo != sbo_b {
-        return bad("A and B stride byte offsets differ".into());
-    }
+    let op_a = operand(p.a_major, bm, bk, "A")?;
+    let op_b = operand(p.b_major, bn, bk, "B")?;
+    let s_a = op_a.stage.clone();
+    let k16 = op_a.k16;
+    let chunk64 = op_a.mn64;
+    // the rows of A owned by consumer cw start at sA(cw*wg_rows, 0)
+    let cw_bytes = eval_off(&s_a, &format!("({wg_rows},0)"))? * 2;
     // ---- TMA coordinates from identity layouts
     let id_a = make_identity_layout(&format!("({},{})", p.m, p.k).parse()?)?;
     let id_b = make_identity_layout(&format!("({},{})", p.n, p.k).parse()?)?;
@@ -330,13 +468,18 @@ pub fn generate_hopper_gemm(
     let tin = dtype_name(input);
     let tout = dtype_name(output);
     let name = format!(
-        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}{}",
+        "cute_hgemm_{tin}_{tout}_{bm}x{bn}x{bk}_c{}{}_s{}_g{}{}{}{}",
         c.consumers,
         if c.pingpong { "pp" } else { "" },
         c.stages,
         c.group_m,
         if c.persistent { "_p" } else { "" },
-        if c.tma_store { "_ts" } else { "" }
+        if c.tma_store { "_ts" } else { "" },
+        if p.majors_tag() == "kk" {
+            String::new()
+        } else {
+            format!("_{}", p.majors_tag())
+        }
     );
     let tiles = ((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
     let grid = if c.persistent {
@@ -352,22 +495,28 @@ pub fn generate_hopper_gemm(
 
     let mut s = String::new();
     let w = &mut s;
+    let a_desc = if p.a_major == Major::K {
+        "row-major (K-major)"
+    } else {
+        "column-major (M-major)"
+    };
+    let b_desc = if p.b_major == Major::K {
+        "column-major (K-major)"
+    } else {
+        "row-major (N-major)"
+    };
     let _ = writeln!(
         w,
-        "// {name}: D (M,N) row-major = A (M,K) row-major * B (K,N) column-major, {tin} in, f32 accumulate, {tout} out.\n\
+        "// {name}: D (M,N) row-major = A (M,K) {a_desc} * B (K,N) {b_desc}, {tin} in, f32 accumulate, {tout} out.\n\
 // sm_90a: TMA (cp.async.bulk.tensor) -> {stages}-stage mbarrier pipeline -> wgmma.mma_async m64n{bn}k16.\n\
 // CTA: 1 producer warp group (TMA, setmaxnreg.dec {pr}) + {cons} consumer warp group(s) (wgmma, setmaxnreg.inc {cr}),\n\
 // CTA tile {bm}x{bn}x{bk}, each consumer {wg_rows}x{bn} = {m_chunks} x m64n{bn}k16 per k16 step.{persist}\n\
 //\n\
-// smem atom (GMMA::Layout_K_SW128_Atom, 16-bit): {atom}\n\
-//   swizzle {sw} -> TMA CU_TENSOR_MAP_SWIZZLE_{swb}B, descriptor layout type {layout_type}\n\
-// smem A stage = tile_to_shape(atom, ({bm},{bk})) = {s_a}   ({a_bytes} B)\n\
-// smem B stage = tile_to_shape(atom, ({bn},{bk})) = {s_b}   ({b_bytes} B)\n\
-// descriptor: start = stage + offset, LBO = 1 (unused for swizzled K-major), SBO = sA(8,0) = {sbo} B,\n\
-//   per k16 step + sA(0,16) = {k16} B (pre-swizzle address; the hardware applies the swizzle), per m64 chunk + sA(64,0) = {chunk64} B\n\
-// TMA box A = ({bk},{bm}) innermost first (one {swb} B swizzle row x {bm} rows), box B = ({bk},{bn})\n\
+// swizzle {sw} of the atoms -> TMA CU_TENSOR_MAP_SWIZZLE_{swb}B, descriptor layout type {layout_type}\n\
+{doc_a}   ({a_bytes} B)\n\
+{doc_b}   ({b_bytes} B)\n\
 // TMA coordinates: zipped_divide(make_identity_layout((M,K)), ({bm},{bk})) = {tiles_a}\n\
-//   tile (tm,kb) -> (M,K) coordinate (tm*{bm}, kb*{bk}) -> TMA {{kb*{bk}, tm*{bm}}};\n\
+//   tile (tm,kb) -> (M,K) coordinate (tm*{bm}, kb*{bk}) -> the TMA coordinates above (innermost first);\n\
 //   zipped_divide(make_identity_layout((N,K)), ({bn},{bk})) = {tiles_b}\n\
 // accumulator: gmma_c_layout({bn}) = {c_frag} ((T,V) -> m + 64*n):\n\
 //   thread t = (t%4, t/4%8, t/32), value v = (v%2, v/2%2, v/4) -> row 16*(t/32) + t/4%8 + 8*(v/2%2), col 2*(t%4) + v%2 + 8*(v/4){epi_doc}",
@@ -381,6 +530,8 @@ pub fn generate_hopper_gemm(
             ""
         },
         b_bytes = bn * bk * 2,
+        doc_a = op_a.doc,
+        doc_b = op_b.doc,
         swb = swizzle_bytes,
         epi_doc = if c.tma_store {
             format!(
@@ -431,9 +582,17 @@ __device__ __forceinline__ void tma_store_2d(const TmaDesc* map, u32 src, int c0
                :: "l"((u64)map), "r"(src), "r"(c0), "r"(c1) : "memory");
 }}
 // sm_90 smem matrix descriptor: start>>4 [0,14), LBO>>4 [16,30), SBO>>4 [32,46), layout type [62,64).
-__device__ __forceinline__ u64 smem_desc(u32 addr) {{
-  return (u64)((addr & 0x3FFFF) >> 4) | ((u64)1 << 16) | ((u64)({sbo} >> 4) << 32) | ((u64){layout_type} << 62);
-}}"#
+// A: LBO {lbo_a} B, SBO {sbo_a} B; B: LBO {lbo_b} B, SBO {sbo_b} B (from the stage layouts above).
+__device__ __forceinline__ u64 smem_desc_a(u32 addr) {{
+  return (u64)((addr & 0x3FFFF) >> 4) | ((u64)({lbo_a} >> 4) << 16) | ((u64)({sbo_a} >> 4) << 32) | ((u64){layout_type} << 62);
+}}
+__device__ __forceinline__ u64 smem_desc_b(u32 addr) {{
+  return (u64)((addr & 0x3FFFF) >> 4) | ((u64)({lbo_b} >> 4) << 16) | ((u64)({sbo_b} >> 4) << 32) | ((u64){layout_type} << 62);
+}}"#,
+        lbo_a = op_a.lbo,
+        sbo_a = op_a.sbo,
+        lbo_b = op_b.lbo,
+        sbo_b = op_b.sbo,
     );
     // the wgmma wrapper
     let _ = write!(
@@ -445,9 +604,11 @@ __device__ __forceinline__ u64 smem_desc(u32 addr) {{
     }
     let _ = writeln!(
         w,
-        "}}, %{}, %{}, 1, 1, 1, 0, 0;\\n\"\n    \"}}\\n\"",
+        "}}, %{}, %{}, 1, 1, 1, {}, {};\\n\"\n    \"}}\\n\"",
         nacc,
-        nacc + 1
+        nacc + 1,
+        op_a.tnsp,
+        op_b.tnsp
     );
     let _ = write!(w, "    :");
     for i in 0..nacc {
@@ -620,9 +781,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
           mbar_wait(empty_bar + 8 * s, phase ^ 1u);
           mbar_expect_tx(full_bar + 8 * s, {stage_bytes}u);   // whole boxes count, out-of-bounds parts zero-filled
           const u32 sa = sbase + s * {stage_bytes}u, sb = sa + {a_bytes}u;
-          tma_load_2d(sa, &tmA, full_bar + 8 * s, kb * {bk}, tm * {bm});   // TMA {{kb*{bk}, tm*{bm}}}
-          tma_load_2d(sb, &tmB, full_bar + 8 * s, kb * {bk}, tn * {bn});   // TMA {{kb*{bk}, tn*{bn}}}
-        }}
+{loads}        }}
       }}
     }}
   }} else {{
@@ -652,7 +811,7 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
         for (int k = 0; k < {ksteps}; ++k) {{
 #pragma unroll
           for (int c = 0; c < {m_chunks}; ++c)
-            wgmma_m64n{bn}k16(acc[c], smem_desc(sa + c * {chunk64}u + k * {k16}u), smem_desc(sb + k * {k16}u));
+            wgmma_m64n{bn}k16(acc[c], smem_desc_a(sa + c * {chunk64}u + k * {k16}u), smem_desc_b(sb + k * {k16_b}u));
         }}
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 #pragma unroll
@@ -696,9 +855,30 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
         cw_off = if c.pingpong {
             String::new()
         } else {
-            format!(" + cw * {}u", wg_rows * bk * 2)
+            format!(" + cw * {cw_bytes}u")
         },
         ksteps = bk / 16,
+        k16_b = op_b.k16,
+        loads = {
+            let mut l = String::new();
+            for (op, sx, tmx, t, r) in [
+                (&op_a, "sa", "tmA", "tm", bm),
+                (&op_b, "sb", "tmB", "tn", bn),
+            ] {
+                for &(off, mn) in &op.boxes {
+                    let (c0, c1) = if op.tnsp == 0 {
+                        (format!("kb * {bk}"), format!("{t} * {r}"))
+                    } else {
+                        (format!("{t} * {r} + {mn}"), format!("kb * {bk}"))
+                    };
+                    let _ = writeln!(
+                        l,
+                        "          tma_load_2d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1});   // TMA {{{c0}, {c1}}}"
+                    );
+                }
+            }
+            l
+        },
         tmd_param = if c.tma_store {
             " const __grid_constant__ TmaDesc tmD,"
         } else {
@@ -734,8 +914,8 @@ extern "C" __global__ void __launch_bounds__({threads}, 1)
         problem: *p,
         input,
         output,
-        box_a: [bk as u32, bm as u32],
-        box_b: [bk as u32, bn as u32],
+        box_a: op_a.tma_box,
+        box_b: op_b.tma_box,
         swizzle_bytes,
         box_d: c.tma_store.then_some([ecols as u32, 64]),
     })
@@ -756,10 +936,51 @@ mod tests {
         assert_eq!(k.swizzle_bytes, 128);
         assert_eq!(k.box_a, [64, 128]);
         let src = &k.kernel.source;
-        assert!(src.contains("SBO = sA(8,0) = 1024 B"), "{src}");
-        assert!(src.contains("sA(0,16) = 32 B"), "{src}");
+        assert!(src.contains("SBO = s(8,0) = 1024 B"), "{src}");
+        assert!(src.contains("s(0,16) = 32 B"), "{src}");
+        assert!(
+            src.contains("= ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))"),
+            "{src}"
+        );
         assert!(src.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
         assert!(src.contains("cp.async.bulk.tensor.2d"));
+    }
+    #[test]
+    fn mn_major_operands() {
+        let p = HopperProblem::padded(4095, 4097, 1023).with_majors(Major::MN, Major::MN);
+        assert_eq!((p.lda, p.ldb), (4096, 4104));
+        let k = generate_hopper_gemm(&p, DType::F16, DType::F16, &HopperConfig::large()).unwrap();
+        let src = &k.kernel.source;
+        if std::env::var("PRINT_SRC").is_ok() {
+            println!("{src}");
+        }
+        assert_eq!(k.box_a, [64, 64]);
+        assert_eq!(k.box_b, [64, 64]);
+        assert!(
+            src.contains("smem_atom(Major::MN, Sw128, 16) = Sw<3,3,3> o _0 o (_64,_8):(_1,_64)"),
+            "{src}"
+        );
+        // A 128x64: K-blocks of 8 first (512 elements apart), then the two 64-row blocks (4096 apart)
+        assert!(
+            src.contains("= ((_64,_2),(_8,_8)):((_1,_4096),(_64,_512))"),
+            "{src}"
+        );
+        assert!(src.contains("LBO = s(64,0) = 8192 B"));
+        assert!(src.contains("SBO = s(0,8) = 1024 B"));
+        assert!(src.contains("per k16 + s(0,16) = 2048 B"));
+        assert!(src.contains(".f32.f16.f16 {"));
+        assert!(src.contains("1, 1, 1, 1, 1;"), "tnspA = tnspB = 1");
+        // B 256x64: four 64x64 boxes
+        assert!(
+            src.contains(
+                "tma_load_2d(sb + 24576u, &tmB, full_bar + 8 * s, tn * 256 + 192, kb * 64)"
+            )
+        );
+        let p = HopperProblem::padded(77, 300, 40).with_majors(Major::K, Major::MN);
+        let k =
+            generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::default()).unwrap();
+        assert_eq!((k.box_a, k.box_b), ([64, 128], [64, 64]));
+        assert!(k.kernel.source.contains("1, 1, 1, 0, 1;"));
     }
     #[test]
     fn tma_store_epilogue_layouts() {

@@ -1,7 +1,7 @@
 //! Host side of the Hopper GEMM: tensor maps (`cuTensorMapEncodeTiled`) from the kernel's TMA boxes and
 //! swizzle, module loading, launch with the maps as `__grid_constant__` parameters.
 
-use super::HopperKernel;
+use super::{HopperKernel, Major};
 use crate::error::{GpuError, Result};
 use crate::gemm::DType;
 use crate::nvrtc::{PtxasReport, compile};
@@ -151,7 +151,7 @@ pub fn sm_count(rt: &Runtime) -> Result<u32> {
         .map_err(cuda("SM count"))
 }
 
-/// Builds the tensor maps of A (M,K) row-major and B (K,N) column-major over the buffers.
+/// Builds the tensor maps of A (M,K) and B (K,N) (K-major or MN-major, as in the problem) over the buffers.
 pub fn bind(
     rt: &Runtime,
     k: &HopperKernel,
@@ -161,8 +161,19 @@ pub fn bind(
 ) -> Result<Bound> {
     let p = &k.problem;
     let osz = if k.output == DType::F32 { 4 } else { 2 };
-    if a.bytes() < (p.lda * (p.m - 1) + p.k) as usize * 2
-        || b.bytes() < (p.ldb * (p.n - 1) + p.k) as usize * 2
+    // (contiguous extent, lines): K-major (K, M or N), MN-major (M or N, K)
+    let (a_in, a_out) = if p.a_major == Major::K {
+        (p.k, p.m)
+    } else {
+        (p.m, p.k)
+    };
+    let (b_in, b_out) = if p.b_major == Major::K {
+        (p.k, p.n)
+    } else {
+        (p.n, p.k)
+    };
+    if a.bytes() < (p.lda * (a_out - 1) + a_in) as usize * 2
+        || b.bytes() < (p.ldb * (b_out - 1) + b_in) as usize * 2
         || d.bytes() < (p.ldd * (p.m - 1) + p.n) as usize * osz
     {
         return Err(GpuError::Launch(
@@ -172,8 +183,8 @@ pub fn bind(
     let tm_a = tensor_map_2d(
         a.ptr(),
         k.input,
-        p.k as u64,
-        p.m as u64,
+        a_in as u64,
+        a_out as u64,
         p.lda as u64,
         k.box_a[0],
         k.box_a[1],
@@ -182,8 +193,8 @@ pub fn bind(
     let tm_b = tensor_map_2d(
         b.ptr(),
         k.input,
-        p.k as u64,
-        p.n as u64,
+        b_in as u64,
+        b_out as u64,
         p.ldb as u64,
         k.box_b[0],
         k.box_b[1],
