@@ -58,9 +58,15 @@ fn one_kernel_serves_many_sizes_of_one_alignment_class() {
         .kernel
         .source
     };
-    assert_eq!(
-        source(4096, 4096, 4096),
-        source(8192, 8192, 8192),
-        "extents must be kernel parameters (only the comments quote the concrete layouts)"
+    let (a, b) = (source(4096, 4096, 4096), source(8192, 8192, 8192));
+    let diff: Vec<_> = a
+        .lines()
+        .zip(b.lines())
+        .filter(|(x, y)| x != y && !x.trim_start().starts_with("//"))
+        .take(3)
+        .collect();
+    assert!(
+        diff.is_empty(),
+        "extents must be kernel parameters (only comments may quote the concrete layouts): {diff:#?}"
     );
 }
