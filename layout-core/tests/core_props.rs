@@ -28,7 +28,7 @@ fn idx(i: i64) -> IntTuple {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(200), ..ProptestConfig::default() })]
 
     /// Printing a layout and parsing it back gives the same layout (static flags included).
     #[test]
@@ -177,44 +177,10 @@ proptest! {
 /// Characters the notation uses, for random strings.
 const ALPHABET: &[u8] = b"_0123456789-()@:,<> oSwLayoutLeftRightmake_layoutsizecrd2idx";
 
-const OPS: &[&str] = &[
-    "make_layout",
-    "make_ordered_layout",
-    "make_layout_like",
-    "make_fragment_like",
-    "compact_col_major",
-    "compact_row_major",
-    "compact_order",
-    "make_identity_layout",
-    "size",
-    "cosize",
-    "rank",
-    "depth",
-    "shape",
-    "stride",
-    "coshape",
-    "coprofile",
-    "get",
-    "layout",
-    "eval",
-    "crd2idx",
-    "idx2crd",
-    "get_hier_coord",
-    "get_flat_coord",
-    "get_1d_coord",
-    "select",
-    "take",
-    "group",
-    "flatten",
-    "unflatten",
-    "append",
-    "prepend",
-    "replace",
-    "zip",
-    "slice",
-    "dice",
-    "slice_and_offset",
-];
+/// Every operation the notation knows (the fuzz tests feed random arguments to all of them).
+fn ops() -> Vec<&'static str> {
+    layout_core::notation::operation_names()
+}
 
 fn arg_strategy() -> BoxedStrategy<String> {
     prop_oneof![
@@ -239,7 +205,7 @@ fn arg_strategy() -> BoxedStrategy<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(1500), ..ProptestConfig::default() })]
 
     /// Random strings over the notation's alphabet: parse and evaluate without panicking.
     #[test]
@@ -250,7 +216,7 @@ proptest! {
 
     /// Valid expressions with one character deleted, inserted or replaced.
     #[test]
-    fn fuzz_near_miss(l in common::signed_layout(), op in prop::sample::select(OPS),
+    fn fuzz_near_miss(l in common::signed_layout(), op in prop::sample::select(ops()),
                       pos in any::<prop::sample::Index>(), c in prop::sample::select(ALPHABET),
                       kind in 0u8..3) {
         let mut s: Vec<u8> = format!("{op}({l},{})", l.shape()).into_bytes();
@@ -266,7 +232,7 @@ proptest! {
 
     /// Every operation of these areas on random arguments and template arguments: errors, never panics.
     #[test]
-    fn fuzz_operations(op in prop::sample::select(OPS),
+    fn fuzz_operations(op in prop::sample::select(ops()),
                        targs in prop::collection::vec(-2i64..6, 0..3),
                        args in prop::collection::vec(arg_strategy(), 0..4)) {
         let t = if targs.is_empty() {

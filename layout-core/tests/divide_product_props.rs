@@ -144,7 +144,7 @@ fn sub_tiler(a: &Spec, pick: &[bool], order: &[usize], scale: i64) -> Spec {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, max_global_rejects: 4096, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256), max_global_rejects: 4096, ..ProptestConfig::default() })]
 
     #[test]
     fn logical_divide_is_composition_with_tile_and_complement(

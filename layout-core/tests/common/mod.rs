@@ -74,3 +74,13 @@ pub fn compact_layout() -> BoxedStrategy<Layout> {
         .prop_map(|s| make_layout(&s).expect("compact layout of a positive shape"))
         .boxed()
 }
+
+/// The number of cases a property runs: `default` (sized for CI), or `PROPTEST_CASES` when set, so a
+/// long run is `PROPTEST_CASES=100000 cargo test -p layout-core --test core_props`.
+#[allow(dead_code)] // not every test file that shares this module runs properties
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
