@@ -857,7 +857,7 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         for ks in 0..ks_n {
             c += &format!("    {{  // k16 step {ks}\n");
             c += &load_frags(0, ks, "sa", "sb");
-            c += &format!("{}", mma_block(0));
+            c += &mma_block(0);
             c += "    }\n";
         }
         c += &format!(
@@ -901,7 +901,7 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
                     stages - 1
                 );
             }
-            c += &format!("{}", mma_block(ks % 2));
+            c += &mma_block(ks % 2);
             c += "    }\n";
         }
         c += "  }\n";
