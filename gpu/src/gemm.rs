@@ -834,6 +834,16 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         }
         t
     };
+    // The warp's (mi_n, ni_n) atoms of one k16 step, visited serpentine along n: row i runs j = 0..ni_n
+    // forward when i is even and backward when odd, so consecutive mmas share the A fragment within a
+    // row and the B fragment at each turn (operand-reuse friendly), and no two consecutive mmas write
+    // the same accumulator.
+    let mma_block = |buf: i64| -> String {
+        format!(
+            "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) {{\n          const int jj = (i & 1) ? {} - j : j;  // serpentine n\n          mma_16816(acc[i][jj], af[{buf}][i], bf[{buf}][jj]);\n        }}\n",
+            ni_n - 1
+        )
+    };
     if single {
         c += "  for (int kt = 0; kt < KT; ++kt) {\n";
         c += &format!(
@@ -847,9 +857,7 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         for ks in 0..ks_n {
             c += &format!("    {{  // k16 step {ks}\n");
             c += &load_frags(0, ks, "sa", "sb");
-            c += &format!(
-                "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) mma_16816(acc[i][j], af[0][i], bf[0][j]);\n"
-            );
+            c += &mma_block(0);
             c += "    }\n";
         }
         c += &format!(
@@ -893,11 +901,7 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
                     stages - 1
                 );
             }
-            c += &format!(
-                "      #pragma unroll\n      for (int i = 0; i < {mi_n}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {ni_n}; ++j) mma_16816(acc[i][j], af[{}][i], bf[{}][j]);\n",
-                ks % 2,
-                ks % 2
-            );
+            c += &mma_block(ks % 2);
             c += "    }\n";
         }
         c += "  }\n";

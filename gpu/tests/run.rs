@@ -334,6 +334,14 @@ mod gpu_run {
             min_blocks: 2,
             ..big
         };
+        let two_ctas_k64 = GemmConfig {
+            bn: 128,
+            bk: 64,
+            warps_n: 2,
+            stages: 3,
+            min_blocks: 2,
+            ..big
+        };
         let cases = [
             (
                 true,
@@ -366,6 +374,17 @@ mod gpu_run {
             (true, false, DType::F16, DType::F16, two_ctas, 1.0, 1.0),
             (false, true, DType::BF16, DType::BF16, two_ctas, 1.0, -1.0),
             (true, false, DType::F16, DType::F16, big, 2.0, 0.0),
+            // 128x128x64, 2x2 warps, 3 stages, 2 CTAs/SM (double-buffered fragments): the bench's best
+            (true, false, DType::F16, DType::F16, two_ctas_k64, 1.0, 0.5),
+            (
+                false,
+                true,
+                DType::BF16,
+                DType::BF16,
+                two_ctas_k64,
+                1.0,
+                -1.0,
+            ),
             (
                 true,
                 false,

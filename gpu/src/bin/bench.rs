@@ -181,6 +181,15 @@ fn run() -> Result<()> {
                 warps_n: 4,
                 ..big
             },
+            // 2 CTAs per SM, 2x2 warps of 64x64, bk 64: double-buffered fragments (gemm3)
+            GemmConfig {
+                bn: 128,
+                bk: 64,
+                warps_n: 2,
+                stages: 3,
+                min_blocks: 2,
+                ..big
+            },
         ];
         // --quick: one config, f16, 8192^3 only (used under ncu)
         if quick { vec![all[6]] } else { all }

@@ -1,0 +1,151 @@
+//! GEMM configuration sweep against cuBLAS (feature `cuda`): the GEMM part of `bench`, with the
+//! configurations given on the command line as `bm,bn,bk,warps_m,warps_n,stages,min_blocks,group_m`.
+//!
+//! `gemm_sweep 128,256,64,2,4,4,1,8 256,128,32,4,2,4,1,8 ...`
+
+#[cfg(not(feature = "cuda"))]
+fn main() {
+    eprintln!("gemm_sweep needs --features cuda");
+}
+
+#[cfg(feature = "cuda")]
+fn main() {
+    sweep::main();
+}
+
+#[cfg(feature = "cuda")]
+mod sweep {
+    use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
+    use gpu::host::{Rng, f32_to_bf16, f32_to_f16};
+    use gpu::runner::Runtime;
+    use gpu::{GpuError, Result};
+    use std::ffi::c_void;
+
+    pub fn main() {
+        if let Err(e) = run() {
+            eprintln!("gemm_sweep: {e}");
+            std::process::exit(1);
+        }
+    }
+
+    fn cublas_err<E: std::fmt::Debug>(e: E) -> GpuError {
+        GpuError::Cuda(format!("cuBLAS: {e:?}"))
+    }
+
+    fn run() -> Result<()> {
+        let mut configs = Vec::new();
+        for a in std::env::args().skip(1) {
+            let v: Vec<i64> = a.split(',').filter_map(|x| x.parse().ok()).collect();
+            if v.len() != 8 {
+                return Err(GpuError::Unsupported(format!("bad config {a}")));
+            }
+            configs.push(GemmConfig {
+                bm: v[0],
+                bn: v[1],
+                bk: v[2],
+                warps_m: v[3],
+                warps_n: v[4],
+                stages: v[5],
+                min_blocks: v[6],
+                group_m: v[7],
+            });
+        }
+        let rt = Runtime::new(0)?;
+        println!("device: {} ({})", rt.device_name()?, rt.arch());
+        let blas = cudarc::cublas::CudaBlas::new(rt.stream().clone()).map_err(cublas_err)?;
+        let handle = *blas.handle();
+        for dt in [DType::F16, DType::BF16] {
+            for n in [4096i64, 8192] {
+                let a_l: layout_core::Layout = format!("({n},{n}):({n},_1)").parse()?;
+                let b_l: layout_core::Layout = format!("({n},{n}):(_1,{n})").parse()?;
+                let c_l: layout_core::Layout = format!("({n},{n}):({n},_1)").parse()?;
+                let mut rng = Rng(1);
+                let conv = |f: f32| {
+                    if dt == DType::F16 {
+                        f32_to_f16(f)
+                    } else {
+                        f32_to_bf16(f)
+                    }
+                };
+                let h: Vec<u16> = (0..(n * n) as usize)
+                    .map(|_| conv(rng.small_int(4) as f32 / 4.0))
+                    .collect();
+                let da = rt.upload(&h)?;
+                let db = rt.upload(&h)?;
+                let dc = rt.zeros::<u16>((n * n) as usize)?;
+                let dd = rt.zeros::<u16>((n * n) as usize)?;
+                let dref = rt.zeros::<u16>((n * n) as usize)?;
+                let flops = 2.0 * (n * n * n) as f64;
+                let (alpha, beta) = (1.0f32, 0.0f32);
+                let ty = if dt == DType::F16 {
+                    cudarc::cublas::sys::cudaDataType::CUDA_R_16F
+                } else {
+                    cudarc::cublas::sys::cudaDataType::CUDA_R_16BF
+                };
+                let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
+                let cublas = || -> Result<()> {
+                    unsafe {
+                        cudarc::cublas::result::gemm_ex(
+                            handle,
+                            cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_T,
+                            cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_N,
+                            n as i32,
+                            n as i32,
+                            n as i32,
+                            &alpha as *const f32 as *const c_void,
+                            pb as *const c_void,
+                            ty,
+                            n as i32,
+                            pa as *const c_void,
+                            ty,
+                            n as i32,
+                            &beta as *const f32 as *const c_void,
+                            pref as *mut c_void,
+                            ty,
+                            n as i32,
+                            cudarc::cublas::sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                            cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+                        )
+                    }
+                    .map_err(cublas_err)
+                };
+                let iters = if n >= 8192 { 10 } else { 20 };
+                let cub_tf = flops / rt.time_ms(3, iters, cublas)? / 1e9;
+                let reference = rt.download(&dref)?;
+                for cfg in &configs {
+                    let spec = GemmSpec {
+                        a: a_l.clone(),
+                        b: b_l.clone(),
+                        c: c_l.clone(),
+                        input: dt,
+                        output: dt,
+                        alpha,
+                        beta,
+                        config: *cfg,
+                    };
+                    let k = match generate_gemm(&spec) {
+                        Ok(k) => k,
+                        Err(e) => {
+                            println!("  {cfg:?}: {e}");
+                            continue;
+                        }
+                    };
+                    let loaded = rt.load(&k)?;
+                    let ptrs = [rt.bind(&da), rt.bind(&db), rt.bind(&dc), rt.bind(&dd)];
+                    let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &ptrs))?;
+                    let same = rt.download(&dd)? == reference;
+                    let tf = flops / ms / 1e9;
+                    println!(
+                        "  {dt:?} {n}^3 {} g{}: {tf:.0} TFLOP/s vs cuBLAS {cub_tf:.0} = {:.3} ({} regs, {} B smem, equal to cuBLAS: {same})",
+                        k.name,
+                        cfg.group_m,
+                        tf / cub_tf,
+                        loaded.registers,
+                        k.dynamic_smem_bytes
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
