@@ -15,7 +15,7 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod sweep {
-    use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
+    use gpu::gemm::{DType, GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
     use gpu::host::{Rng, f32_to_bf16, f32_to_f16};
     use gpu::runner::Runtime;
     use gpu::{GpuError, Result};
@@ -36,19 +36,25 @@ mod sweep {
         let mut configs = Vec::new();
         for a in std::env::args().skip(1) {
             let v: Vec<i64> = a.split(',').filter_map(|x| x.parse().ok()).collect();
-            if v.len() != 8 {
+            if v.len() != 8 && v.len() != 9 {
                 return Err(GpuError::Unsupported(format!("bad config {a}")));
             }
-            configs.push(GemmConfig {
-                bm: v[0],
-                bn: v[1],
-                bk: v[2],
-                warps_m: v[3],
-                warps_n: v[4],
-                stages: v[5],
-                min_blocks: v[6],
-                group_m: v[7],
-            });
+            let opts = GemmOptions {
+                staged_epilogue: v.get(8).is_none_or(|&e| e != 0),
+            };
+            configs.push((
+                GemmConfig {
+                    bm: v[0],
+                    bn: v[1],
+                    bk: v[2],
+                    warps_m: v[3],
+                    warps_n: v[4],
+                    stages: v[5],
+                    min_blocks: v[6],
+                    group_m: v[7],
+                },
+                opts,
+            ));
         }
         let rt = Runtime::new(0)?;
         println!("device: {} ({})", rt.device_name()?, rt.arch());
@@ -112,7 +118,7 @@ mod sweep {
                 let iters = if n >= 8192 { 10 } else { 20 };
                 let cub_tf = flops / rt.time_ms(3, iters, cublas)? / 1e9;
                 let reference = rt.download(&dref)?;
-                for cfg in &configs {
+                for (cfg, opts) in &configs {
                     let spec = GemmSpec {
                         a: a_l.clone(),
                         b: b_l.clone(),
@@ -123,10 +129,10 @@ mod sweep {
                         beta,
                         config: *cfg,
                     };
-                    let k = match generate_gemm(&spec) {
+                    let k = match generate_gemm_with(&spec, opts) {
                         Ok(k) => k,
                         Err(e) => {
-                            println!("  {cfg:?}: {e}");
+                            println!("  {cfg:?} {opts:?}: {e}");
                             continue;
                         }
                     };
@@ -136,9 +142,10 @@ mod sweep {
                     let same = rt.download(&dd)? == reference;
                     let tf = flops / ms / 1e9;
                     println!(
-                        "  {dt:?} {n}^3 {} g{}: {tf:.0} TFLOP/s vs cuBLAS {cub_tf:.0} = {:.3} ({} regs, {} B smem, equal to cuBLAS: {same})",
+                        "  {dt:?} {n}^3 {} g{} staged={}: {tf:.0} TFLOP/s vs cuBLAS {cub_tf:.0} = {:.3} ({} regs, {} B smem, equal to cuBLAS: {same})",
                         k.name,
                         cfg.group_m,
+                        opts.staged_epilogue,
                         tf / cub_tf,
                         loaded.registers,
                         k.dynamic_smem_bytes

@@ -381,7 +381,29 @@ fn lane_coord_expr(l: &Layout, var: &str, mode: usize) -> Result<String> {
 }
 
 /// Generates the GEMM kernel.
+/// Code-generation options that are not part of the tile configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmOptions {
+    /// Stage D through shared memory and store it with 16-byte vectors (interior tiles, beta = 0,
+    /// when the padded `(BM,BN)` output tile fits in the pipeline's shared memory).
+    pub staged_epilogue: bool,
+}
+
+impl Default for GemmOptions {
+    fn default() -> Self {
+        GemmOptions {
+            staged_epilogue: true,
+        }
+    }
+}
+
+/// [`generate_gemm_with`] with the default [`GemmOptions`].
 pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
+    generate_gemm_with(spec, &GemmOptions::default())
+}
+
+/// Generates the GEMM kernel for `spec` with code-generation options `opts`.
+pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel> {
     let cfg = spec.config;
     if !matches!(spec.input, DType::F16 | DType::BF16) {
         return unsupported("GEMM inputs must be f16 or bf16");
@@ -907,6 +929,71 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
         c += "  }\n";
     }
     c += "  cp_async_wait<0>();\n";
+    // Staged epilogue: D tile in shared memory as (_{bm},_{bn}):(_{pitch},_1) output elements
+    // (pitch = bn + 16 bytes: the 8 rows g of a fragment store land 4 banks apart, conflict-free),
+    // then 16-byte chunks, TV layout (_threads,_iters):(_1,_threads), chunk q -> (row, col) =
+    // (_cpr,_bm):(_vec@1,_1@0) with vec = 16 / sizeof(out), stored coalesced to D(m0+row, n0+col).
+    let osize = if oty == DType::F32 { 4 } else { 2 };
+    let vec = 16 / osize;
+    let pitch = bn + vec;
+    let staged = opts.staged_epilogue
+        && bm * pitch * osize <= smem
+        && (bn * osize) % 16 == 0
+        && (bm * bn / vec) % threads == 0;
+    if staged {
+        let cpr = bn / vec;
+        let iters = bm * bn / vec / threads;
+        c += &format!(
+            "  if (beta == 0.f && interior && {} % {vec} == 0) {{\n",
+            ldc.expr()
+        );
+        c += "    // staged epilogue: every warp is done with the pipeline's shared memory before D reuses it\n";
+        c += "    __syncthreads();\n";
+        c += "    const int g = lane >> 2, t4 = lane & 3;\n";
+        c += &format!(
+            "    // C atom (m, n) = (wm*{wtm} + i*16 + g + 8h, wn*{wtn} + j*8 + 2*t4) -> smem byte (m*{pitch} + n)*{osize}\n"
+        );
+        c += &format!("    #pragma unroll\n    for (int i = 0; i < {mi_n}; ++i)\n");
+        c += &format!("      #pragma unroll\n      for (int j = 0; j < {ni_n}; ++j)\n");
+        c += "        #pragma unroll\n        for (int h = 0; h < 2; ++h) {\n";
+        c += &format!(
+            "          const unsigned int so = sbase + ((wm * {wtm} + i * 16 + g + 8 * h) * {pitch} + wn * {wtn} + j * 8 + 2 * t4) * {osize};\n"
+        );
+        c += "          const float v0 = alpha * acc[i][j][2 * h], v1 = alpha * acc[i][j][2 * h + 1];\n";
+        match oty {
+            DType::F32 => {
+                c += "          asm volatile(\"st.shared.v2.f32 [%0], {%1,%2};\" :: \"r\"(so), \"f\"(v0), \"f\"(v1) : \"memory\");\n";
+            }
+            DType::F16 | DType::BF16 => {
+                let to = if oty == DType::F16 {
+                    "f32_to_f16"
+                } else {
+                    "f32_to_bf16"
+                };
+                c += &format!(
+                    "          const unsigned int w = (unsigned int){to}(v0) | ((unsigned int){to}(v1) << 16);\n"
+                );
+                c += "          asm volatile(\"st.shared.b32 [%0], %1;\" :: \"r\"(so), \"r\"(w) : \"memory\");\n";
+            }
+        }
+        c += "        }\n    __syncthreads();\n";
+        c += &format!(
+            "    // chunk q = tid + i*{threads} -> (row, col) = (q / {cpr}, (q % {cpr}) * {vec})\n"
+        );
+        c += &format!("    #pragma unroll\n    for (int i = 0; i < {iters}; ++i) {{\n");
+        c += &format!(
+            "      const int q = tid + i * {threads}, row = q / {cpr}, col = (q % {cpr}) * {vec};\n"
+        );
+        c += &format!(
+            "      unsigned int w[4];\n      asm volatile(\"ld.shared.v4.b32 {{%0,%1,%2,%3}}, [%4];\" : \"=r\"(w[0]), \"=r\"(w[1]), \"=r\"(w[2]), \"=r\"(w[3]) : \"r\"(sbase + (row * {pitch} + col) * {osize}));\n"
+        );
+        c += &format!(
+            "      {out_c}* dst = D + (long long)(m0 + row) * (long long)({}) + n0 + col;\n",
+            ldc.expr()
+        );
+        c += "      asm volatile(\"st.global.v4.b32 [%0], {%1,%2,%3,%4};\" :: \"l\"(dst), \"r\"(w[0]), \"r\"(w[1]), \"r\"(w[2]), \"r\"(w[3]) : \"memory\");\n";
+        c += "    }\n    return;\n  }\n";
+    }
     // epilogue
     c += "  // epilogue: C atom layout -> (m, n); D = alpha*acc + beta*C, pairs along n, predicated on M and N\n";
     c += "  const int g = lane >> 2, t4 = lane & 3;\n";

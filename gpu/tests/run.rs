@@ -376,6 +376,9 @@ mod gpu_run {
             (true, false, DType::F16, DType::F16, big, 2.0, 0.0),
             // 128x128x64, 2x2 warps, 3 stages, 2 CTAs/SM (double-buffered fragments): the bench's best
             (true, false, DType::F16, DType::F16, two_ctas_k64, 1.0, 0.5),
+            // beta = 0: the staged (shared-memory, 16-byte vector) epilogue on interior tiles
+            (true, false, DType::F16, DType::F16, two_ctas_k64, 1.0, 0.0),
+            (false, true, DType::BF16, DType::F32, two_ctas_k64, 0.5, 0.0),
             (
                 false,
                 true,
