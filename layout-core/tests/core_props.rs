@@ -199,6 +199,8 @@ fn arg_strategy() -> BoxedStrategy<String> {
         Just("_1@4096@3".to_string()),
         Just("_1@99999999".to_string()),
         Just("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)".to_string()),
+        Just("Sw<2,0,3>".to_string()),
+        Just("(Sw<1,0,2> o _0 o (_4,_4):(_4,_1),2:1)".to_string()),
         (-3i64..40).prop_map(|i| i.to_string()),
     ]
     .boxed()

@@ -91,6 +91,11 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Option<Result
     if !args.iter().any(is_swizzly) {
         return None;
     }
+    // `eval(F, c)` is ours only when the function F is swizzled; a swizzled coordinate is the
+    // layout table's error (and handing it back here would recurse without end).
+    if name == "eval" && !args.first().is_some_and(is_swizzly) {
+        return None;
+    }
     Some(dispatch(name, targs, args))
 }
 
@@ -294,7 +299,12 @@ fn compose(a: Value, b: Value) -> Result<Value> {
             let inner = as_fn("composition", &inner)?;
             Ok(composition3(c.layout_a, c.offset, inner).into())
         }
-        (a, b) => super::call("composition", &[], vec![a, b]),
+        // Neither side swizzled (reached through a nested composed layout): the layout table's job.
+        (a, b) if !is_swizzly(&a) && !is_swizzly(&b) => super::call("composition", &[], vec![a, b]),
+        (a, b) => Err(LayoutError::bad_args(
+            "composition",
+            format!("cannot compose {} `{a}` with {} `{b}`", a.kind(), b.kind()),
+        )),
     }
 }
 
