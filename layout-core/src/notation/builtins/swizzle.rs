@@ -339,6 +339,12 @@ fn inverse(name: &str, f: &LayoutFn) -> Result<Value> {
 
 /// `upcast<n>` / `downcast<n>` of a swizzle, an integer offset, a layout or a composed layout.
 fn cast(name: &str, n: i64, f: &LayoutFn) -> Result<LayoutFn> {
+    if n <= 0 {
+        return Err(LayoutError::bad_args(
+            name,
+            format!("the factor {n} must be positive"),
+        ));
+    }
     match f {
         LayoutFn::Swizzle(s) => Ok(LayoutFn::Swizzle(if name == "upcast" {
             s.upcast(n)?
