@@ -19,7 +19,6 @@ mod sweep {
     use gpu::host::{Rng, f32_to_bf16, f32_to_f16};
     use gpu::runner::Runtime;
     use gpu::{GpuError, Result};
-    use std::ffi::c_void;
 
     pub fn main() {
         if let Err(e) = run() {
@@ -83,38 +82,18 @@ mod sweep {
                 let dref = rt.zeros::<u16>((n * n) as usize)?;
                 let flops = 2.0 * (n * n * n) as f64;
                 let (alpha, beta) = (1.0f32, 0.0f32);
-                let ty = if dt == DType::F16 {
-                    cudarc::cublas::sys::cudaDataType::CUDA_R_16F
-                } else {
-                    cudarc::cublas::sys::cudaDataType::CUDA_R_16BF
-                };
                 let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
-                let cublas = || -> Result<()> {
-                    unsafe {
-                        cudarc::cublas::result::gemm_ex(
-                            handle,
-                            cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_T,
-                            cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_N,
-                            n as i32,
-                            n as i32,
-                            n as i32,
-                            &alpha as *const f32 as *const c_void,
-                            pb as *const c_void,
-                            ty,
-                            n as i32,
-                            pa as *const c_void,
-                            ty,
-                            n as i32,
-                            &beta as *const f32 as *const c_void,
-                            pref as *mut c_void,
-                            ty,
-                            n as i32,
-                            cudarc::cublas::sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
-                            cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-                        )
-                    }
-                    .map_err(cublas_err)
+                let baseline = gpu::baseline::BaselineGemm {
+                    dtype: dt,
+                    m: n,
+                    n,
+                    k: n,
+                    a: (pa, n),
+                    b: (pb, n),
+                    d: (pref, n),
                 };
+                // SAFETY: da, db and dref hold the operands' sizes and outlive the timed launches.
+                let cublas = || unsafe { baseline.run(handle) };
                 let iters = if n >= 8192 { 10 } else { 20 };
                 let cub_tf = flops / rt.time_ms(3, iters, cublas)? / 1e9;
                 let reference = rt.download(&dref)?;

@@ -33,6 +33,8 @@ pub mod ptx;
 pub mod smem;
 pub mod transpose;
 
+#[cfg(feature = "cuda")]
+pub mod baseline;
 #[cfg(feature = "nvrtc")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]

@@ -13,7 +13,6 @@ use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use gpu::runner::Runtime;
 use gpu::transpose::{TransposeSpec, generate_transpose};
 use gpu::{GpuError, Result};
-use std::ffi::c_void;
 
 fn layout(s: &str) -> Result<layout_core::Layout> {
     Ok(s.parse()?)
@@ -233,40 +232,20 @@ fn run() -> Result<()> {
             let dref = rt.zeros::<u16>((mm * ldc) as usize)?;
             let flops = 2.0 * (mm * nn * kk) as f64;
             let (alpha, beta) = (1.0f32, 0.0f32);
-            let ty = if dt == DType::F16 {
-                cudarc::cublas::sys::cudaDataType::CUDA_R_16F
-            } else {
-                cudarc::cublas::sys::cudaDataType::CUDA_R_16BF
-            };
             let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
             // Row-major D (M,N) = column-major D^T (N,M) = B^T A^T: cuBLAS A-operand is our B (column-major
             // K x N, transposed), B-operand is our A (row-major M x K = column-major K x M).
-            let cublas = || -> Result<()> {
-                unsafe {
-                    cudarc::cublas::result::gemm_ex(
-                        handle,
-                        cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_T,
-                        cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_N,
-                        nn as i32,
-                        mm as i32,
-                        kk as i32,
-                        &alpha as *const f32 as *const c_void,
-                        pb as *const c_void,
-                        ty,
-                        ldb as i32,
-                        pa as *const c_void,
-                        ty,
-                        lda as i32,
-                        &beta as *const f32 as *const c_void,
-                        pref as *mut c_void,
-                        ty,
-                        ldc as i32,
-                        cudarc::cublas::sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
-                        cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-                    )
-                }
-                .map_err(cublas_err)
+            let baseline = gpu::baseline::BaselineGemm {
+                dtype: dt,
+                m: mm,
+                n: nn,
+                k: kk,
+                a: (pa, lda),
+                b: (pb, ldb),
+                d: (pref, ldc),
             };
+            // SAFETY: da, db and dref hold the operands' sizes and outlive the timed launches.
+            let cublas = || unsafe { baseline.run(handle) };
             let gi = if mm >= 8192 { iters / 2 } else { iters };
             let cub_ms = rt.time_ms(3, gi, cublas)?;
             let reference = rt.download(&dref)?;

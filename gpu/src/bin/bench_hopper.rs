@@ -27,7 +27,6 @@ mod imp {
     use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
     use gpu::runner::Runtime;
     use gpu::{GpuError, Result};
-    use std::ffi::c_void;
 
     pub fn main() {
         let args: Vec<String> = std::env::args().collect();
@@ -330,39 +329,18 @@ mod imp {
                 let dd = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
                 let dref = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
                 let flops = 2.0 * (m * n * k) as f64;
-                let (alpha, beta) = (1.0f32, 0.0f32);
-                let ty = if dt == DType::F16 {
-                    cudarc::cublas::sys::cudaDataType::CUDA_R_16F
-                } else {
-                    cudarc::cublas::sys::cudaDataType::CUDA_R_16BF
-                };
                 let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
-                let cublas = || -> Result<()> {
-                    unsafe {
-                        cudarc::cublas::result::gemm_ex(
-                            handle,
-                            cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_T,
-                            cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_N,
-                            n as i32,
-                            m as i32,
-                            k as i32,
-                            &alpha as *const f32 as *const c_void,
-                            pb as *const c_void,
-                            ty,
-                            p.ldb as i32,
-                            pa as *const c_void,
-                            ty,
-                            p.lda as i32,
-                            &beta as *const f32 as *const c_void,
-                            pref as *mut c_void,
-                            ty,
-                            p.ldd as i32,
-                            cudarc::cublas::sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
-                            cudarc::cublas::sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-                        )
-                    }
-                    .map_err(|e| GpuError::Cuda(format!("cuBLAS: {e:?}")))
+                let baseline = gpu::baseline::BaselineGemm {
+                    dtype: dt,
+                    m,
+                    n,
+                    k,
+                    a: (pa, p.lda),
+                    b: (pb, p.ldb),
+                    d: (pref, p.ldd),
                 };
+                // SAFETY: da, db and dref hold the operands' sizes and outlive the timed launches.
+                let cublas = || unsafe { baseline.run(handle) };
                 let iters = if m * n * k >= 8192 * 8192 * 8192 {
                     20
                 } else {
