@@ -18,6 +18,7 @@ type Table = fn(&str, &[i64], Vec<Value>) -> Option<Result<Value>>;
 // layout, which the layout tables do not take.
 const TABLES: &[(Table, &[&str])] = &[
     (swizzle::call, swizzle::NAMES),
+    (swizzle::call, swizzle::REWRAP),
     (tuple::call, tuple::NAMES),
     (layout::call, layout::NAMES),
     (algebra::call, algebra::NAMES),

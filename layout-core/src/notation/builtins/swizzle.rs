@@ -15,7 +15,7 @@ use crate::notation::value::Value;
 use crate::swizzle::{ComposedLayout, LayoutFn, composition_layout_swizzle, composition3};
 
 /// Operations that CuTe forwards to the inner layout and wraps again as `A o OFFSET o result`.
-const REWRAP: &[&str] = &[
+pub(super) const REWRAP: &[&str] = &[
     "get",
     "take",
     "flatten",
@@ -39,6 +39,7 @@ const REWRAP: &[&str] = &[
     "zip",
 ];
 
+/// The operations with their own meaning on swizzles and composed layouts (REWRAP lists the rest).
 pub(super) const NAMES: &[&str] = &[
     "eval",
     "composition",
@@ -56,27 +57,6 @@ pub(super) const NAMES: &[&str] = &[
     "recast_layout",
     "max_common_vector",
     "with_shape",
-    "get",
-    "take",
-    "flatten",
-    "append",
-    "group",
-    "layout",
-    "logical_divide",
-    "tile_unzip",
-    "tiled_divide",
-    "zipped_divide",
-    "flat_divide",
-    "logical_product",
-    "zipped_product",
-    "tiled_product",
-    "flat_product",
-    "blocked_product",
-    "raked_product",
-    "tile_to_shape",
-    "filter",
-    "coalesce",
-    "zip",
 ];
 
 fn is_swizzly(v: &Value) -> bool {
