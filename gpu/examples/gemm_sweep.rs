@@ -15,9 +15,10 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod sweep {
-    use gpu::gemm::{DType, GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
+    use gpu::DType;
+use gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
     use gpu::host::{Rng, f32_to_bf16, f32_to_f16};
-    use gpu::runner::Runtime;
+    use gpu::runtime::Runtime;
     use gpu::{GpuError, Result};
 
     pub fn main() {

@@ -1,6 +1,6 @@
 //! NVRTC: generated source -> CUBIN for one architecture. Needs only libnvrtc (no driver, no GPU).
 
-use crate::error::{GpuError, Result};
+use crate::error::{GpuError, Result, driver};
 use cudarc::nvrtc::{result as nv, sys};
 use std::ffi::CString;
 
@@ -84,12 +84,9 @@ pub fn compile(source: &str, name: &str, arch: &str) -> Result<Compiled> {
     if !nvrtc_available() {
         return Err(GpuError::LibraryMissing("libnvrtc"));
     }
-    let src =
-        CString::new(source).map_err(|_| GpuError::Cuda("source contains a NUL byte".into()))?;
-    let fname =
-        CString::new(format!("{name}.cu")).map_err(|_| GpuError::Cuda("bad kernel name".into()))?;
-    let prog = nv::create_program(&src, Some(&fname))
-        .map_err(|e| GpuError::Cuda(format!("nvrtcCreateProgram: {e:?}")))?;
+    let src = CString::new(source).map_err(driver("CString::new(source)"))?;
+    let fname = CString::new(format!("{name}.cu")).map_err(driver("CString::new(kernel name)"))?;
+    let prog = nv::create_program(&src, Some(&fname)).map_err(driver("nvrtcCreateProgram"))?;
     let opts = [
         format!("--gpu-architecture={arch}"),
         "--ptxas-options=--verbose".to_string(),
@@ -115,14 +112,15 @@ pub fn compile(source: &str, name: &str, arch: &str) -> Result<Compiled> {
             let mut size = 0usize;
             let r = sys::nvrtcGetCUBINSize(prog, &mut size);
             if r != sys::nvrtcResult::NVRTC_SUCCESS || size == 0 {
-                Err(GpuError::Cuda(format!(
-                    "nvrtcGetCUBINSize: {r:?} (is {arch} a real architecture?)"
-                )))
+                Err(GpuError::Driver {
+                    call: "nvrtcGetCUBINSize".into(),
+                    detail: format!("{r:?} (is {arch} a real architecture?)"),
+                })
             } else {
                 let mut buf = vec![0u8; size];
                 let r = sys::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut _);
                 if r != sys::nvrtcResult::NVRTC_SUCCESS {
-                    Err(GpuError::Cuda(format!("nvrtcGetCUBIN: {r:?}")))
+                    Err(driver("nvrtcGetCUBIN")(r))
                 } else {
                     Ok(Compiled {
                         cubin: buf,

@@ -20,7 +20,7 @@ fn every_kernel_compiles_without_spills() {
     let mut failures = Vec::new();
     let mut kernels = common::sample_kernels();
     // the 2-CTA/SM 128x128x64 (2x2 warps, 3 stages) GEMM: double-buffered fragments in 255 registers
-    let k64 = gpu::gemm::GemmConfig {
+    let k64 = gpu::kernels::gemm_sm80::GemmConfig {
         bm: 128,
         bn: 128,
         bk: 64,
@@ -32,13 +32,13 @@ fn every_kernel_compiles_without_spills() {
     };
     // (K-major A and B; with both operands MN-major it needs 16 bytes of spill at 255 registers)
     for (i, o) in [
-        (gpu::gemm::DType::F16, gpu::gemm::DType::F16),
-        (gpu::gemm::DType::BF16, gpu::gemm::DType::F32),
+        (gpu::kernels::gemm_sm80::DType::F16, gpu::kernels::gemm_sm80::DType::F16),
+        (gpu::kernels::gemm_sm80::DType::BF16, gpu::kernels::gemm_sm80::DType::F32),
     ] {
         let spec = common::gemm_spec(4095, 4097, 1023, true, false, i, o, k64);
         kernels.push((
             format!("gemm_128x128x64_w2x2_s3_{i:?}_{o:?}"),
-            gpu::gemm::generate_gemm(&spec).unwrap(),
+            gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap(),
         ));
     }
     for (label, k) in kernels {

@@ -3,8 +3,9 @@
 //! Without it: a loud SKIP, or a failure when CI=true.
 #![cfg(feature = "nvrtc")]
 
-use gpu::gemm::DType;
-use gpu::hopper::{HopperConfig, HopperProblem, Major, generate_hopper_gemm};
+use gpu::DType;
+use gpu::Major;
+use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 
 fn loud(msg: &str) {
     eprintln!(

@@ -1,12 +1,13 @@
 //! The generated Hopper GEMM text, snapshot-tested (no GPU or NVRTC needed): a change in what the
 //! generator writes (descriptors, TMA boxes, layouts in the comments) shows up as a reviewed diff.
 
-use gpu::gemm::DType;
-use gpu::hopper::{HopperConfig, HopperProblem, Major, generate_hopper_gemm};
+use gpu::DType;
+use gpu::Major;
+use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 
 fn snapshot(label: &str, problem: HopperProblem, cfg: HopperConfig, tin: DType, tout: DType) {
     let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();
-    insta::assert_snapshot!(label, k.kernel.source);
+    insta::assert_snapshot!(label, k.source);
 }
 
 #[test]
@@ -55,7 +56,7 @@ fn one_kernel_serves_many_sizes_of_one_alignment_class() {
             &HopperConfig::large(),
         )
         .unwrap()
-        .kernel
+
         .source
     };
     let (a, b) = (source(4096, 4096, 4096), source(8192, 8192, 8192));

@@ -3,8 +3,9 @@
 #![allow(clippy::manual_is_multiple_of)]
 mod common;
 
-use gpu::gemm::{DType, GemmConfig, plan_gemm};
-use gpu::transpose::{TransposeSpec, plan_transpose};
+use gpu::DType;
+use gpu::kernels::gemm_sm80::{GemmConfig, plan_gemm};
+use gpu::kernels::transpose::{TransposeSpec, plan_transpose};
 
 #[test]
 fn generated_sources() {
@@ -25,7 +26,7 @@ fn generated_sources() {
 #[test]
 fn same_source_for_other_dynamic_sizes() {
     // Dynamic leaves are parameters: a different M/N/K (same alignment class) gives the same text.
-    let a = gpu::gemm::generate_gemm(&common::gemm_spec(
+    let a = gpu::kernels::gemm_sm80::generate_gemm(&common::gemm_spec(
         1000,
         1000,
         1000,
@@ -36,7 +37,7 @@ fn same_source_for_other_dynamic_sizes() {
         GemmConfig::default(),
     ))
     .unwrap();
-    let b = gpu::gemm::generate_gemm(&common::gemm_spec(
+    let b = gpu::kernels::gemm_sm80::generate_gemm(&common::gemm_spec(
         4096,
         512,
         2048,
@@ -92,7 +93,7 @@ fn swizzles_remove_every_bank_conflict() {
 
 #[test]
 fn bad_inputs_are_errors() {
-    use gpu::copy::{CopySpec, generate_copy};
+    use gpu::kernels::copy::{CopySpec, generate_copy};
     let e = generate_copy(&CopySpec::new(
         common::l("(8,8):(1,8)"),
         common::l("(8,4):(1,8)"),
@@ -112,7 +113,7 @@ fn bad_inputs_are_errors() {
     );
     spec.a = common::l("(100,100):(101,_1)");
     assert!(
-        gpu::gemm::generate_gemm(&spec)
+        gpu::kernels::gemm_sm80::generate_gemm(&spec)
             .unwrap_err()
             .to_string()
             .contains("multiple of 8")
@@ -130,5 +131,5 @@ fn bad_inputs_are_errors() {
             ..GemmConfig::default()
         },
     );
-    assert!(gpu::gemm::generate_gemm(&spec).is_err());
+    assert!(gpu::kernels::gemm_sm80::generate_gemm(&spec).is_err());
 }

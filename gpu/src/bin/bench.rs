@@ -6,12 +6,13 @@
 //! `bench [--quick] [--gemm]` (quick: fewer GEMM configs and iterations; gemm: only the GEMM rows).
 
 #![allow(clippy::manual_is_multiple_of)]
-use gpu::copy::{CopySpec, generate_copy};
-use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
-use gpu::hopper::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use gpu::kernels::copy::{CopySpec, generate_copy};
+use gpu::DType;
+use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
+use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-use gpu::runner::Runtime;
-use gpu::transpose::{TransposeSpec, generate_transpose};
+use gpu::runtime::Runtime;
+use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
 use gpu::{GpuError, Result};
 
 fn layout(s: &str) -> Result<layout_core::Layout> {
@@ -333,11 +334,11 @@ fn run() -> Result<()> {
             let mut best = (0.0, String::new());
             for cfg in &hcfgs {
                 let k = generate_hopper_gemm(&hp, dt, dt, cfg)?;
-                let loaded = gpu::hopper::run::load(&rt, &k)?;
+                let loaded = gpu::kernels::gemm_sm90::run::load(&rt, &k)?;
                 let bound =
-                    gpu::hopper::run::bind(&rt, &k, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
+                    gpu::kernels::gemm_sm90::run::bind(&rt, &k, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
                 let ms =
-                    rt.time_ms(3, gi, || gpu::hopper::run::launch(&rt, &k, &loaded, &bound))?;
+                    rt.time_ms(3, gi, || gpu::kernels::gemm_sm90::run::launch(&rt, &k, &loaded, &bound))?;
                 let ours = rt.download(&dd)?;
                 let mut worst = 0f32;
                 for i in (0..mm).step_by(7) {

@@ -21,11 +21,12 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod imp {
-    use gpu::gemm::DType;
-    use gpu::hopper::run::{bind, launch, load};
-    use gpu::hopper::{HopperConfig, HopperProblem, Major, generate_hopper_gemm};
+    use gpu::DType;
+    use gpu::kernels::gemm_sm90::run::{bind, launch, load};
+    use gpu::Major;
+use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
     use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-    use gpu::runner::Runtime;
+    use gpu::runtime::Runtime;
     use gpu::{GpuError, Result};
 
     pub fn main() {

@@ -2,9 +2,10 @@
 #![allow(dead_code)]
 
 use gpu::Kernel;
-use gpu::copy::{CopySpec, generate_copy};
-use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
-use gpu::transpose::{TransposeSpec, generate_transpose};
+use gpu::kernels::copy::{CopySpec, generate_copy};
+use gpu::DType;
+use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
+use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
 use layout_core::Layout;
 
 /// Writes straight to the process's stderr, past the test harness's capture, so a skip is seen.

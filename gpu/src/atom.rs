@@ -1,0 +1,117 @@
+//! Layer 2, atoms and tilings: the thread-value layouts the kernels use, all taken from
+//! `layout_core::atom` (the same traits the CLI draws) and combined with the algebra. No kernel restates
+//! a thread-value layout as text: it asks here.
+//!
+//! ```
+//! use gpu::atom::{ldmatrix_lanes, sm80_mma};
+//! use gpu::{DType, Major};
+//! use layout_core::atom::Operand;
+//! // lane -> (m, k) of the row ldmatrix.x4 reads for the A operand of SM80_16x8x16, K-major tile
+//! assert_eq!(ldmatrix_lanes(&sm80_mma(DType::F16).unwrap(), Operand::A, Major::K).unwrap().to_string(),
+//!            "(_8,_2,_2):(_1@0,_8@0,_8@1)");
+//! ```
+
+use crate::dtype::{DType, Major};
+use crate::error::{GpuError, Result};
+use layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+use layout_core::{Int, IntTuple, Layout, ScaledBasis, Tiler, layout_eval};
+
+/// The SM80 `m16n8k16` tensor-core atom with f32 accumulation for `input` (f16 or bf16):
+/// `SM80_16x8x16_F32{F16F16|BF16BF16}F32_TN`.
+pub fn sm80_mma(input: DType) -> Result<MmaTraits> {
+    let ab = match input {
+        DType::F16 => "F16F16",
+        DType::BF16 => "BF16BF16",
+        DType::F32 => {
+            return Err(GpuError::Config {
+                kernel: "atom",
+                reason: "the SM80 m16n8k16 atom takes f16 or bf16 inputs, not f32".into(),
+            });
+        }
+    };
+    Ok(MmaTraits::from_name(&format!(
+        "SM80_16x8x16_F32{ab}F32_TN"
+    ))?)
+}
+
+/// A layout whose strides are offsets into a column-major `(rows, ..)` tile, rewritten with basis strides
+/// (`d -> (d % rows)@0 + (d / rows)@1`) so that it maps to coordinates: the form the kernels' comments and
+/// index expressions use (`((_4,_8),(_2,_2)):((_32,_1),(_16,_8))` in a 16-row tile is
+/// `((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))`). A stride with both parts non-zero is an error.
+pub fn as_coordinates(l: &Layout, rows: i64) -> Result<Layout> {
+    fn walk(t: &IntTuple, rows: i64) -> Result<IntTuple> {
+        match t {
+            IntTuple::Tuple(v) => Ok(IntTuple::tuple(
+                v.iter().map(|e| walk(e, rows)).collect::<Result<_>>()?,
+            )),
+            IntTuple::Int(d) => {
+                let (r, c) = (d.value % rows, d.value / rows);
+                match (r, c) {
+                    (0, 0) => Ok(IntTuple::Int(Int::s(0))),
+                    (r, 0) => Ok(IntTuple::Basis(ScaledBasis::new(Int::s(r), vec![0]))),
+                    (0, c) => Ok(IntTuple::Basis(ScaledBasis::new(Int::s(c), vec![1]))),
+                    _ => Err(GpuError::Config {
+                        kernel: "atom",
+                        reason: format!("stride {d} spans both modes of a {rows}-row tile"),
+                    }),
+                }
+            }
+            other => Ok(other.clone()),
+        }
+    }
+    Ok(Layout::new(l.shape().clone(), walk(l.stride(), rows)?)?)
+}
+
+/// The `ldmatrix.x4` copy atom reading a tile stored `major`-contiguous: `SM75_U32x4_LDSM_N` (K-major) or
+/// `SM75_U16x8_LDSM_T` (MN-major), over 16-bit values.
+fn ldmatrix_atom(major: Major) -> Result<CopyAtom> {
+    let name = match major {
+        Major::K => "SM75_U32x4_LDSM_N",
+        Major::MN => "SM75_U16x8_LDSM_T",
+    };
+    Ok(CopyAtom::from_name(name, 16)?)
+}
+
+/// lane -> `(mn, k)`: the tile element whose row (8 contiguous values) lane `i` of one `ldmatrix.x4`
+/// points at, for `operand` (A or B) of one `mma` atom widened to a 16x16 `(mn, k)` block, tile stored
+/// `major`-contiguous. CuTe's `make_tiled_copy_A/B(ldmatrix atom, tiled_mma)`: the source thread-value
+/// layout's value 0 of each thread, written as the basis-stride layout `(_8,_2,_2):(..)` that reproduces
+/// all 32 lanes (checked).
+pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result<Layout> {
+    let block: Tiler = "(_16,_16,_16)".parse()?;
+    let one: Layout = "(_1,_1,_1):(_0,_0,_0)".parse()?;
+    let tiled = TiledMma::new(mma.clone(), &one, Some(&block))?;
+    let copy = TiledCopy::for_mma(ldmatrix_atom(major)?, &tiled, operand)?;
+    let tv = copy.layout_s_tv()?;
+    let lane = |i: i64| -> Result<[i64; 2]> {
+        let at = IntTuple::tuple(vec![IntTuple::d(i), IntTuple::d(0)]);
+        let idx = layout_eval(&tv, &at)?
+            .as_int()
+            .map(|v| v.value)
+            .ok_or_else(|| GpuError::Config {
+                kernel: "atom",
+                reason: format!("{tv} at lane {i} is not an offset"),
+            })?;
+        Ok([idx % 16, idx / 16])
+    };
+    let basis = |c: [i64; 2]| -> IntTuple {
+        match c {
+            [0, k] => IntTuple::Basis(ScaledBasis::new(Int::s(k), vec![1])),
+            [mn, _] => IntTuple::Basis(ScaledBasis::new(Int::s(mn), vec![0])),
+        }
+    };
+    let strides = [lane(1)?, lane(8)?, lane(16)?];
+    let layout = Layout::new(
+        "(_8,_2,_2)".parse()?,
+        IntTuple::tuple(strides.iter().map(|c| basis(*c)).collect()),
+    )?;
+    for i in 0..32 {
+        if crate::emit::basis_coord(&layout, i)? != lane(i)? {
+            return Err(GpuError::Config {
+                kernel: "atom",
+                reason: format!("ldmatrix lanes of {tv} are not the linear layout {layout}"),
+            });
+        }
+    }
+    Ok(layout)
+}
