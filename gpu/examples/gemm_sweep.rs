@@ -16,8 +16,8 @@ fn main() {
 #[cfg(feature = "cuda")]
 mod sweep {
     use gpu::DType;
-use gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
     use gpu::host::{Rng, f32_to_bf16, f32_to_f16};
+    use gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
     use gpu::runtime::Runtime;
     use gpu::{GpuError, Result};
 
@@ -29,7 +29,10 @@ use gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_w
     }
 
     fn cublas_err<E: std::fmt::Debug>(e: E) -> GpuError {
-        GpuError::Cuda(format!("cuBLAS: {e:?}"))
+        GpuError::Driver {
+            call: "cuBLAS".into(),
+            detail: format!("{e:?}"),
+        }
     }
 
     fn run() -> Result<()> {
@@ -37,7 +40,10 @@ use gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_w
         for a in std::env::args().skip(1) {
             let v: Vec<i64> = a.split(',').filter_map(|x| x.parse().ok()).collect();
             if v.len() != 8 && v.len() != 9 {
-                return Err(GpuError::Unsupported(format!("bad config {a}")));
+                return Err(GpuError::Config {
+                    kernel: "gemm_sweep",
+                    reason: format!("bad config {a}"),
+                });
             }
             let opts = GemmOptions {
                 staged_epilogue: v.get(8).is_none_or(|&e| e != 0),
@@ -84,7 +90,7 @@ use gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_w
                 let flops = 2.0 * (n * n * n) as f64;
                 let (alpha, beta) = (1.0f32, 0.0f32);
                 let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
-                let baseline = gpu::baseline::BaselineGemm {
+                let baseline = gpu::runtime::baseline::BaselineGemm {
                     dtype: dt,
                     m: n,
                     n,

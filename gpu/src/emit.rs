@@ -5,8 +5,14 @@
 //! ```
 //! use gpu::emit::{offset_statements, swizzle_expr, Leaf};
 //! use layout_core::{Int, Swizzle};
-//! let modes = [(Leaf::new(Int::s(4), "s0"), Leaf::new(Int::d(100), "d0"))];
-//! assert!(offset_statements("", "i", "off", &modes).contains("(r_ % (unsigned int)(4)) * (long long)(d0)"));
+//! // (4,n):(d0,_1): the first mode's coordinate times the dynamic stride d0, then the rest
+//! let modes = [
+//!     (Leaf::new(Int::s(4), "s0"), Leaf::new(Int::d(100), "d0")),
+//!     (Leaf::new(Int::d(9), "s1"), Leaf::new(Int::s(1), "d1")),
+//! ];
+//! let code = offset_statements("", "i", "off", &modes);
+//! assert!(code.contains("off += (long long)(r_ % (unsigned int)(4)) * (long long)(d0);"), "{code}");
+//! assert!(code.contains("r_ = r_ / (unsigned int)(4);"));
 //! let sw = Swizzle { bits: 3, base: 3, shift: 3 };
 //! assert_eq!(swizzle_expr(sw, "x"), "((x) ^ (((x) & 448) >> 3))");
 //! ```

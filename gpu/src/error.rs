@@ -71,6 +71,8 @@ pub enum GpuError {
         /// The alignment in bytes the kernel needs.
         alignment: usize,
     },
+    /// A kernel's result differs from its reference (benchmarks and GPU checks).
+    CheckFailed(String),
     /// A buffer is smaller than the tensor the kernel reads or writes through it.
     BufferTooSmall {
         /// The argument.
@@ -117,6 +119,7 @@ impl fmt::Display for GpuError {
                 f,
                 "bad launch: {arg} at {address:#x} is not {alignment}-byte aligned"
             ),
+            GpuError::CheckFailed(m) => write!(f, "result check failed: {m}"),
             GpuError::BufferTooSmall { arg, bytes, needed } => write!(
                 f,
                 "bad launch: {arg} has {bytes} bytes but its tensor spans {needed}"

@@ -32,8 +32,8 @@ fn every_kernel_compiles_without_spills() {
     };
     // (K-major A and B; with both operands MN-major it needs 16 bytes of spill at 255 registers)
     for (i, o) in [
-        (gpu::kernels::gemm_sm80::DType::F16, gpu::kernels::gemm_sm80::DType::F16),
-        (gpu::kernels::gemm_sm80::DType::BF16, gpu::kernels::gemm_sm80::DType::F32),
+        (gpu::DType::F16, gpu::DType::F16),
+        (gpu::DType::BF16, gpu::DType::F32),
     ] {
         let spec = common::gemm_spec(4095, 4097, 1023, true, false, i, o, k64);
         kernels.push((

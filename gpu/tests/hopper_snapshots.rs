@@ -56,7 +56,6 @@ fn one_kernel_serves_many_sizes_of_one_alignment_class() {
             &HopperConfig::large(),
         )
         .unwrap()
-
         .source
     };
     let (a, b) = (source(4096, 4096, 4096), source(8192, 8192, 8192));

@@ -25,12 +25,12 @@ mod gpu_run {
     use super::common;
 
     use common::{gemm_spec, l};
-    use gpu::kernels::copy::{CopySpec, generate_copy};
     use gpu::DType;
-use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
     use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-    use gpu::runtime::Runtime;
+    use gpu::kernels::copy::{CopySpec, generate_copy};
+    use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
     use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
+    use gpu::runtime::Runtime;
     use layout_core::tensor::{self, make_gmem_ptr, make_tensor};
     use layout_core::{IntTuple, Layout, select};
 

@@ -6,13 +6,13 @@
 //! `bench [--quick] [--gemm]` (quick: fewer GEMM configs and iterations; gemm: only the GEMM rows).
 
 #![allow(clippy::manual_is_multiple_of)]
-use gpu::kernels::copy::{CopySpec, generate_copy};
 use gpu::DType;
+use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
+use gpu::kernels::copy::{CopySpec, generate_copy};
 use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
 use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
-use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-use gpu::runtime::Runtime;
 use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
+use gpu::runtime::Runtime;
 use gpu::{GpuError, Result};
 
 fn layout(s: &str) -> Result<layout_core::Layout> {
@@ -35,7 +35,10 @@ fn main() {
 }
 
 fn cublas_err<E: std::fmt::Debug>(e: E) -> GpuError {
-    GpuError::Cuda(format!("cuBLAS: {e:?}"))
+    GpuError::Driver {
+        call: "cuBLAS".into(),
+        detail: format!("{e:?}"),
+    }
 }
 
 fn run() -> Result<()> {
@@ -236,7 +239,7 @@ fn run() -> Result<()> {
             let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
             // Row-major D (M,N) = column-major D^T (N,M) = B^T A^T: cuBLAS A-operand is our B (column-major
             // K x N, transposed), B-operand is our A (row-major M x K = column-major K x M).
-            let baseline = gpu::baseline::BaselineGemm {
+            let baseline = gpu::runtime::baseline::BaselineGemm {
                 dtype: dt,
                 m: mm,
                 n: nn,
@@ -283,7 +286,7 @@ fn run() -> Result<()> {
                     dt, k.name, loaded.registers, k.dynamic_smem_bytes
                 );
                 if worst > 1e-2 {
-                    return Err(GpuError::Launch(format!(
+                    return Err(GpuError::CheckFailed(format!(
                         "{} disagrees with cuBLAS: {worst}",
                         k.name
                     )));
@@ -334,11 +337,9 @@ fn run() -> Result<()> {
             let mut best = (0.0, String::new());
             for cfg in &hcfgs {
                 let k = generate_hopper_gemm(&hp, dt, dt, cfg)?;
-                let loaded = gpu::kernels::gemm_sm90::run::load(&rt, &k)?;
-                let bound =
-                    gpu::kernels::gemm_sm90::run::bind(&rt, &k, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                let ms =
-                    rt.time_ms(3, gi, || gpu::kernels::gemm_sm90::run::launch(&rt, &k, &loaded, &bound))?;
+                let bound = rt.prepare(&k, &[rt.bind(&da), rt.bind(&db), rt.bind(&dd)])?;
+                let loaded = bound.loaded();
+                let ms = rt.time_ms(3, gi, || rt.run(&bound))?;
                 let ours = rt.download(&dd)?;
                 let mut worst = 0f32;
                 for i in (0..mm).step_by(7) {
@@ -351,16 +352,16 @@ fn run() -> Result<()> {
                 let tf = flops / ms / 1e9;
                 println!(
                     "  {:?} {mm}x{nn}x{kk} {}: {tf:.0} TFLOP/s ({} regs, {} B smem), max rel diff vs cuBLAS {worst:.2e}",
-                    dt, k.kernel.name, loaded.registers, k.kernel.dynamic_smem_bytes
+                    dt, k.name, loaded.registers, k.dynamic_smem_bytes
                 );
                 if worst > 1e-2 {
-                    return Err(GpuError::Launch(format!(
+                    return Err(GpuError::CheckFailed(format!(
                         "{} disagrees with cuBLAS: {worst}",
-                        k.kernel.name
+                        k.name
                     )));
                 }
                 if tf > best.0 {
-                    best = (tf, format!("{} ({} regs)", k.kernel.name, loaded.registers));
+                    best = (tf, format!("{} ({} regs)", k.name, loaded.registers));
                 }
             }
             rows.push(Row {

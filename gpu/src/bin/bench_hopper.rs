@@ -22,10 +22,9 @@ fn main() {
 #[cfg(feature = "cuda")]
 mod imp {
     use gpu::DType;
-    use gpu::kernels::gemm_sm90::run::{bind, launch, load};
     use gpu::Major;
-use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
     use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
+    use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
     use gpu::runtime::Runtime;
     use gpu::{GpuError, Result};
 
@@ -197,12 +196,13 @@ use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}
                     };
                     for cfg in cfgs {
                         let kern = generate_hopper_gemm(&p, tin, tout, &cfg)?;
-                        let l = load(rt, &kern)?;
+                        let l = rt.load(&kern)?;
                         let bad;
                         if tout == DType::F32 {
                             let dd = rt.upload(&vec![f32::NAN; (p.m * p.ldd) as usize])?;
-                            let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                            launch(rt, &kern, &l, &b)?;
+                            let b =
+                                rt.prepare(&kern, &[rt.bind(&da), rt.bind(&db), rt.bind(&dd)])?;
+                            rt.run(&b)?;
                             rt.sync()?;
                             let out = rt.download(&dd)?;
                             bad = pts
@@ -216,13 +216,14 @@ use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}
                                 .filter(|&(i, j)| !out[(i * p.ldd + j) as usize].is_nan())
                                 .count();
                             if pad_bad > 0 {
-                                println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
+                                println!("  {} wrote {pad_bad} padding elements", kern.name);
                                 failed += 1;
                             }
                         } else {
                             let dd = rt.upload(&vec![0x7fffu16; (p.m * p.ldd) as usize])?;
-                            let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                            launch(rt, &kern, &l, &b)?;
+                            let b =
+                                rt.prepare(&kern, &[rt.bind(&da), rt.bind(&db), rt.bind(&dd)])?;
+                            rt.run(&b)?;
                             rt.sync()?;
                             let out = rt.download(&dd)?;
                             bad = pts
@@ -237,14 +238,14 @@ use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}
                                 .filter(|&(i, j)| out[(i * p.ldd + j) as usize] != 0x7fff)
                                 .count();
                             if pad_bad > 0 {
-                                println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
+                                println!("  {} wrote {pad_bad} padding elements", kern.name);
                                 failed += 1;
                             }
                         }
                         println!(
                             "check {m}x{n}x{k} {} {tin:?}->{tout:?} {}: {} points, {bad} wrong ({} regs, {} B local, compile {:.0} ms) {}",
                             p.majors_tag(),
-                            kern.kernel.name,
+                            kern.name,
                             pts.len(),
                             l.registers,
                             l.local_bytes,
@@ -259,15 +260,18 @@ use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}
             }
         }
         if failed > 0 {
-            return Err(GpuError::Launch(format!("{failed} checks failed")));
+            return Err(GpuError::CheckFailed(format!("{failed} checks failed")));
         }
         println!("check: all exact");
         Ok(())
     }
 
     fn bench(rt: &Runtime, quick: bool) -> Result<()> {
-        let blas = cudarc::cublas::CudaBlas::new(rt.stream().clone())
-            .map_err(|e| GpuError::Cuda(format!("cuBLAS: {e:?}")))?;
+        let blas =
+            cudarc::cublas::CudaBlas::new(rt.stream().clone()).map_err(|e| GpuError::Driver {
+                call: "cuBLAS".into(),
+                detail: format!("{e:?}"),
+            })?;
         let handle = *blas.handle();
         let large = HopperConfig::large();
         let configs: Vec<HopperConfig> = if quick {
@@ -331,7 +335,7 @@ use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}
                 let dref = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
                 let flops = 2.0 * (m * n * k) as f64;
                 let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
-                let baseline = gpu::baseline::BaselineGemm {
+                let baseline = gpu::runtime::baseline::BaselineGemm {
                     dtype: dt,
                     m,
                     n,
@@ -359,9 +363,9 @@ use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}
                             continue;
                         }
                     };
-                    let l = load(rt, &kern)?;
-                    let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                    let ms = rt.time_ms(5, iters, || launch(rt, &kern, &l, &b))?;
+                    let b = rt.prepare(&kern, &[rt.bind(&da), rt.bind(&db), rt.bind(&dd)])?;
+                    let l = b.loaded();
+                    let ms = rt.time_ms(5, iters, || rt.run(&b))?;
                     let out = rt.download(&dd)?;
                     let mut bad = 0usize;
                     for i in (0..m).step_by(7) {
@@ -375,19 +379,19 @@ use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}
                     let tf = flops / ms / 1e9;
                     println!(
                         "  {dt:?} {m}x{n}x{k} {}: {tf:.0} TFLOP/s ({:.3} ms; cuBLAS {cub_tf:.0}; {} regs; NVRTC {:.0} ms; {bad} differ from cuBLAS)",
-                        kern.kernel.name,
+                        kern.name,
                         ms,
                         l.registers,
                         l.compile_s * 1e3
                     );
                     if bad > 0 {
-                        return Err(GpuError::Launch(format!(
+                        return Err(GpuError::CheckFailed(format!(
                             "{} disagrees with cuBLAS at {bad} points",
-                            kern.kernel.name
+                            kern.name
                         )));
                     }
                     if tf > best.0 {
-                        best = (tf, kern.kernel.name.clone());
+                        best = (tf, kern.name.clone());
                     }
                 }
                 table.push(format!(

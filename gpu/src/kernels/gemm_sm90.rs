@@ -637,3 +637,58 @@ pub fn generate_hopper_gemm(
         pointer_alignment: 16,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::Arg;
+
+    fn maps(k: &Kernel) -> Vec<&TensorMapArg> {
+        k.args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::TensorMap(m) => Some(m),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tensor_maps_and_descriptors_come_from_the_stage_layouts() {
+        let p = HopperProblem::padded(4095, 4097, 1023);
+        let k =
+            generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::default()).unwrap();
+        let m = maps(&k);
+        assert_eq!((m[0].box_dims, m[0].swizzle_bytes), ([64, 128], 128));
+        assert_eq!((m[0].extents, m[0].ld), ([1023, 4095], 1024));
+        assert!(k.source.contains("SBO = s(8,0) = 1024 B"));
+        assert!(
+            k.source
+                .contains("tma_load_2d(sa + 0u, &tmA, full_bar + 8 * s, kb * 64, tm * 128)")
+        );
+        assert!(
+            k.source
+                .contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16")
+        );
+        assert_eq!(k.buffer_names(), ["A", "B", "D"]);
+    }
+
+    #[test]
+    fn mn_major_boxes_and_tma_store() {
+        let p = HopperProblem::padded(4096, 4096, 4096).with_majors(Major::MN, Major::MN);
+        let k = generate_hopper_gemm(&p, DType::F16, DType::F16, &HopperConfig::large()).unwrap();
+        let m = maps(&k);
+        assert_eq!(m.len(), 3);
+        assert_eq!(
+            (m[0].box_dims, m[1].box_dims, m[2].box_dims),
+            ([64, 64], [64, 64], [64, 64])
+        );
+        assert!(
+            k.source.contains(
+                "tma_load_2d(sb + 24576u, &tmB, full_bar + 8 * s, tn * 256 + 192, kb * 64)"
+            )
+        );
+        assert!(k.source.contains("1, 1, 1, 1, 1;"), "tnspA = tnspB = 1");
+        assert!(k.persistent);
+    }
+}

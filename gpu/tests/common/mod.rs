@@ -1,9 +1,9 @@
 //! Kernel configurations shared by the snapshot, compile and run tests.
 #![allow(dead_code)]
 
+use gpu::DType;
 use gpu::Kernel;
 use gpu::kernels::copy::{CopySpec, generate_copy};
-use gpu::DType;
 use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
 use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
 use layout_core::Layout;
