@@ -12,7 +12,7 @@
 
 use crate::arch::mma_sync::mma_m16n8k16;
 use crate::arch::{convert::CONVERT, cp_async::CP_ASYNC, ldmatrix::LDMATRIX, memory::SMEM_ADDR};
-use crate::atom::{as_coordinates, sm80_mma};
+use crate::atom::{Fragment, as_coordinates, sm80_mma};
 use crate::dtype::{DType, Major};
 use crate::emit::{Leaf, Params, flat_modes, pattern};
 use crate::error::{Result, to_u32};
@@ -432,6 +432,8 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         a_bytes,
     }
     .emit(&warp);
+    let fragment = Fragment::new(&mma.layout_c, mma.extent(0)?, "lane")?;
+    fragment.pairs_along_columns()?;
     let epilogue = Epilogue {
         tile: (cfg.bm, cfg.bn),
         warp_tile: (wtm, wtn),
@@ -440,6 +442,8 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         output: spec.output,
         ldc: &p.ldc,
         extents: (p.m.expr(), p.n.expr()),
+        fragment: &fragment,
+        atom_mn: (mma.extent(0)?, mma.extent(1)?),
     };
     if opts.staged_epilogue && epilogue.can_stage(smem) {
         c += &epilogue.staged();
