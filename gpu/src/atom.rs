@@ -171,3 +171,52 @@ impl Fragment {
         }
     }
 }
+
+/// The SM80 TiledMMA of a GEMM kernel: `warps_m x warps_n` m16n8k16 atoms, CuTe's
+/// `make_tiled_mma(atom, Layout<Shape<WM,WN,_1>>)`.
+pub fn sm80_tiled_mma(input: DType, warps_m: i64, warps_n: i64) -> Result<TiledMma> {
+    let atoms: Layout = format!("(_{warps_m},_{warps_n},_1):(_1,_{warps_m},_0)").parse()?;
+    Ok(TiledMma::new(sm80_mma(input)?, &atoms, None)?)
+}
+
+/// C expressions of the `(m, n)` atom coordinates of thread `thread` in a TiledMMA: the modes 1 and 2 of
+/// `thr_layout_vmnk` (`(atom thread, m, n, k) -> thread index`) inverted, which needs that layout to be
+/// compact column-major (checked for every thread).
+///
+/// ```
+/// let mma = gpu::atom::sm80_tiled_mma(gpu::DType::F16, 2, 4).unwrap();
+/// assert_eq!(gpu::atom::atom_coords(&mma, "tid").unwrap(), ["(tid / 32 % 2)", "(tid / 64 % 4)"]);
+/// ```
+pub fn atom_coords(mma: &TiledMma, thread: &str) -> Result<[String; 2]> {
+    let vmnk = &mma.thr_layout_vmnk;
+    let basis = |mode: usize| IntTuple::Basis(ScaledBasis::new(Int::s(1), vec![mode]));
+    let mut strides = Vec::new();
+    for (i, m) in vmnk.modes().iter().enumerate() {
+        let leaves = m.shape().leaves().len();
+        let stride = match i {
+            1 | 2 => basis(i - 1),
+            _ => IntTuple::Int(Int::s(0)),
+        };
+        strides.push(if leaves == 1 {
+            stride
+        } else {
+            IntTuple::tuple(vec![stride; leaves])
+        });
+    }
+    let coords = Layout::new(vmnk.shape().clone(), IntTuple::tuple(strides))?;
+    let col_major = layout_core::compact_col_major(vmnk.shape(), None)?;
+    for t in 0..layout_core::size(vmnk)?.value {
+        let c = layout_core::idx2crd(&IntTuple::s(t), vmnk.shape(), &col_major)?;
+        let back = layout_eval(vmnk, &c)?.as_int().map(|v| v.value);
+        if back != Some(t) {
+            return Err(GpuError::Config {
+                kernel: "atom",
+                reason: format!("thr_layout_vmnk {vmnk} is not compact column-major at thread {t}"),
+            });
+        }
+    }
+    Ok([
+        crate::emit::basis_coord_expr(&coords, thread, 0)?,
+        crate::emit::basis_coord_expr(&coords, thread, 1)?,
+    ])
+}
