@@ -278,6 +278,12 @@ fn body(
         ))
     };
     let (load_mn, store_mn) = (mn(g.load_layout()?)?, mn(g.store_layout()?)?);
+    // predication: a vector is moved when its first coordinate is inside (M, N)
+    let inside = format!(
+        "    if (m0 + m < {} && n0 + n < {}) {{\n",
+        m.expr(),
+        n.expr()
+    );
     let Geometry {
         tm,
         tn,
@@ -307,11 +313,7 @@ fn body(
     c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
     c += &format!("    const int q = threadIdx.x + i * {t};\n");
     c += &load_mn;
-    c += &format!(
-        "    if (m0 + m < {} && n0 + n < {}) {{\n",
-        m.expr(),
-        n.expr()
-    );
+    c += &inside;
     c += &format!("      // src(m0+m, n0+n) = (m0+m)*{} + (n0+n)\n", sm.expr());
     c += &format!(
         "      ld_global(src + ((long long)(m0 + m) * (long long)({}) + (long long)(n0 + n)) * {e}, r[i]);\n",
@@ -337,11 +339,7 @@ fn body(
         swz("a")
     );
     c += "    }\n";
-    c += &format!(
-        "    if (m0 + m < {} && n0 + n < {}) {{\n",
-        m.expr(),
-        n.expr()
-    );
+    c += &inside;
     c += &format!("      // dst(m0+m, n0+n) = (m0+m) + (n0+n)*{}\n", sn.expr());
     c += &format!(
         "      st_global_out(dst + ((long long)(m0 + m) + (long long)(n0 + n) * (long long)({})) * {e}, w);\n",
