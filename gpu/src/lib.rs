@@ -40,6 +40,8 @@ pub mod piece;
 pub mod smem;
 
 #[cfg(feature = "nvrtc")]
+pub mod cubin_cache;
+#[cfg(feature = "nvrtc")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]
 pub mod runtime;

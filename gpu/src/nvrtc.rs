@@ -79,6 +79,22 @@ pub fn nvrtc_available() -> bool {
     std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// NVRTC's version as `major.minor` (`"none"` when libnvrtc cannot be loaded): part of the on-disk
+/// cache's key, so a CUBIN from another compiler version is not reused.
+pub fn nvrtc_version_string() -> String {
+    if !nvrtc_available() {
+        return "none".into();
+    }
+    let (mut major, mut minor) = (0i32, 0i32);
+    // SAFETY: libnvrtc is loaded (checked above); the out-parameters are valid locals.
+    let r = unsafe { sys::nvrtcVersion(&mut major, &mut minor) };
+    if r == sys::nvrtcResult::NVRTC_SUCCESS {
+        format!("{major}.{minor}")
+    } else {
+        "unknown".into()
+    }
+}
+
 /// Compiles `source` to a CUBIN for `arch` (`"sm_80"`, `"sm_90a"`).
 pub fn compile(source: &str, name: &str, arch: &str) -> Result<Compiled> {
     if !nvrtc_available() {

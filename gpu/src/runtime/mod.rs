@@ -9,9 +9,10 @@
 pub mod baseline;
 pub mod tensor_map;
 
+use crate::cubin_cache::CubinCache;
 use crate::error::{GpuError, Result, driver};
 use crate::kernel::{Arg, Kernel};
-use crate::nvrtc::{PtxasReport, compile};
+use crate::nvrtc::PtxasReport;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
     LaunchConfig, PushKernelArg, ValidAsZeroBits, sys,
@@ -85,6 +86,7 @@ pub struct Runtime {
     arch: String,
     sm_count: u32,
     cache: Mutex<HashMap<String, Arc<LoadedKernel>>>,
+    disk: CubinCache,
 }
 
 impl Runtime {
@@ -104,6 +106,15 @@ impl Runtime {
             });
         }
         let ctx = CudaContext::new(ordinal).map_err(cuda("cuCtxCreate"))?;
+        Runtime::with_stream(ctx.default_stream())
+    }
+
+    /// A runtime launching on the caller's `stream` (and its context), e.g. a candle or user stream.
+    pub fn with_stream(stream: Arc<CudaStream>) -> Result<Runtime> {
+        if !crate::nvrtc::nvrtc_available() {
+            return Err(GpuError::LibraryMissing("libnvrtc"));
+        }
+        let ctx = stream.context().clone();
         let (major, minor) = ctx
             .compute_capability()
             .map_err(cuda("compute capability"))?;
@@ -113,7 +124,6 @@ impl Runtime {
         } else {
             format!("sm_{major}{minor}")
         };
-        let stream = ctx.default_stream();
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(cuda("SM count"))? as u32;
@@ -123,6 +133,7 @@ impl Runtime {
             arch,
             sm_count,
             cache: Mutex::new(HashMap::new()),
+            disk: CubinCache::from_env(),
         })
     }
 
@@ -166,7 +177,7 @@ impl Runtime {
             return Ok(l.clone());
         }
         let t0 = std::time::Instant::now();
-        let compiled = compile(&k.source, &k.name, &self.arch)?;
+        let (compiled, _cached) = self.disk.get_or_compile(&k.source, &k.name, &self.arch)?;
         let compile_s = t0.elapsed().as_secs_f64();
         let module = self
             .ctx
