@@ -7,7 +7,7 @@
 //! | the emitter | [`emit`] | layout -> C index expressions (static leaves literal, dynamic leaves parameters, basis strides, swizzles) |
 //! | 3. pieces (`collective`) | [`piece`] | tile schedulers, shared-memory operand stages, mainloops (cp.async multistage; TMA + mbarrier warp-specialized), fragment loaders, MMA loops, epilogues |
 //! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM: each a composition of pieces |
-//! | 5. host | [`kernel`], [`runtime`] (feature `cuda`), [`nvrtc`] | one kernel description (buffers, tensor maps, scalars), one runtime with one compile cache |
+//! | 5. host | [`kernel`], `runtime` (feature `cuda`), [`nvrtc`] | one kernel description (buffers, tensor maps, scalars), one runtime with one compile cache |
 //!
 //! Generators write self-contained CUDA C (no headers; f16/bf16 as raw 16-bit payloads for inline
 //! PTX; `extern "C"` entry points): the tiling, thread-value partitioning, shared-memory swizzle and
@@ -15,7 +15,7 @@
 //! Static layout leaves become literals, dynamic ones kernel parameters.
 //!
 //! With the `nvrtc` feature (default), [`nvrtc`] compiles sources to CUBIN (needs only libnvrtc); with
-//! `cuda`, [`runtime`] loads and launches them with cudarc (needs libcuda and a GPU).
+//! `cuda`, `runtime` loads and launches them with cudarc (needs libcuda and a GPU).
 //!
 //! ```
 //! use gpu::kernels::copy::{generate_copy, CopySpec};
