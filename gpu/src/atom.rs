@@ -115,3 +115,108 @@ pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result
     }
     Ok(layout)
 }
+
+/// Where a thread's accumulator values sit in an MMA's C tile: the C thread-value layout as coordinates,
+/// the C expressions of the thread's first `(row, col)` (from the thread mode) and the coordinate offset of
+/// each value (from the value mode). Epilogues index accumulators with these, never by hand.
+#[derive(Clone, Debug)]
+pub struct Fragment {
+    /// The C layout as coordinates: `(thread, value) -> (row, col)`.
+    pub layout: Layout,
+    /// Row of the thread's value 0, a C expression of the thread variable.
+    pub row: String,
+    /// Column of the thread's value 0.
+    pub col: String,
+}
+
+impl Fragment {
+    /// The fragment of the C layout `layout_c` (offsets in a column-major tile of `rows` rows), for the
+    /// thread index expression `thread`.
+    ///
+    /// ```
+    /// use gpu::atom::{sm80_mma, Fragment};
+    /// let mma = sm80_mma(gpu::DType::F16).unwrap();
+    /// let f = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+    /// assert_eq!(f.layout.to_string(), "((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))");
+    /// assert_eq!((f.row.as_str(), f.col.as_str()), ("(lane / 4)", "(lane % 4) * 2"));
+    /// assert_eq!(f.value(2).unwrap(), [8, 0]); // the second pair is 8 rows down
+    /// ```
+    pub fn new(layout_c: &Layout, rows: i64, thread: &str) -> Result<Fragment> {
+        let layout = as_coordinates(layout_c, rows)?;
+        let threads = layout.mode(0)?;
+        Ok(Fragment {
+            row: crate::emit::basis_coord_expr(&threads, thread, 0)?,
+            col: crate::emit::basis_coord_expr(&threads, thread, 1)?,
+            layout,
+        })
+    }
+
+    /// The `(row, col)` offset of value `v` from the thread's value 0.
+    pub fn value(&self, v: i64) -> Result<[i64; 2]> {
+        crate::emit::basis_coord(&self.layout.mode(1)?, v)
+    }
+
+    /// Checks that values 0 and 1 are a column pair (stored together as one 2-element vector).
+    pub fn pairs_along_columns(&self) -> Result<()> {
+        if self.value(1)? == [0, 1] {
+            Ok(())
+        } else {
+            Err(GpuError::Config {
+                kernel: "atom",
+                reason: format!(
+                    "C layout {}: values 0 and 1 are not a column pair",
+                    self.layout
+                ),
+            })
+        }
+    }
+}
+
+/// The SM80 TiledMMA of a GEMM kernel: `warps_m x warps_n` m16n8k16 atoms, CuTe's
+/// `make_tiled_mma(atom, Layout<Shape<WM,WN,_1>>)`.
+pub fn sm80_tiled_mma(input: DType, warps_m: i64, warps_n: i64) -> Result<TiledMma> {
+    let atoms: Layout = format!("(_{warps_m},_{warps_n},_1):(_1,_{warps_m},_0)").parse()?;
+    Ok(TiledMma::new(sm80_mma(input)?, &atoms, None)?)
+}
+
+/// C expressions of the `(m, n)` atom coordinates of thread `thread` in a TiledMMA: the modes 1 and 2 of
+/// `thr_layout_vmnk` (`(atom thread, m, n, k) -> thread index`) inverted, which needs that layout to be
+/// compact column-major (checked for every thread).
+///
+/// ```
+/// let mma = gpu::atom::sm80_tiled_mma(gpu::DType::F16, 2, 4).unwrap();
+/// assert_eq!(gpu::atom::atom_coords(&mma, "tid").unwrap(), ["(tid / 32 % 2)", "(tid / 64 % 4)"]);
+/// ```
+pub fn atom_coords(mma: &TiledMma, thread: &str) -> Result<[String; 2]> {
+    let vmnk = &mma.thr_layout_vmnk;
+    let basis = |mode: usize| IntTuple::Basis(ScaledBasis::new(Int::s(1), vec![mode]));
+    let mut strides = Vec::new();
+    for (i, m) in vmnk.modes().iter().enumerate() {
+        let leaves = m.shape().leaves().len();
+        let stride = match i {
+            1 | 2 => basis(i - 1),
+            _ => IntTuple::Int(Int::s(0)),
+        };
+        strides.push(if leaves == 1 {
+            stride
+        } else {
+            IntTuple::tuple(vec![stride; leaves])
+        });
+    }
+    let coords = Layout::new(vmnk.shape().clone(), IntTuple::tuple(strides))?;
+    let col_major = layout_core::compact_col_major(vmnk.shape(), None)?;
+    for t in 0..layout_core::size(vmnk)?.value {
+        let c = layout_core::idx2crd(&IntTuple::s(t), vmnk.shape(), &col_major)?;
+        let back = layout_eval(vmnk, &c)?.as_int().map(|v| v.value);
+        if back != Some(t) {
+            return Err(GpuError::Config {
+                kernel: "atom",
+                reason: format!("thr_layout_vmnk {vmnk} is not compact column-major at thread {t}"),
+            });
+        }
+    }
+    Ok([
+        crate::emit::basis_coord_expr(&coords, thread, 0)?,
+        crate::emit::basis_coord_expr(&coords, thread, 1)?,
+    ])
+}

@@ -161,22 +161,42 @@ pub fn swizzle_expr(sw: Swizzle, x: &str) -> String {
 
 /// The C expression of coordinate `mode` of a layout whose strides are basis elements (`_d@mode`), as a
 /// function of the index expression `var`: the sum over the leaves with stride `d@mode` of
-/// `(var / (product of the shapes before)) % shape * d`.
+/// `(var / (product of the shapes before)) % shape * d`. As in CuTe's `idx2crd`, the last leaf is not
+/// reduced modulo its shape (indices past the size extend it); factors of 1 are left out.
+///
+/// ```
+/// let l: layout_core::Layout = "(_4,_8):(_2@1,_1@0)".parse().unwrap();
+/// assert_eq!(gpu::emit::basis_coord_expr(&l, "lane", 0).unwrap(), "(lane / 4)");
+/// assert_eq!(gpu::emit::basis_coord_expr(&l, "lane", 1).unwrap(), "(lane % 4) * 2");
+/// ```
 pub fn basis_coord_expr(l: &Layout, var: &str, mode: usize) -> Result<String> {
     let shapes = l.shape().leaves();
     let strides = l.stride().leaves();
     let mut terms = Vec::new();
     let mut div = 1i64;
-    for (s, d) in shapes.iter().zip(&strides) {
+    for (k, (s, d)) in shapes.iter().zip(&strides).enumerate() {
         let s = s.expect_int("basis layout")?.value;
-        let on_mode = matches!(d, IntTuple::Basis(b) if b.modes == [mode]);
-        if let (true, IntTuple::Basis(bas)) = (on_mode, d) {
-            let c = if div == 1 {
-                format!("({var} % {s})")
+        let last = k + 1 == shapes.len();
+        let scale = match d {
+            IntTuple::Basis(b) if b.modes == [mode] && s != 1 => Some(b.scale.value),
+            _ => None,
+        };
+        if let Some(scale) = scale {
+            let quotient = if div == 1 {
+                var.to_string()
             } else {
-                format!("(({var} / {div}) % {s})")
+                format!("{var} / {div}")
             };
-            terms.push(format!("{c} * {}", bas.scale.value));
+            let c = if last {
+                format!("({quotient})")
+            } else {
+                format!("({quotient} % {s})")
+            };
+            terms.push(if scale == 1 {
+                c
+            } else {
+                format!("{c} * {scale}")
+            });
         }
         div *= s;
     }

@@ -4,7 +4,7 @@
 # Usage: scripts/gpu/verify.sh [check] [sanitize] [compare]   (default: check sanitize)
 #   check:    test-run (copy, transpose, SM80 GEMM vs CPU references), test-compile, bench_hopper check (SM90)
 #   sanitize: memcheck + racecheck on the SM80 GEMM and the SM90 GEMM (small and tiny problems)
-#   compare:  `bench --gemm --quick`, old and new binaries interleaved, two rounds (ratios to cuBLAS)
+#   compare:  `bench --quick` (copy, transpose, GEMM rows), old and new binaries interleaved, two rounds
 set -uo pipefail
 OUT="${OUT:-/tmp/cute-verify}"; mkdir -p "$OUT"
 BIN="${BIN:-gpu-bin}"; OLD="${OLD:-gpu-bin-old}"
@@ -34,7 +34,7 @@ for step in ${*:-check sanitize}; do
       for r in 1 2; do
         for which in old new; do
           b="$BIN"; [ $which = old ] && b="$OLD"
-          timeout 200 "$b/bench" --gemm --quick > "$OUT/bench-$which-$r.log" 2>&1
+          timeout 200 "$b/bench" --quick > "$OUT/bench-$which-$r.log" 2>&1
           note "bench $which round $r" $? "$(grep -cE '^\|' "$OUT/bench-$which-$r.log") table rows"
         done
       done ;;

@@ -12,7 +12,7 @@
 
 use crate::arch::mma_sync::mma_m16n8k16;
 use crate::arch::{convert::CONVERT, cp_async::CP_ASYNC, ldmatrix::LDMATRIX, memory::SMEM_ADDR};
-use crate::atom::{as_coordinates, sm80_mma};
+use crate::atom::{Fragment, as_coordinates, atom_coords, sm80_mma, sm80_tiled_mma};
 use crate::dtype::{DType, Major};
 use crate::emit::{Leaf, Params, flat_modes, pattern};
 use crate::error::{Result, to_u32};
@@ -22,7 +22,7 @@ use crate::piece::epilogue_sm80::Epilogue;
 use crate::piece::fragment::WarpMma;
 use crate::piece::schedule::{grouped_raster, tile_counts};
 use crate::piece::smem_tile::{OperandTile, TileShape, make_tile};
-use layout_core::atom::MmaTraits;
+use layout_core::atom::{MmaTraits, TiledMma};
 use layout_core::{Int, Layout, Swizzle};
 
 fn unsupported<T>(reason: String) -> Result<T> {
@@ -324,15 +324,16 @@ fn header(spec: &GemmSpec, mma: &MmaTraits, tiles: [&OperandTile; 2], smem: i64)
 }
 
 /// The entry point's opening: thread coordinates, the CTA's tile (grouped raster) and the k-tile count.
-fn prologue(cfg: &GemmConfig, p: &Problem) -> String {
+fn prologue(cfg: &GemmConfig, p: &Problem, tiled: &TiledMma) -> Result<String> {
+    let warp_coords = atom_coords(tiled, "tid")?;
     let (mx, nx, kx) = (p.m.expr(), p.n.expr(), p.k.expr());
     let mut c =
         "  extern __shared__ __attribute__((aligned(128))) unsigned char smem[];\n".to_string();
     c += "  const unsigned int sbase = smem_u32(smem);\n";
-    c += "  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;\n";
+    c += "  const int tid = threadIdx.x, lane = tid & 31;\n";
     c += &format!(
-        "  const int wm = warp % {}, wn = warp / {};\n",
-        cfg.warps_m, cfg.warps_m
+        "  const int wm = {}, wn = {};  // the thread's atom (m, n): thr_layout_vmnk {} inverted\n",
+        warp_coords[0], warp_coords[1], tiled.thr_layout_vmnk
     );
     c += "  // CTA raster: blockIdx.x -> (tile_m, tile_n), groups of GROUP_M tile rows walked column by column\n";
     c += &tile_counts("  ", &mx, &nx, cfg.bm, cfg.bn);
@@ -342,7 +343,7 @@ fn prologue(cfg: &GemmConfig, p: &Problem) -> String {
         cfg.bm, cfg.bn
     );
     c += &format!("  const int KT = ({kx} + {}) / {};\n", cfg.bk - 1, cfg.bk);
-    c
+    Ok(c)
 }
 
 /// [`generate_gemm_with`] with the default [`GemmOptions`].
@@ -360,7 +361,8 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
             spec.input.name()
         ));
     }
-    let mma = sm80_mma(spec.input)?;
+    let tiled = sm80_tiled_mma(spec.input, cfg.warps_m, cfg.warps_n)?;
+    let mma = tiled.atom.clone();
     let (ta, tb, threads) = tiles(spec, &mma)?;
     if ta.conflicts != 0 || tb.conflicts != 0 {
         return unsupported(format!(
@@ -401,7 +403,7 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         cfg.min_blocks,
         params.signature()
     );
-    c += &prologue(&cfg, &p);
+    c += &prologue(&cfg, &p, &tiled)?;
     let copied = |tile, ld, mn_extent, mn0, stage_offset| CopiedOperand {
         tile,
         ld,
@@ -432,6 +434,8 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         a_bytes,
     }
     .emit(&warp);
+    let fragment = Fragment::new(&mma.layout_c, mma.extent(0)?, "lane")?;
+    fragment.pairs_along_columns()?;
     let epilogue = Epilogue {
         tile: (cfg.bm, cfg.bn),
         warp_tile: (wtm, wtn),
@@ -440,6 +444,8 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         output: spec.output,
         ldc: &p.ldc,
         extents: (p.m.expr(), p.n.expr()),
+        fragment: &fragment,
+        atom_mn: (mma.extent(0)?, mma.extent(1)?),
     };
     if opts.staged_epilogue && epilogue.can_stage(smem) {
         c += &epilogue.staged();

@@ -418,7 +418,7 @@ fn header(
     );
     h += &format!(
         "// accumulator: gmma_c_layout({bn}) as coordinates = {}\n",
-        plan.acc.layout
+        plan.acc.fragment.layout
     );
     if let Some(st) = &plan.staging {
         h += &format!(

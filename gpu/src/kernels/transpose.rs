@@ -11,7 +11,7 @@
 //!   (the vector widths divide the extents, so vectors never straddle the edge).
 
 use crate::arch::memory::{SMEM_ADDR, Space, global_vector_fns, load_fn, store_fn};
-use crate::emit::{Leaf, Params, flat_modes, pattern, swizzle_expr};
+use crate::emit::{Leaf, Params, basis_coord, basis_coord_expr, flat_modes, pattern, swizzle_expr};
 use crate::error::{Result, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::smem::{WarpAccess, choose_swizzle};
@@ -89,19 +89,39 @@ struct Geometry {
 }
 
 impl Geometry {
-    /// Load phase: vector index q -> (m, n) in the tile: `(_{TN/vin},_{TM}):(_{vin}@1,_1@0)`.
-    fn load_coord(&self, q: i64) -> (i64, i64) {
-        let per_row = self.tn / self.v_in;
-        (q / per_row, (q % per_row) * self.v_in)
+    /// Load phase: vector index q -> (m, n) in the tile, `(_{TN/vin},_{TM}):(_{vin}@1,_1@0)`: consecutive
+    /// threads read consecutive vectors of a row.
+    fn load_layout(&self) -> Result<Layout> {
+        Ok(format!(
+            "(_{},_{}):(_{}@1,_1@0)",
+            self.tn / self.v_in,
+            self.tm,
+            self.v_in
+        )
+        .parse()?)
     }
-    /// Store phase: vector index q -> (m, n):
-    /// `(_{G},_{TN},_{TM/vout/G}):(_{vout}@0,_1@1,_{G*vout}@0)`.
-    fn store_coord(&self, q: i64) -> (i64, i64) {
-        let g = self.group;
-        let mv = q % g + (q / (g * self.tn)) * g;
-        (mv * self.v_out, (q / g) % self.tn)
+    /// Store phase: vector index q -> (m, n), `(_{G},_{TN},_{TM/vout/G}):(_{vout}@0,_1@1,_{G*vout}@0)`: a
+    /// group of G threads walks down a column, then the next column.
+    fn store_layout(&self) -> Result<Layout> {
+        let (g, vo) = (self.group, self.v_out);
+        let rest = (self.tm / vo / g).max(1);
+        Ok(format!("(_{g},_{},_{rest}):(_{vo}@0,_1@1,_{}@0)", self.tn, g * vo).parse()?)
     }
-    fn accesses(&self, f: &dyn Fn(i64) -> i64) -> Vec<WarpAccess> {
+    /// The (m, n) of every vector of both phases, evaluated once from the layouts.
+    fn coords(&self) -> Result<[Vec<[i64; 2]>; 2]> {
+        let (load, store) = (self.load_layout()?, self.store_layout()?);
+        let n_in = self.tm * self.tn / self.v_in;
+        let n_out = self.tm * self.tn / self.v_out;
+        Ok([
+            (0..n_in)
+                .map(|q| basis_coord(&load, q))
+                .collect::<Result<_>>()?,
+            (0..n_out)
+                .map(|q| basis_coord(&store, q))
+                .collect::<Result<_>>()?,
+        ])
+    }
+    fn accesses(&self, coords: &[Vec<[i64; 2]>; 2], f: &dyn Fn(i64) -> i64) -> Vec<WarpAccess> {
         let mut out = Vec::new();
         let il = self.tm * self.tn / self.v_in / self.t;
         let is = self.tm * self.tn / self.v_out / self.t;
@@ -109,7 +129,7 @@ impl Geometry {
             for i in 0..il {
                 let addrs = (0..32)
                     .map(|l| {
-                        let (m, n) = self.load_coord(warp * 32 + l + i * self.t);
+                        let [m, n] = coords[0][(warp * 32 + l + i * self.t) as usize];
                         f(m * self.tn + n) * self.e
                     })
                     .collect();
@@ -122,7 +142,7 @@ impl Geometry {
                 for k in 0..self.v_out {
                     let addrs = (0..32)
                         .map(|l| {
-                            let (m, n) = self.store_coord(warp * 32 + l + i * self.t);
+                            let [m, n] = coords[1][(warp * 32 + l + i * self.t) as usize];
                             f((m + k) * self.tn + n) * self.e
                         })
                         .collect();
@@ -214,8 +234,9 @@ fn plan(spec: &TransposeSpec) -> Result<(TransposePlan, Geometry, [Leaf; 4])> {
             v_out,
             group,
         };
-        let unswizzled = crate::smem::total_conflicts(&g.accesses(&|x| x));
-        let (sw, c) = choose_swizzle(base, tile_log2, |f| g.accesses(f));
+        let coords = g.coords()?;
+        let unswizzled = crate::smem::total_conflicts(&g.accesses(&coords, &|x| x));
+        let (sw, c) = choose_swizzle(base, tile_log2, |f| g.accesses(&coords, f));
         if c == 0 || group <= min_group {
             break (g, sw, c, unswizzled);
         }
@@ -247,7 +268,22 @@ fn body(
     [m, n, sm, sn]: [&Leaf; 4],
     name: &str,
     signature: &str,
-) -> String {
+) -> Result<String> {
+    // vector q -> (m, n) by the load and store layouts
+    let mn = |l: Layout| -> Result<String> {
+        Ok(format!(
+            "    const int m = {}, n = {};  // (m, n) = {l} (q)\n",
+            basis_coord_expr(&l, "q", 0)?,
+            basis_coord_expr(&l, "q", 1)?
+        ))
+    };
+    let (load_mn, store_mn) = (mn(g.load_layout()?)?, mn(g.store_layout()?)?);
+    // predication: a vector is moved when its first coordinate is inside (M, N)
+    let inside = format!(
+        "    if (m0 + m < {} && n0 + n < {}) {{\n",
+        m.expr(),
+        n.expr()
+    );
     let Geometry {
         tm,
         tn,
@@ -255,7 +291,7 @@ fn body(
         e,
         v_in,
         v_out,
-        group,
+        group: _,
     } = *g;
     let (il, is) = (tm * tn / v_in / t, tm * tn / v_out / t);
     let words_in = (v_in * e / 4).max(1);
@@ -276,16 +312,8 @@ fn body(
     c += "  // global -> registers (all loads in flight first)\n";
     c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
     c += &format!("    const int q = threadIdx.x + i * {t};\n");
-    c += &format!(
-        "    const int m = q / {}, n = (q % {}) * {v_in};\n",
-        tn / v_in,
-        tn / v_in
-    );
-    c += &format!(
-        "    if (m0 + m < {} && n0 + n < {}) {{\n",
-        m.expr(),
-        n.expr()
-    );
+    c += &load_mn;
+    c += &inside;
     c += &format!("      // src(m0+m, n0+n) = (m0+m)*{} + (n0+n)\n", sm.expr());
     c += &format!(
         "      ld_global(src + ((long long)(m0 + m) * (long long)({}) + (long long)(n0 + n)) * {e}, r[i]);\n",
@@ -295,21 +323,14 @@ fn body(
     c += "  // registers -> shared memory at the swizzled offset of (m, n)\n";
     c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
     c += &format!("    const int q = threadIdx.x + i * {t};\n");
-    c += &format!(
-        "    const int m = q / {}, n = (q % {}) * {v_in};\n",
-        tn / v_in,
-        tn / v_in
-    );
+    c += &load_mn;
     c += &format!("    const int a = m * {tn} + n;\n");
     c += &format!("    st_shared_in(sbase + {} * {e}, r[i]);\n", swz("a"));
     c += "  }\n  __syncthreads();\n";
     c += "  // shared memory -> registers (column vectors) -> global\n";
     c += &format!("  #pragma unroll\n  for (int i = 0; i < {is}; ++i) {{\n");
     c += &format!("    const int q = threadIdx.x + i * {t};\n");
-    c += &format!(
-        "    const int m = (q % {group} + (q / {}) * {group}) * {v_out}, n = (q / {group}) % {tn};\n",
-        group * tn
-    );
+    c += &store_mn;
     c += &format!("    unsigned int w[{}];\n", (v_out * ew).max(1));
     c += &format!("    #pragma unroll\n    for (int k = 0; k < {v_out}; ++k) {{\n");
     c += &format!("      const int a = (m + k) * {tn} + n;\n");
@@ -318,18 +339,14 @@ fn body(
         swz("a")
     );
     c += "    }\n";
-    c += &format!(
-        "    if (m0 + m < {} && n0 + n < {}) {{\n",
-        m.expr(),
-        n.expr()
-    );
+    c += &inside;
     c += &format!("      // dst(m0+m, n0+n) = (m0+m) + (n0+n)*{}\n", sn.expr());
     c += &format!(
         "      st_global_out(dst + ((long long)(m0 + m) + (long long)(n0 + n) * (long long)({})) * {e}, w);\n",
         sn.expr()
     );
     c += "    }\n  }\n}\n";
-    c
+    Ok(c)
 }
 
 /// Generates the transpose kernel.
@@ -392,7 +409,7 @@ pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
     c += &load_fn("ld_shared_elem", Space::Shared, ew as usize);
     c += &store_fn("st_global_out", Space::Global, (bout / 4) as usize);
     c += SMEM_ADDR;
-    c += &body(&g, pl.swizzle, [&m, &n, &sm, &sn], &name, &p.signature());
+    c += &body(&g, pl.swizzle, [&m, &n, &sm, &sn], &name, &p.signature())?;
     let gx = to_u32("transpose grid x", (n.int.value + tn - 1) / tn)?;
     let gy = to_u32("transpose grid y", (m.int.value + tm - 1) / tm)?;
     if gy > 65535 {

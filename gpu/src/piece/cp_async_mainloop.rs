@@ -8,9 +8,10 @@
 //! [`crate::piece::fragment`], which interleaves these copies with the fragment loads and MMAs.
 
 use crate::dtype::Major;
-use crate::emit::{Leaf, swizzle_expr};
+use crate::emit::{Leaf, basis_coord_expr, swizzle_expr};
 use crate::error::{Result, config};
 use crate::piece::smem_tile::OperandTile;
+use layout_core::Layout;
 
 /// One operand as the copy sees it: the tile, the global leading dimension, the extent expression of
 /// its mn mode (`M` or `N`) and the tile origin variable (`m0` or `n0`).
@@ -97,7 +98,13 @@ impl CopiedOperand<'_> {
             "  // {g}: cp.async TV layout (_{threads},_{iters}):(_1,_{threads}) over 16-byte chunks, chunk q -> (row,col) = (_{cpr},_{}):(_8@1,_1@0)\n",
             t.rows
         );
-        c += &format!("  const int {low}_row = tid / {cpr}, {low}_col = (tid % {cpr}) * 8;\n");
+        // chunk q -> (row, col) by the chunk layout; thread tid's first chunk is q = tid
+        let chunks: Layout = format!("(_{cpr},_{}):(_8@1,_1@0)", t.rows).parse()?;
+        c += &format!(
+            "  const int {low}_row = {}, {low}_col = {};\n",
+            basis_coord_expr(&chunks, "tid", 0)?,
+            basis_coord_expr(&chunks, "tid", 1)?
+        );
         c += &format!(
             "  const unsigned int {low}_soff = {} * 2;\n",
             swizzle_expr(t.swizzle, &format!("{low}_row * {} + {low}_col", t.cols))

@@ -1,5 +1,6 @@
-//! SM80 GEMM epilogues: from the `mma.sync` C fragments (thread `(t4, g)` = lane, value `(v0, h)`:
-//! `(m, n) = (g + 8h, 2*t4 + v0)` in each m16n8 atom) to D.
+//! SM80 GEMM epilogues: from the `mma.sync` C fragments to D. Where a lane's values sit in each m16n8
+//! atom comes from the atom's C layout ([`Fragment`]: `((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))`,
+//! lane -> `(frag_row, frag_col)`, value pair `h` -> `+ 8h` rows).
 //!
 //! - [`Epilogue::staged`]: through shared memory, as `(bm, bn):(pitch, _1)` output elements (pitch =
 //!   bn + 16 bytes: the 8 rows of a fragment store land 4 banks apart, conflict-free), then 16-byte chunks
@@ -7,6 +8,7 @@
 //!   stored coalesced; for interior tiles with beta = 0.
 //! - [`Epilogue::direct`]: `D = alpha*acc + beta*C` pair by pair, predicated on M and N.
 
+use crate::atom::Fragment;
 use crate::dtype::DType;
 use crate::emit::Leaf;
 
@@ -26,9 +28,26 @@ pub struct Epilogue<'a> {
     pub ldc: &'a Leaf,
     /// The M and N extents (C expressions).
     pub extents: (String, String),
+    /// The atom's C fragment (for `lane`) and its extent `(m, n)`.
+    pub fragment: &'a Fragment,
+    /// The atom's extent `(m, n)` (16, 8).
+    pub atom_mn: (i64, i64),
 }
 
 impl Epilogue<'_> {
+    /// `const int frag_row = .., frag_col = ..;` at `indent`.
+    fn fragment_coords(&self, indent: &str) -> String {
+        format!(
+            "{indent}const int frag_row = {}, frag_col = {};  // C atom {}: lane -> (row, col) of its first value\n",
+            self.fragment.row, self.fragment.col, self.fragment.layout
+        )
+    }
+
+    /// Rows between the two value pairs of a lane (the C layout's value 2).
+    fn pair_rows(&self) -> i64 {
+        self.fragment.value(2).map(|v| v[0]).unwrap_or(8)
+    }
+
     fn osize(&self) -> i64 {
         self.output.bytes()
     }
@@ -59,15 +78,16 @@ impl Epilogue<'_> {
         );
         c += "    // staged epilogue: every warp is done with the pipeline's shared memory before D reuses it\n";
         c += "    __syncthreads();\n";
-        c += "    const int g = lane >> 2, t4 = lane & 3;\n";
+        c += &self.fragment_coords("    ");
+        let ((am, an), h8) = (self.atom_mn, self.pair_rows());
         c += &format!(
-            "    // C atom (m, n) = (wm*{wtm} + i*16 + g + 8h, wn*{wtn} + j*8 + 2*t4) -> smem byte (m*{pitch} + n)*{osize}\n"
+            "    // (m, n) = (wm*{wtm} + i*{am} + frag_row + {h8}h, wn*{wtn} + j*{an} + frag_col) -> smem byte (m*{pitch} + n)*{osize}\n"
         );
         c += &format!("    #pragma unroll\n    for (int i = 0; i < {mi_n}; ++i)\n");
         c += &format!("      #pragma unroll\n      for (int j = 0; j < {ni_n}; ++j)\n");
         c += "        #pragma unroll\n        for (int h = 0; h < 2; ++h) {\n";
         c += &format!(
-            "          const unsigned int so = sbase + ((wm * {wtm} + i * 16 + g + 8 * h) * {pitch} + wn * {wtn} + j * 8 + 2 * t4) * {osize};\n"
+            "          const unsigned int so = sbase + ((wm * {wtm} + i * {am} + frag_row + {h8} * h) * {pitch} + wn * {wtn} + j * {an} + frag_col) * {osize};\n"
         );
         c += "          const float v0 = alpha * acc[i][j][2 * h], v1 = alpha * acc[i][j][2 * h + 1];\n";
         match oty {
@@ -114,12 +134,13 @@ impl Epilogue<'_> {
         let mut c = String::new();
         // epilogue
         c += "  // epilogue: C atom layout -> (m, n); D = alpha*acc + beta*C, pairs along n, predicated on M and N\n";
-        c += "  const int g = lane >> 2, t4 = lane & 3;\n";
+        c += &self.fragment_coords("  ");
+        let ((am, an), h8) = (self.atom_mn, self.pair_rows());
         c += &format!("  #pragma unroll\n  for (int i = 0; i < {mi_n}; ++i) {{\n");
         c += &format!("    #pragma unroll\n    for (int j = 0; j < {ni_n}; ++j) {{\n");
-        c += &format!("      const int n = n0 + wn * {wtn} + j * 8 + 2 * t4;\n");
+        c += &format!("      const int n = n0 + wn * {wtn} + j * {an} + frag_col;\n");
         c += "      #pragma unroll\n      for (int h = 0; h < 2; ++h) {\n";
-        c += &format!("        const int m = m0 + wm * {wtm} + i * 16 + g + 8 * h;\n");
+        c += &format!("        const int m = m0 + wm * {wtm} + i * {am} + frag_row + {h8} * h;\n");
         c += &format!("        if (m >= {mx} || n >= {nx}) continue;\n");
         c += &format!(
             "        const long long off = (long long)m * (long long)({}) + n;\n",

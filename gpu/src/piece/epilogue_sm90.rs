@@ -10,22 +10,18 @@
 //! ([`as_coordinates`](crate::atom::as_coordinates)): thread `t` -> `(frag_row, frag_col)` by the thread
 //! mode, value `v = v0 + 2h + 4j` -> `+ (8h, 8j + v0)` by the value mode.
 
-use crate::atom::as_coordinates;
+use crate::atom::Fragment;
 use crate::dtype::{DType, Major};
-use crate::emit::{basis_coord, basis_coord_expr, offset_at, swizzle_expr};
+use crate::emit::{offset_at, swizzle_expr};
 use crate::error::{Result, config};
 use layout_core::atom::gmma::{SmemSwizzle, gmma_c_layout, smem_atom};
 use layout_core::{IntTuple, Layout, Swizzle, tile_to_shape};
 
-/// Where the accumulators of one `m64nN` wgmma live, from [`gmma_c_layout`]: C expressions of the
-/// thread's first row and column, and the value mode's steps.
+/// Where the accumulators of one `m64nN` wgmma live, from [`gmma_c_layout`]: the thread's first row and
+/// column, and the value mode's steps.
 pub struct Accumulators {
-    /// `gmma_c_layout(n)` as coordinates `(row, col)`.
-    pub layout: Layout,
-    /// Row of the thread's first value (C expression of `tid`).
-    pub row: String,
-    /// Column of the thread's first value (C expression of `tid`).
-    pub col: String,
+    /// The fragment of `gmma_c_layout(n)` for thread `tid`.
+    pub fragment: Fragment,
     /// Rows between value pairs `h = 0, 1` (8).
     pub h_rows: i64,
     /// Columns between value groups `j` (8).
@@ -35,26 +31,20 @@ pub struct Accumulators {
 impl Accumulators {
     /// The accumulator placement of a `64 x n` GMMA.
     pub fn new(n: i64) -> Result<Accumulators> {
-        let layout = as_coordinates(&gmma_c_layout(n)?, 64)?;
-        let thread = layout.mode(0)?;
-        let value = layout.mode(1)?;
-        let (pair, h, j) = (
-            basis_coord(&value, 1)?,
-            basis_coord(&value, 2)?,
-            basis_coord(&value, 4)?,
-        );
-        if pair != [0, 1] || h[1] != 0 || j[0] != 0 {
+        let fragment = Fragment::new(&gmma_c_layout(n)?, 64, "tid")?;
+        fragment.pairs_along_columns()?;
+        let (h, j) = (fragment.value(2)?, fragment.value(4)?);
+        if h[1] != 0 || j[0] != 0 {
             return config(
                 "gemm_sm90",
                 format!(
-                    "accumulator layout {layout}: values 0,1 must be a column pair, 2 a row step, 4 a column step"
+                    "accumulator layout {}: value 2 must be a row step, 4 a column step",
+                    fragment.layout
                 ),
             );
         }
         Ok(Accumulators {
-            row: basis_coord_expr(&thread, "tid", 0)?,
-            col: basis_coord_expr(&thread, "tid", 1)?,
-            layout,
+            fragment,
             h_rows: h[0],
             j_cols: j[1],
         })
@@ -120,7 +110,7 @@ impl Sm90Epilogue<'_> {
     fn frag(&self) -> String {
         format!(
             "      const int frag_row = {}, frag_col = {};   // gmma_c_layout: thread -> (row, col) of its first value\n",
-            self.acc.row, self.acc.col
+            self.acc.fragment.row, self.acc.fragment.col
         )
     }
 
@@ -130,7 +120,7 @@ impl Sm90Epilogue<'_> {
         let (h_rows, j_cols, nj) = (self.acc.h_rows, self.acc.j_cols, bn / 8);
         let mut c = format!(
             "      // epilogue: gmma_c_layout({bn}) = {} -> (row, col) of each accumulator; predicated at the M/N edges\n",
-            self.acc.layout
+            self.acc.fragment.layout
         );
         c += &self.frag();
         c += &format!(
