@@ -7,6 +7,7 @@
 //! [`GpuError::Driver`] instead of panicking when CUDA or a GPU is missing.
 
 pub mod baseline;
+pub mod bench;
 pub mod tensor_map;
 
 use crate::cubin_cache::CubinCache;
