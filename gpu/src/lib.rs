@@ -8,6 +8,7 @@
 //! | 3. pieces (`collective`) | [`piece`] | tile schedulers, shared-memory operand stages, mainloops (cp.async multistage; TMA + mbarrier warp-specialized), fragment loaders, MMA loops, epilogues |
 //! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM: each a composition of pieces |
 //! | 5. host | [`kernel`], `runtime` (feature `cuda`), [`nvrtc`] | one kernel description (buffers, tensor maps, scalars), one runtime with one compile cache |
+//! | shared by tests, benches, examples | [`host`], [`configs`], `runtime::bench` (feature `cuda`) | conversions, RNG fills, CPU reference GEMM; named configurations and problem layouts; cuBLAS reference runs and result tables |
 //!
 //! Generators write self-contained CUDA C (no headers; f16/bf16 as raw 16-bit payloads for inline
 //! PTX; `extern "C"` entry points): the tiling, thread-value partitioning, shared-memory swizzle and
@@ -30,12 +31,14 @@
 
 pub mod arch;
 pub mod atom;
+pub mod configs;
 pub mod dtype;
 pub mod emit;
 pub mod error;
 pub mod host;
 pub mod kernel;
 pub mod kernels;
+pub mod matmul;
 pub mod piece;
 pub mod smem;
 

@@ -5,15 +5,10 @@
 
 use gpu::DType;
 use gpu::Major;
+use gpu::configs::sm90_persistent_tma_store;
 use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 
-fn loud(msg: &str) {
-    eprintln!(
-        "\n{}\n{msg}\n{}\n",
-        "*".repeat(msg.len()),
-        "*".repeat(msg.len())
-    );
-}
+mod common;
 
 fn configs() -> Vec<(HopperConfig, DType, DType)> {
     vec![
@@ -29,30 +24,14 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
             DType::F16,
             DType::F16,
         ),
-        (
-            HopperConfig {
-                tma_store: true,
-                persistent: true,
-                stages: 6,
-                ..HopperConfig::default()
-            },
-            DType::BF16,
-            DType::F32,
-        ),
+        (sm90_persistent_tma_store(), DType::BF16, DType::F32),
         (HopperConfig::pingpong(), DType::BF16, DType::BF16),
     ]
 }
 
 #[test]
 fn hopper_gemm_compiles_without_spills() {
-    if !gpu::nvrtc::nvrtc_available() {
-        let msg = "libnvrtc cannot be loaded: source .ci/nvrtc.sh (installs NVRTC 13.0 from PyPI)";
-        if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-            panic!("CI=true and {msg}");
-        }
-        loud(&format!(
-            "***** SKIP hopper_gemm_compiles_without_spills: {msg} *****"
-        ));
+    if !common::nvrtc_or_skip("hopper_gemm_compiles_without_spills") {
         return;
     }
     let mut failures = Vec::new();

@@ -3,9 +3,9 @@
 #![allow(clippy::manual_is_multiple_of)]
 mod common;
 
-use gpu::DType;
 use gpu::kernels::gemm_sm80::{GemmConfig, plan_gemm};
 use gpu::kernels::transpose::{TransposeSpec, plan_transpose};
+use gpu::{DType, Major};
 
 #[test]
 fn generated_sources() {
@@ -26,28 +26,12 @@ fn generated_sources() {
 #[test]
 fn same_source_for_other_dynamic_sizes() {
     // Dynamic leaves are parameters: a different M/N/K (same alignment class) gives the same text.
-    let a = gpu::kernels::gemm_sm80::generate_gemm(&common::gemm_spec(
-        1000,
-        1000,
-        1000,
-        true,
-        false,
-        DType::F16,
-        DType::F32,
-        GemmConfig::default(),
-    ))
-    .unwrap();
-    let b = gpu::kernels::gemm_sm80::generate_gemm(&common::gemm_spec(
-        4096,
-        512,
-        2048,
-        true,
-        false,
-        DType::F16,
-        DType::F32,
-        GemmConfig::default(),
-    ))
-    .unwrap();
+    let generate = |mnk| {
+        let majors = (Major::K, Major::K);
+        let spec = common::gemm_spec(mnk, majors, DType::F16, DType::F32, GemmConfig::default());
+        gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap()
+    };
+    let (a, b) = (generate((1000, 1000, 1000)), generate((4096, 512, 2048)));
     assert_eq!(a.source, b.source);
     assert_ne!(a.args, b.args);
 }
@@ -74,19 +58,21 @@ fn swizzles_remove_every_bank_conflict() {
     .unwrap();
     assert_eq!((t.v_in, t.v_out, t.conflicts), (1, 1, 0));
     assert!(t.unswizzled_conflicts > 0);
-    for (ar, br) in [(true, true), (true, false), (false, true), (false, false)] {
+    use Major::{K, MN};
+    for (am, bm) in [(K, MN), (K, K), (MN, MN), (MN, K)] {
         let p = plan_gemm(&common::gemm_spec(
-            256,
-            256,
-            256,
-            ar,
-            br,
+            (256, 256, 256),
+            (am, bm),
             DType::BF16,
             DType::F32,
             GemmConfig::default(),
         ))
         .unwrap();
-        assert_eq!((p.a_swizzle.1, p.b_swizzle.1), (0, 0), "{ar} {br}: {p:?}");
+        assert_eq!(
+            (p.a_swizzle.1, p.b_swizzle.1),
+            (0, 0),
+            "{am:?} {bm:?}: {p:?}"
+        );
         assert!(p.a_swizzle.2 > 0 && p.b_swizzle.2 > 0, "{p:?}");
     }
 }
@@ -102,11 +88,8 @@ fn bad_inputs_are_errors() {
     .unwrap_err();
     assert!(e.to_string().contains("size"), "{e}");
     let mut spec = common::gemm_spec(
-        100,
-        100,
-        100,
-        true,
-        true,
+        (100, 100, 100),
+        (Major::K, Major::MN),
         DType::F16,
         DType::F32,
         GemmConfig::default(),
@@ -119,11 +102,8 @@ fn bad_inputs_are_errors() {
             .contains("multiple of 8")
     );
     spec = common::gemm_spec(
-        100,
-        100,
-        100,
-        true,
-        true,
+        (100, 100, 100),
+        (Major::K, Major::MN),
         DType::F16,
         DType::F32,
         GemmConfig {

@@ -7,6 +7,7 @@
 //! [`GpuError::Driver`] instead of panicking when CUDA or a GPU is missing.
 
 pub mod baseline;
+pub mod bench;
 pub mod tensor_map;
 
 use crate::cubin_cache::CubinCache;
@@ -373,6 +374,11 @@ impl Runtime {
 }
 
 impl RawBuffer {
+    /// A buffer of `bytes` bytes at device address `ptr` (the caller keeps the memory alive and tracked
+    /// until the launches that use it are enqueued).
+    pub fn new(ptr: u64, bytes: usize) -> RawBuffer {
+        RawBuffer { ptr, bytes }
+    }
     /// Raw device address.
     pub fn ptr(&self) -> u64 {
         self.ptr
