@@ -13,7 +13,7 @@
 //! | (none) | the algebra ([`layout_core`], re-exported at this crate's root), [`layout!`], [`Layout!`], [`layouts!`], the typed layer ([`typed`]) | nothing |
 //! | `gpu` | `cute::gpu`: CUDA C generators (copy, transpose, SM80/SM90 GEMM) and `cute::gpu::nvrtc` | libnvrtc, only to compile |
 //! | `nvrtc` | the same as `gpu` (the NVRTC compile path is on by default there), named for clarity | libnvrtc |
-//! | `cuda` | `cute::gpu::runtime`: load and launch with the driver (cudarc), cuBLAS baselines | libcuda, a GPU |
+//! | `cuda` | `cute::gpu::runtime` (load and launch with the driver), `cute::gpu::matmul` (GEMM on cudarc buffers), and `cute::cudarc`, `cute::half` re-exported | libcuda, a GPU |
 //!
 //! # The layers, bottom to top
 //!
@@ -105,6 +105,14 @@ pub use layout_macros::*;
 /// compiles generated sources (needs libnvrtc); with feature `cuda`, `runtime` launches them.
 #[cfg(feature = "gpu")]
 pub use gpu;
+
+/// The cudarc the GPU crate is built on (feature `cuda`): contexts, streams and device buffers for
+/// `cute::gpu::matmul` and `cute::gpu::runtime`, without a second dependency line to keep in step.
+#[cfg(feature = "cuda")]
+pub use cudarc;
+/// The `half` crate's `f16` and `bf16` (feature `cuda`), the element types of the GPU buffers.
+#[cfg(feature = "cuda")]
+pub use half;
 
 // Short paths for the code that `layout!` emits: every static leaf of a result is `::cute::__C::<N>`,
 // and a path segment fewer per leaf is measurably cheaper to resolve (scripts/macro-bench).
