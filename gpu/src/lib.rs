@@ -1,5 +1,8 @@
 //! CUDA kernel generation from CuTe layouts, layered as CuTe is.
 //!
+//! Users reach it as `cute::gpu` through the facade (package `cute-layout`, feature `gpu`; `cuda` for
+//! the runtime and the GEMM call), which also re-exports the algebra and `layout!`.
+//!
 //! | layer | module | what it holds |
 //! | --- | --- | --- |
 //! | 1. instructions (`cute/arch`) | [`arch`] | one typed wrapper per PTX family: vector ld/st, `cp.async`, `ldmatrix`, `mma.sync`, `wgmma` + fences and descriptors, TMA, `mbarrier`, `setmaxnreg`, named barriers |

@@ -1,5 +1,7 @@
 //! Procedural macros for CuTe layouts: [`layout!`], [`Layout!`] and [`layouts!`]. Use them through the
-//! facade crate `cute`, whose `cute::typed` module holds the types they expand to.
+//! facade (package `cute-layout`, library `cute`), whose `cute::typed` module holds the types they
+//! expand to: every expansion names `::cute::...` paths, so the facade must be a dependency under
+//! the name `cute` (its default).
 //!
 //! The pipeline follows thiserror's: parse the tokens (by hand: the notation is not Rust syntax) ->
 //! validate with spans (congruence, extents, names) -> evaluate with layout-core's own evaluator and
