@@ -61,6 +61,7 @@ impl<'a, T> MatrixMut<'a, T> {
 pub struct Gemm {
     rt: Runtime,
     plans: Mutex<HashMap<String, Arc<Plan>>>,
+    mma_sync_only: bool,
 }
 
 impl Gemm {
@@ -69,7 +70,15 @@ impl Gemm {
         Ok(Gemm {
             rt: Runtime::with_stream(stream.clone())?,
             plans: Mutex::new(HashMap::new()),
+            mma_sync_only: false,
         })
+    }
+
+    /// The same handle restricted to the `mma.sync` and fallback paths (what sm_80/86/89 GPUs run), for
+    /// measuring them on a Hopper GPU.
+    pub fn mma_sync_only(mut self) -> Gemm {
+        self.mma_sync_only = true;
+        self
     }
 
     /// The runtime (architecture, SM count, compile cache).
@@ -144,7 +153,11 @@ impl Gemm {
             output: O::DTYPE,
             alpha,
             beta,
-            arch: self.rt.arch(),
+            arch: if self.mma_sync_only {
+                "sm_80"
+            } else {
+                self.rt.arch()
+            },
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
         };
         let Some(plan) = self.plan(&request)? else {

@@ -8,6 +8,7 @@
 
 pub mod baseline;
 pub mod bench;
+pub mod cublaslt;
 pub mod tensor_map;
 
 use crate::cubin_cache::CubinCache;
