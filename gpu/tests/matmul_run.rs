@@ -150,6 +150,7 @@ mod matmul_run {
             beta: c.beta,
             arch: gemm.runtime().arch(),
             aligned: [true; 4],
+            sm_count: gemm.runtime().sm_count(),
         });
         plan.unwrap().map_or("none", |p| p.path)
     }

@@ -5,7 +5,7 @@
 use super::plan::{Plan, Request, Span, check_spans, plan};
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
-use crate::runtime::{RawBuffer, Runtime};
+use crate::runtime::{LoadedKernel, Prepared, RawBuffer, Runtime};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, ValidAsZeroBits};
 use layout_core::Layout;
 use std::collections::HashMap;
@@ -60,8 +60,26 @@ impl<'a, T> MatrixMut<'a, T> {
 /// A GEMM handle on a stream: the runtime (compile cache) and the plans of the requests seen so far.
 pub struct Gemm {
     rt: Runtime,
-    plans: Mutex<HashMap<String, Arc<Plan>>>,
+    plans: Mutex<HashMap<PlanKey, Arc<Entry>>>,
     mma_sync_only: bool,
+}
+
+/// What a plan depends on: the layouts, types, scalars, alignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct PlanKey {
+    layouts: [Layout; 3],
+    c: Option<Layout>,
+    types: (DType, DType),
+    scalars: (u32, u32),
+    aligned: [bool; 4],
+}
+
+/// A planned request: the plan, its loaded kernel, and the last binding (reused when the same buffers
+/// come again, so the tensor maps are not encoded again).
+struct Entry {
+    plan: Plan,
+    loaded: Arc<LoadedKernel>,
+    last: Mutex<Option<(Vec<RawBuffer>, Arc<Prepared>)>>,
 }
 
 impl Gemm {
@@ -86,33 +104,53 @@ impl Gemm {
         &self.rt
     }
 
-    fn plan(&self, r: &Request) -> Result<Option<Arc<Plan>>> {
-        let key = format!(
-            "{}|{}|{}|{:?}|{}|{}|{:?}|{}|{}|{:?}",
-            r.a,
-            r.b,
-            r.d,
-            r.c.map(|c| c.to_string()),
-            r.input.name(),
-            r.output.name(),
-            r.aligned,
-            r.alpha,
-            r.beta,
-            r.arch
-        );
-        let lock = || {
-            self.plans.lock().map_err(|_| GpuError::Driver {
-                call: "plan cache".into(),
-                detail: "lock poisoned".into(),
-            })
+    fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>> {
+        m.lock().map_err(|_| GpuError::Driver {
+            call: "plan cache".into(),
+            detail: "lock poisoned".into(),
+        })
+    }
+
+    fn entry(&self, r: &Request) -> Result<Option<Arc<Entry>>> {
+        let key = PlanKey {
+            layouts: [r.a.clone(), r.b.clone(), r.d.clone()],
+            c: r.c.cloned(),
+            types: (r.input, r.output),
+            scalars: (r.alpha.to_bits(), r.beta.to_bits()),
+            aligned: r.aligned,
         };
-        if let Some(p) = lock()?.get(&key) {
-            return Ok(Some(p.clone()));
+        if let Some(e) = Self::lock(&self.plans)?.get(&key) {
+            return Ok(Some(e.clone()));
         }
-        let Some(p) = plan(r)? else { return Ok(None) };
-        let p = Arc::new(p);
-        lock()?.insert(key, p.clone());
-        Ok(Some(p))
+        let Some(plan) = plan(r)? else {
+            return Ok(None);
+        };
+        let loaded = self.rt.load(&plan.kernel)?;
+        let entry = Arc::new(Entry {
+            plan,
+            loaded,
+            last: Mutex::new(None),
+        });
+        Self::lock(&self.plans)?.insert(key, entry.clone());
+        Ok(Some(entry))
+    }
+
+    /// Launches the entry's kernel on `buffers`, reusing the last binding when the buffers are the same.
+    fn launch(&self, e: &Entry, buffers: Vec<RawBuffer>) -> Result<()> {
+        let mut last = Self::lock(&e.last)?;
+        let prepared = match &*last {
+            Some((b, p)) if *b == buffers => p.clone(),
+            _ => {
+                let p = Arc::new(self.rt.bind_kernel(
+                    &e.plan.kernel,
+                    e.loaded.clone(),
+                    &buffers,
+                )?);
+                *last = Some((buffers, p.clone()));
+                p
+            }
+        };
+        self.rt.run(&prepared)
     }
 
     /// `D = alpha * A·B + beta * C` (C = D when `c` is `None`), asynchronously on the handle's stream.
@@ -159,10 +197,12 @@ impl Gemm {
                 self.rt.arch()
             },
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
+            sm_count: self.rt.sm_count(),
         };
-        let Some(plan) = self.plan(&request)? else {
+        let Some(entry) = self.entry(&request)? else {
             return Ok(());
         };
+        let plan = &entry.plan;
         let sizes = [
             T::DTYPE.bytes(),
             T::DTYPE.bytes(),
@@ -189,8 +229,7 @@ impl Gemm {
                 "sm90" => vec![raw(x), raw(y), raw(db)],
                 _ => vec![raw(x), raw(y), raw(cb), raw(db)],
             };
-            let prepared = self.rt.prepare(&plan.kernel, &buffers)?;
-            self.rt.run(&prepared)?;
+            self.launch(&entry, buffers)?;
         }
         Ok(())
     }
