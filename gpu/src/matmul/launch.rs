@@ -60,7 +60,7 @@ impl<'a, T> MatrixMut<'a, T> {
 /// A GEMM handle on a stream: the runtime (compile cache) and the plans of the requests seen so far.
 pub struct Gemm {
     rt: Runtime,
-    plans: Mutex<HashMap<PlanKey, Arc<Entry>>>,
+    plans: Mutex<HashMap<u64, Vec<Arc<Entry>>>>,
     mma_sync_only: bool,
 }
 
@@ -74,9 +74,12 @@ struct PlanKey {
     aligned: [bool; 4],
 }
 
-/// A planned request: the plan, its loaded kernel, and the last binding (reused when the same buffers
-/// come again, so the tensor maps are not encoded again).
+/// A planned request: its key, the plan, its loaded kernel, the bytes each operand's layout spans, and
+/// the last binding (reused when the same buffers come again, so the tensor maps are not encoded again).
 struct Entry {
+    key: PlanKey,
+    /// Bytes the layouts of A, B, C (0 without C) and D span.
+    needed: [usize; 4],
     plan: Plan,
     loaded: Arc<LoadedKernel>,
     last: Mutex<Option<(Vec<RawBuffer>, Arc<Prepared>)>>,
@@ -111,27 +114,72 @@ impl Gemm {
         })
     }
 
-    fn entry(&self, r: &Request) -> Result<Option<Arc<Entry>>> {
-        let key = PlanKey {
+    fn key_of(r: &Request) -> PlanKey {
+        PlanKey {
             layouts: [r.a.clone(), r.b.clone(), r.d.clone()],
             c: r.c.cloned(),
             types: (r.input, r.output),
             scalars: (r.alpha.to_bits(), r.beta.to_bits()),
             aligned: r.aligned,
-        };
-        if let Some(e) = Self::lock(&self.plans)?.get(&key) {
-            return Ok(Some(e.clone()));
+        }
+    }
+
+    /// The hash of a request's key, computed on borrowed layouts (no clone on the hot path).
+    fn hash_of(r: &Request) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (r.a, r.b, r.d, r.c).hash(&mut h);
+        (
+            r.input,
+            r.output,
+            r.alpha.to_bits(),
+            r.beta.to_bits(),
+            r.aligned,
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+
+    fn matches(k: &PlanKey, r: &Request) -> bool {
+        k.layouts[0] == *r.a
+            && k.layouts[1] == *r.b
+            && k.layouts[2] == *r.d
+            && k.c.as_ref() == r.c
+            && k.types == (r.input, r.output)
+            && k.scalars == (r.alpha.to_bits(), r.beta.to_bits())
+            && k.aligned == r.aligned
+    }
+
+    fn entry(&self, r: &Request, sizes: [usize; 2]) -> Result<Option<Arc<Entry>>> {
+        let hash = Self::hash_of(r);
+        if let Some(found) = Self::lock(&self.plans)?
+            .get(&hash)
+            .and_then(|v| v.iter().find(|e| Self::matches(&e.key, r)))
+        {
+            return Ok(Some(found.clone()));
         }
         let Some(plan) = plan(r)? else {
             return Ok(None);
         };
+        let span = |l: &Layout, size| Span::new("", 0, 0, l, size).map(|s| s.needed);
+        let needed = [
+            span(r.a, sizes[0])?,
+            span(r.b, sizes[0])?,
+            r.c.map_or(Ok(0), |c| span(c, sizes[1]))?,
+            span(r.d, sizes[1])?,
+        ];
         let loaded = self.rt.load(&plan.kernel)?;
         let entry = Arc::new(Entry {
+            key: Self::key_of(r),
+            needed,
             plan,
             loaded,
             last: Mutex::new(None),
         });
-        Self::lock(&self.plans)?.insert(key, entry.clone());
+        Self::lock(&self.plans)?
+            .entry(hash)
+            .or_default()
+            .push(entry.clone());
         Ok(Some(entry))
     }
 
@@ -172,16 +220,6 @@ impl Gemm {
         let d_len = d.data.len();
         let (pd, _gd) = d.data.device_ptr_mut(&stream);
         let pc = c_guard.as_ref().map_or(pd, |g| g.0);
-        let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
-        let mut spans = vec![
-            Span::new("A", pa, a.data.len() * ts, &a.layout, ts)?,
-            Span::new("B", pb, b.data.len() * ts, &b.layout, ts)?,
-        ];
-        if let Some(c) = c {
-            spans.push(Span::new("C", pc, c.data.len() * os, &c.layout, os)?);
-        }
-        spans.push(Span::new("D", pd, d_len * os, &d.layout, os)?);
-        check_spans(&spans)?;
         let request = Request {
             a: &a.layout,
             b: &b.layout,
@@ -199,10 +237,26 @@ impl Gemm {
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
             sm_count: self.rt.sm_count(),
         };
-        let Some(entry) = self.entry(&request)? else {
+        let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
+        let Some(entry) = self.entry(&request, [ts, os])? else {
             return Ok(());
         };
         let plan = &entry.plan;
+        let span = |name, ptr, bytes, i: usize| Span {
+            name,
+            ptr,
+            bytes,
+            needed: entry.needed[i],
+        };
+        let mut spans = vec![
+            span("A", pa, a.data.len() * ts, 0),
+            span("B", pb, b.data.len() * ts, 1),
+        ];
+        if let Some(c) = c {
+            spans.push(span("C", pc, c.data.len() * os, 2));
+        }
+        spans.push(span("D", pd, d_len * os, 3));
+        check_spans(&spans)?;
         let sizes = [
             T::DTYPE.bytes(),
             T::DTYPE.bytes(),

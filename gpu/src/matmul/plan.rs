@@ -330,7 +330,7 @@ fn sm80_spec(r: &Request, p: &Batch) -> GemmSpec {
 }
 
 /// The SM90 tile configurations the heuristic chooses from, with the relative efficiency of one tile
-/// (larger tiles reuse more data per byte loaded): 128x256 cooperative with the TMA-store epilogue,
+/// (larger tiles reuse more data per byte loaded; measured on the H100, 2026-11-24): 128x256 cooperative with the TMA-store epilogue,
 /// 128x128, 64x128 and 64x64 persistent.
 fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
     let persistent = |bm, bn, stages| HopperConfig {
@@ -341,9 +341,9 @@ fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
         ..HopperConfig::default()
     };
     let mut c = vec![
-        (persistent(128, 128, 6), 0.92),
-        (persistent(64, 128, 8), 0.8),
-        (persistent(64, 64, 8), 0.6),
+        (persistent(128, 128, 6), 0.8),
+        (persistent(64, 128, 8), 0.62),
+        (persistent(64, 64, 8), 0.45),
     ];
     if tma_store_ok {
         c.insert(0, (HopperConfig::large(), 1.0));
