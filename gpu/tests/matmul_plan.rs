@@ -82,7 +82,7 @@ fn heuristic_picks_a_kernel_for_every_shape_class() {
 fn tile_shapes_fill_the_sms() {
     use gpu::matmul::plan::sm90_config;
     let tile = |m, n| {
-        let c = sm90_config(m, n, n * 2, 132);
+        let c = sm90_config(m, n, (n + 7) / 8 * 8 * 2, 132);
         (c.bm, c.bn, c.tma_store)
     };
     assert_eq!(tile(8192, 8192), (128, 256, true));
