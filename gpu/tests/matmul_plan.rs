@@ -25,6 +25,7 @@ fn request<'a>(
         beta: 0.0,
         arch,
         aligned: [true; 4],
+        sm_count: 132,
     }
 }
 
@@ -75,6 +76,24 @@ fn heuristic_picks_a_kernel_for_every_shape_class() {
     assert_eq!(planned(&r).path, "simt");
     let (a0, b0, d0) = (l("(64,0):(8,1)"), l("(0,64):(1,8)"), l("(64,64):(64,1)"));
     assert_eq!(planned(&request(&a0, &b0, &d0, "sm_90a")).path, "simt");
+}
+
+#[test]
+fn tile_shapes_fill_the_sms() {
+    use gpu::matmul::plan::sm90_config;
+    let tile = |m, n| {
+        let c = sm90_config(m, n, (n + 7) / 8 * 8 * 2, 132);
+        (c.bm, c.bn, c.tma_store)
+    };
+    assert_eq!(tile(8192, 8192), (128, 256, true));
+    assert_eq!(tile(4096, 4096), (128, 256, true));
+    assert_eq!(
+        tile(128, 8192),
+        (64, 128, false),
+        "2 x 64 tiles fill 128 of 132 SMs"
+    );
+    assert_eq!(tile(16, 8192), (64, 64, false));
+    assert_eq!(tile(4095, 4097), (128, 256, true), "5 waves of 128x256 beat 8 of 128x128");
 }
 
 #[test]
@@ -161,7 +180,13 @@ fn every_kernel_the_heuristic_picks_compiles() {
         return;
     }
     let mut seen = std::collections::BTreeMap::new();
-    for (m, n, k) in [(4096, 4096, 4096), (128, 128, 64), (100, 50, 101)] {
+    for (m, n, k) in [
+        (4096, 4096, 4096),
+        (128, 8192, 512),
+        (16, 8192, 512),
+        (128, 128, 64),
+        (100, 50, 101),
+    ] {
         for (arch, out) in [
             ("sm_90a", DType::BF16),
             ("sm_90a", DType::F32),

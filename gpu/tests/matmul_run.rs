@@ -91,7 +91,11 @@ mod matmul_run {
                 .map(|_| rng.small_int(2) as f32)
                 .collect::<Vec<f32>>()
         };
-        let (ah, bh, dh) = (ints(cosize(&c.a).max(1)), ints(cosize(&c.b).max(1)), ints(cosize(&c.d)));
+        let (ah, bh, dh) = (
+            ints(cosize(&c.a).max(1)),
+            ints(cosize(&c.b).max(1)),
+            ints(cosize(&c.d)),
+        );
         let ch = c.c.as_ref().map(|l| ints(cosize(l)));
         let to_bf = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<_>>();
         let da: CudaSlice<bf16> = s.clone_htod(&to_bf(&ah)).unwrap();
@@ -146,6 +150,7 @@ mod matmul_run {
             beta: c.beta,
             arch: gemm.runtime().arch(),
             aligned: [true; 4],
+            sm_count: gemm.runtime().sm_count(),
         });
         plan.unwrap().map_or("none", |p| p.path)
     }
