@@ -113,6 +113,22 @@ mod bench {
         gemm_ex: Vec<f64>,
     }
 
+    /// `D = A·B` with the GEMM call on `buf`.
+    fn ours<T: Half>(
+        gemm: &Gemm,
+        buf: &mut Buffers<T>,
+        [la, lb, ld]: [&layout_core::Layout; 3],
+    ) -> Result<()> {
+        gemm.run::<T, T>(
+            &Matrix::new(&buf.a, la.clone()),
+            &Matrix::new(&buf.b, lb.clone()),
+            None,
+            &mut MatrixMut::new(&mut buf.d, ld.clone()),
+            1.0,
+            0.0,
+        )
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn round<T: Half>(
         rt: &Runtime,
@@ -134,16 +150,7 @@ mod bench {
             l(format!("({m},{n}):({},1)", up(n)))?,
         );
         for (gemm, out) in [(gemms.0, &mut t.ours), (gemms.1, &mut t.mma_sync)] {
-            let ms = rt.time_ms(2, iters, || {
-                gemm.run::<T, T>(
-                    &Matrix::new(&buf.a, la.clone()),
-                    &Matrix::new(&buf.b, lb.clone()),
-                    None,
-                    &mut MatrixMut::new(&mut buf.d, ld.clone()),
-                    1.0,
-                    0.0,
-                )
-            })?;
+            let ms = rt.time_ms(2, iters, || ours(gemm, buf, [&la, &lb, &ld]))?;
             out.push(tf(ms));
         }
         let mut lt_ms = Vec::new();
@@ -258,16 +265,7 @@ mod bench {
             l("(64,64):(1,64)")?,
             l("(64,64):(64,1)")?,
         );
-        let mut call = || {
-            gemm.run::<bf16, bf16>(
-                &Matrix::new(&buf.a, la.clone()),
-                &Matrix::new(&buf.b, lb.clone()),
-                None,
-                &mut MatrixMut::new(&mut buf.d, ld.clone()),
-                1.0,
-                0.0,
-            )
-        };
+        let mut call = || ours(&gemm, &mut buf, [&la, &lb, &ld]);
         for _ in 0..100 {
             call()?;
         }

@@ -4,12 +4,12 @@
 //! never wrong.
 //!
 //! ```
-//! use gpu::kernels::gemm_simt::{generate_gemm_simt, SimtSpec};
+//! use gpu::kernels::{gemm_simt::generate_gemm_simt, gemm_sm80::GemmSpec};
 //! use gpu::DType;
 //! let l = |s: &str| s.parse().unwrap();
-//! let k = generate_gemm_simt(&SimtSpec {
+//! let k = generate_gemm_simt(&GemmSpec {
 //!     a: l("(5,3):(3,1)"), b: l("(3,7):(1,3)"), c: l("(5,7):(1,5)"),
-//!     input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0,
+//!     input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0, config: Default::default(),
 //! }).unwrap();
 //! assert!(k.source.contains("acc += f16_to_f32(A[(long long)m * a_s0 + (long long)k * a_s1])"));
 //! ```
@@ -19,26 +19,8 @@ use crate::dtype::DType;
 use crate::emit::{Leaf, Params, flat_modes, pattern};
 use crate::error::{Result, config, to_u32};
 use crate::kernel::{Buffer, Kernel};
+use crate::kernels::gemm_sm80::GemmSpec;
 use layout_core::{Int, Layout};
-
-/// A fallback GEMM problem: rank-2 layouts of A `(M,K)`, B `(K,N)`, C and D `(M,N)` with any strides.
-#[derive(Clone, Debug)]
-pub struct SimtSpec {
-    /// A, `(M,K)`.
-    pub a: Layout,
-    /// B, `(K,N)`.
-    pub b: Layout,
-    /// C and D, `(M,N)`.
-    pub c: Layout,
-    /// Input type (f16 or bf16).
-    pub input: DType,
-    /// Output type of C and D.
-    pub output: DType,
-    /// alpha.
-    pub alpha: f32,
-    /// beta (C is not read when 0).
-    pub beta: f32,
-}
 
 /// Threads per CTA along n and m.
 const TILE: i64 = 16;
@@ -58,8 +40,9 @@ fn offset(t: &str, i: &str, j: &str) -> String {
     format!("(long long){i} * {t}_s0 + (long long){j} * {t}_s1")
 }
 
-/// Generates the fallback GEMM kernel.
-pub fn generate_gemm_simt(spec: &SimtSpec) -> Result<Kernel> {
+/// Generates the fallback GEMM kernel for the problem of `spec` (its tile configuration is not used; C
+/// and D share `spec.c`, any strides).
+pub fn generate_gemm_simt(spec: &GemmSpec) -> Result<Kernel> {
     if !spec.input.is_half() {
         return config(
             "gemm_simt",

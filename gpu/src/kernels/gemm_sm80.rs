@@ -269,15 +269,9 @@ fn params(spec: &GemmSpec, p: &Problem) -> Result<Params> {
 /// The header comment: layouts of the operands, the TiledMMA and its atom's thread-value layouts (from
 /// `layout_core::atom`, as coordinates), the shared tiles and the pipeline.
 fn header(spec: &GemmSpec, mma: &MmaTraits, tiles: [&OperandTile; 2], smem: i64) -> Result<String> {
-    let GemmConfig {
-        bm,
-        bn,
-        bk,
-        warps_m,
-        warps_n,
-        stages,
-        ..
-    } = spec.config;
+    let c = &spec.config;
+    let (bm, bn, bk, stages) = (c.bm, c.bn, c.bk, c.stages);
+    let (warps_m, warps_n) = (c.warps_m, c.warps_n);
     let (ity, oty) = (spec.input.name(), spec.output.name());
     let (wtm, wtn) = (bm / warps_m, bn / warps_n);
     let mut c = format!(

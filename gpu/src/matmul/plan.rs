@@ -8,7 +8,7 @@ use crate::dtype::{DType, Major};
 use crate::emit::flat_modes;
 use crate::error::{GpuError, Result};
 use crate::kernel::Kernel;
-use crate::kernels::gemm_simt::{SimtSpec, generate_gemm_simt};
+use crate::kernels::gemm_simt::generate_gemm_simt;
 use crate::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
 use crate::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 use layout_core::{Int, IntTuple, Layout, cosize};
@@ -283,16 +283,7 @@ fn choose(r: &Request, p: &Batch, strides: [i64; 4]) -> Result<(Kernel, &'static
         }
         return Ok((generate_gemm(&sm80_spec(r, p))?, "sm80"));
     }
-    let spec = SimtSpec {
-        a: p.a.clone(),
-        b: p.b.clone(),
-        c: p.d.clone(),
-        input: r.input,
-        output: r.output,
-        alpha: r.alpha,
-        beta: r.beta,
-    };
-    Ok((generate_gemm_simt(&spec)?, "simt"))
+    Ok((generate_gemm_simt(&sm80_spec(r, p))?, "simt"))
 }
 
 /// The SM80 configuration by shape: 128x256 tiles (2x4 warps) for large outputs, else 128x128 with two
