@@ -100,6 +100,7 @@ fn sm80_epilogues() {
         extents: ("M".into(), "N".into()),
         fragment: &fragment,
         atom_mn: (16, 8),
+        op: Default::default(),
     };
     assert!(e.can_stage(16384));
     assert!(!e.can_stage(1024));

@@ -647,6 +647,9 @@ pub fn generate_hopper_gemm_with(
     };
     let mut s = header(&name, p, input, output, c, &plan);
     s += &device_fns(input, output, c, &plan);
+    if !fused.op.is_identity() {
+        s += crate::arch::convert::CONVERT;
+    }
     s += &format!(
         "\nextern \"C\" __global__ void __launch_bounds__({}, 1)\n{name}(\n    {}) {{\n",
         c.threads(),
