@@ -112,16 +112,26 @@ fn split<V: IndexValue>(c: V::Coord, shape: &IntTuple, stride: &IntTuple) -> Res
     }
 }
 
-/// `split` over the modes `ss:ds` (non-empty): the first mode gets `c % size`, the rest `c / size`;
-/// the terms are summed from the right after all are computed.
+/// `split` over the modes `ss:ds` (non-empty): each mode but the last gets `c % size` and passes
+/// `c / size` on, the last gets what is left; the terms are summed from the right after all are
+/// computed (a loop, so a flat layout of any rank needs no stack).
 fn split_from<V: IndexValue>(c: V::Coord, ss: &[IntTuple], ds: &[IntTuple]) -> Result<V> {
-    if ss.len() == 1 {
-        return split(c, &ss[0], &ds[0]);
+    let mut terms = Vec::with_capacity(ss.len());
+    let mut c = c;
+    for (k, (s, d)) in ss.iter().zip(ds).enumerate() {
+        if k + 1 == ss.len() {
+            terms.push(split::<V>(c, s, d)?);
+        } else {
+            let p = V::size(s)?;
+            terms.push(split::<V>(V::rem(c, p)?, s, d)?);
+            c = V::div(c, p)?;
+        }
     }
-    let p = V::size(&ss[0])?;
-    let term = split::<V>(V::rem(c, p)?, &ss[0], &ds[0])?;
-    let rest = split_from::<V>(V::div(c, p)?, &ss[1..], &ds[1..])?;
-    V::add(term, &rest)
+    let mut terms = terms.into_iter().rev();
+    let last = terms.next().ok_or_else(|| {
+        LayoutError::invalid("crd2idx: cannot map an index into the empty shape ()")
+    })?;
+    terms.try_fold(last, |acc, t| V::add(t, &acc))
 }
 
 /// The integer value of a leaf; an error naming `what` for a tuple or a basis element.

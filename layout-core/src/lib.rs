@@ -28,6 +28,7 @@ pub mod int;
 pub mod int_tuple;
 pub mod inverse;
 pub mod layout;
+pub mod limits;
 pub mod modes;
 pub mod notation;
 pub mod print;

@@ -111,6 +111,24 @@ fn check_rank(op: &str, n: usize) -> Result<()> {
     Ok(())
 }
 
+/// An error before `copies` copies of `x` are added to `t` when the result would have more than
+/// [`crate::limits::MAX_ELEMENTS`] elements.
+fn check_copies(op: &str, t: &IntTuple, x: &IntTuple, copies: usize) -> Result<()> {
+    use crate::limits::{MAX_ELEMENTS, extent, too_large};
+    let total = extent(x)
+        .elements
+        .saturating_mul(copies)
+        .saturating_add(extent(t).elements);
+    if total > MAX_ELEMENTS {
+        return Err(too_large(
+            format!("{op}: the number of elements of the result"),
+            total,
+            MAX_ELEMENTS,
+        ));
+    }
+    Ok(())
+}
+
 fn out_of_range(what: String, index: usize, bound: usize) -> LayoutError {
     LayoutError::IndexOutOfRange {
         what,
@@ -253,6 +271,7 @@ pub fn append_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntT
             elems.len()
         )));
     }
+    check_copies("append", t, x, n - elems.len())?;
     let mut out = elems.clone();
     out.resize(n, x.clone());
     Ok(IntTuple::Tuple(out))
@@ -273,6 +292,7 @@ pub fn prepend_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<Int
             elems.len()
         )));
     }
+    check_copies("prepend", t, x, n - elems.len())?;
     let mut out = vec![x.clone(); n - elems.len()];
     out.extend(elems);
     Ok(IntTuple::Tuple(out))
