@@ -168,6 +168,12 @@ fn compose_layouts_with(lhs: &Layout, rhs: &Layout, check: Check) -> Result<Layo
     } else {
         coalesce_x(lhs)?
     };
+    crate::limits::check_work(
+        "composition: modes of B times modes of A",
+        crate::limits::extent(rhs.shape()).elements,
+        crate::limits::extent(flat.shape()).elements,
+        crate::limits::MAX_STEPS,
+    )?;
     let mut track = Track::default();
     let r = compose_impl(
         flat.shape(),

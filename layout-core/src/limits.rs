@@ -10,7 +10,8 @@
 //! | [`MAX_INPUT_BYTES`] | 8 MiB | the length of one expression in CuTe notation |
 //! | [`MAX_DEPTH`] | 64 | nesting of parentheses and calls in notation, and of every value an expression yields |
 //! | [`MAX_ELEMENTS`] | 2^20 | integers, basis elements and tuples in one parsed expression or one value |
-//! | [`MAX_RANK`] | 4096 | the rank `append<N>`/`prepend<N>` build |
+//! | [`MAX_STEPS`] | 2^24 | (mode of B, mode of A) pairs one composition walks |
+//! | [`MAX_RANK`] | 2^20 | the rank `append<N>`/`prepend<N>` build (the result's elements are limited too) |
 //! | [`MAX_BASIS_MODE`] | 4096 | the mode index of a basis element `_1@N` turned into a tuple |
 //! | [`MAX_CELLS`] | 2^20 | cells of a picture (and each of its rows and columns) |
 //! | [`MAX_NAME_CHARS`] | 64 | characters of an unknown name that are searched for "did you mean" and echoed |
@@ -36,6 +37,9 @@ pub const MAX_INPUT_BYTES: usize = 1 << 23;
 pub const MAX_DEPTH: usize = 64;
 /// The most elements (integers, basis elements, tuples) of a parsed expression or of one value.
 pub const MAX_ELEMENTS: usize = 1 << 20;
+/// The most (mode of B, mode of A) pairs one composition walks (CuTe's algorithm splits every
+/// mode of B over the modes of A).
+pub const MAX_STEPS: usize = 1 << 24;
 /// The longest unknown name that is compared with known names and echoed in full.
 pub const MAX_NAME_CHARS: usize = 64;
 
@@ -149,6 +153,15 @@ pub fn check_value(what: &str, v: &Value) -> Result<()> {
 /// Check a tuple against [`MAX_ELEMENTS`] and [`MAX_DEPTH`].
 pub fn check_tuple(what: &str, t: &IntTuple) -> Result<()> {
     check_extent(what, extent(t))
+}
+
+/// An error when `a * b` units of work exceed `limit`; `what` names the work.
+pub fn check_work(what: &str, a: usize, b: usize, limit: usize) -> Result<()> {
+    let n = a.saturating_mul(b);
+    if n > limit {
+        return Err(too_large(format!("{what} ({a} x {b})"), n, limit));
+    }
+    Ok(())
 }
 
 /// A name as echoed in an error: the first [`MAX_NAME_CHARS`] characters, then `...` and its

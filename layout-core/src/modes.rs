@@ -97,8 +97,9 @@ impl std::str::FromStr for Coord {
     }
 }
 
-/// The largest rank that `append<N>`/`prepend<N>` build (a guard against absurd template arguments).
-pub const MAX_RANK: usize = 1 << 12;
+/// The largest rank that `append<N>`/`prepend<N>` build (a guard against absurd template
+/// arguments; the number of elements of the result is limited separately).
+pub const MAX_RANK: usize = crate::limits::MAX_ELEMENTS;
 
 fn check_rank(op: &str, n: usize) -> Result<()> {
     if n > MAX_RANK {
