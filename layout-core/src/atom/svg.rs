@@ -79,14 +79,13 @@ impl TvGrid {
         }
         let threads = alg::size_of_mode(tv, 0)?.value;
         let values = alg::size_of_mode(tv, 1)?.value;
-        let n = rows
-            .checked_mul(cols)
-            .filter(|n| *n > 0 && *n <= 1 << 22)
-            .ok_or_else(|| {
-                LayoutError::invalid(format!(
-                    "a {rows} x {cols} tile is too large (or empty) to draw"
-                ))
-            })?;
+        crate::print::check_picture("a TV layout", rows, cols, crate::print::MAX_FIGURE_CELLS)?;
+        let n = rows.saturating_mul(cols);
+        if n == 0 {
+            return Err(LayoutError::invalid(format!(
+                "a {rows} x {cols} tile is empty: nothing to draw"
+            )));
+        }
         let mut cells: Vec<Option<Cell>> = vec![None; n as usize];
         let offsets = alg::eval_all(tv)?;
         for (i, &pos) in offsets.iter().enumerate() {
@@ -149,12 +148,7 @@ fn thread_colour(t: i64) -> &'static str {
     PALETTE[t.rem_euclid(8) as usize]
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use crate::print::escape_xml as escape;
 
 /// Draw one grid at `(x0, y0)`. `transpose` draws element `(m, n)` at row `n`, column `m`.
 fn draw_grid(
