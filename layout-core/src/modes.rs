@@ -372,16 +372,39 @@ pub fn replace(layout: &Layout, n: usize, x: &Layout) -> Result<Layout> {
 pub fn zip_tuple(t: &IntTuple) -> Result<IntTuple> {
     match t {
         IntTuple::Tuple(v) => match v.first() {
-            Some(IntTuple::Tuple(first)) => Ok(IntTuple::Tuple(
-                (0..first.len())
-                    .map(|j| v.iter().map(|e| e.get(j)).collect::<Result<_>>())
-                    .map(|r| r.map(IntTuple::Tuple))
-                    .collect::<Result<_>>()?,
-            )),
+            Some(IntTuple::Tuple(first)) => {
+                check_zip_ranks(v, first.len())?;
+                Ok(IntTuple::Tuple(
+                    (0..first.len())
+                        .map(|j| v.iter().map(|e| e.get(j)).collect::<Result<_>>())
+                        .map(|r| r.map(IntTuple::Tuple))
+                        .collect::<Result<_>>()?,
+                ))
+            }
             Some(_) => Ok(IntTuple::Tuple(vec![t.clone()])),
             None => Err(LayoutError::invalid("zip of the empty tuple ()")),
         },
         leaf => Ok(leaf.clone()),
+    }
+}
+
+/// Every element zipped must have the rank of the first (a leaf counts as rank 1): otherwise CuTe
+/// does not compile and the transposed tuple would lose or invent elements
+/// (`blocked_product((3):(1),2:1)` zips `(3)` with `(1,2)`).
+fn check_zip_ranks(v: &[IntTuple], rank: usize) -> Result<()> {
+    match v
+        .iter()
+        .find(|e| e.rank() != rank || (rank != 1 && !e.is_tuple()))
+    {
+        Some(e) => Err(LayoutError::NotCongruent {
+            what: format!(
+                "zip: every element must have rank {rank} like the first, but {e} has rank {}",
+                e.rank()
+            ),
+            left: v[0].to_string(),
+            right: e.to_string(),
+        }),
+        None => Ok(()),
     }
 }
 
