@@ -420,12 +420,12 @@ impl FlatFn {
     }
 
     /// An error when evaluating `points` points of the functions `fs` would take more than
-    /// [`crate::limits::MAX_STEPS`] mode visits (only layouts with many modes of extent -1 or 0
+    /// [`crate::limits::MAX_CHECK_WORK`] mode visits (only layouts with many modes of extent -1 or 0
     /// get there: modes of extent 1 are dropped).
     pub(crate) fn check_work(fs: &[&FlatFn], points: i128, what: &str) -> Result<()> {
         let modes: usize = fs.iter().map(|f| f.shape.len()).sum();
         let points = usize::try_from(points.max(0)).unwrap_or(usize::MAX);
-        crate::limits::check_work(what, points, modes, crate::limits::MAX_STEPS)
+        crate::limits::check_work(what, points, modes, crate::limits::MAX_CHECK_WORK)
     }
 
     /// The number of points in the domain.

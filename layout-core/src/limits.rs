@@ -11,6 +11,7 @@
 //! | [`MAX_DEPTH`] | 64 | nesting of parentheses and calls in notation, and of every value an expression yields |
 //! | [`MAX_ELEMENTS`] | 2^20 | integers, basis elements and tuples in one parsed expression or one value |
 //! | [`MAX_STEPS`] | 2^24 | (mode of B, mode of A) pairs one composition walks; points a TV picture evaluates |
+//! | [`MAX_CHECK_WORK`] | 2^26 | points times modes one point-by-point check of a result visits |
 //! | [`MAX_RANK`] | 2^20 | the rank `append<N>`/`prepend<N>` build (the result's elements are limited too) |
 //! | [`MAX_BASIS_MODE`] | 4096 | the mode index of a basis element `_1@N` turned into a tuple |
 //! | [`MAX_CELLS`] | 2^20 | cells of a text table (and each of its rows and columns) |
@@ -41,6 +42,9 @@ pub const MAX_ELEMENTS: usize = 1 << 20;
 /// The most (mode of B, mode of A) pairs one composition walks (CuTe's algorithm splits every
 /// mode of B over the modes of A).
 pub const MAX_STEPS: usize = 1 << 24;
+/// The most mode visits a point-by-point check of a result (composition, inverses) makes: up to
+/// 2^20 points times 64 modes of extent other than 1.
+pub const MAX_CHECK_WORK: usize = 1 << 26;
 /// The longest unknown name that is compared with known names and echoed in full.
 pub const MAX_NAME_CHARS: usize = 64;
 
