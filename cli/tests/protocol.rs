@@ -99,18 +99,15 @@ fn overlong_line_costs_one_line() {
 #[test]
 fn newlines_in_arguments_are_escaped() {
     let out = cute()
-        .args(["eval", "1:1\n2:2", "(4,2)"])
+        .args(["eval", "1:1\n2:2", "(4,2)", "foo\n"])
         .output()
         .expect("run cute");
     let text = String::from_utf8(out.stdout).expect("UTF-8");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    assert!(
-        lines[0].starts_with("error:") && lines[0].contains("\\n"),
-        "{}",
-        lines[0]
-    );
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("error:"), "{}", lines[0]);
     assert_eq!(lines[1], "(4,2)");
+    assert!(lines[2].starts_with("error: unknown name `foo"), "{}", lines[2]);
 }
 
 #[test]
