@@ -107,7 +107,11 @@ fn newlines_in_arguments_are_escaped() {
     assert_eq!(lines.len(), 3, "{text}");
     assert!(lines[0].starts_with("error:"), "{}", lines[0]);
     assert_eq!(lines[1], "(4,2)");
-    assert!(lines[2].starts_with("error: unknown name `foo"), "{}", lines[2]);
+    assert!(
+        lines[2].starts_with("error: unknown name `foo"),
+        "{}",
+        lines[2]
+    );
 }
 
 #[test]

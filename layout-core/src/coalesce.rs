@@ -41,7 +41,10 @@ pub(crate) mod support {
     /// The layout whose flat modes are `modes`: a single mode is a plain `s:d`, several a tuple.
     pub(crate) fn layout_of(modes: Vec<Mode>, as_tuple: bool) -> Result<Layout> {
         if !as_tuple && modes.len() == 1 {
-            let (s, d) = modes.into_iter().next().expect("one mode");
+            let (s, d) = modes
+                .into_iter()
+                .next()
+                .ok_or_else(|| LayoutError::internal("one mode"))?;
             return Layout::new(IntTuple::Int(s), d);
         }
         let (s, d): (Vec<_>, Vec<_>) = modes
@@ -234,7 +237,9 @@ pub fn coalesce_shape(shape: &IntTuple) -> Result<IntTuple> {
     };
     let mut out = vec![first];
     for a in it {
-        let back = out.last_mut().expect("non-empty");
+        let back = out
+            .last_mut()
+            .ok_or_else(|| LayoutError::internal("non-empty"))?;
         if back.is_static == a.is_static {
             *back = back.mul(a)?;
         } else {

@@ -570,7 +570,11 @@ fn verify_points(
     (fa, fb, fr): (&FlatFn, &FlatFn, &FlatFn),
     nb: i128,
 ) -> Result<()> {
-    FlatFn::check_work(&[fa, fb, fr], nb, "checking a composition: points times modes")?;
+    FlatFn::check_work(
+        &[fa, fb, fr],
+        nb,
+        "checking a composition: points times modes",
+    )?;
     if fa.all_int && fr.all_int {
         for i in 0..nb {
             let bi = fb.eval_i(i)?;

@@ -69,6 +69,11 @@ impl LayoutError {
     pub fn invalid(msg: impl Into<String>) -> Self {
         LayoutError::Invalid(msg.into())
     }
+    /// An invariant the code relies on does not hold: a bug, reported as an error rather than a
+    /// panic (the library never panics on input).
+    pub fn internal(what: &str) -> Self {
+        LayoutError::Invalid(format!("internal error: {what} (please report the input)"))
+    }
     /// Convenience constructor for [`LayoutError::BadArguments`].
     pub fn bad_args(op: impl Into<String>, message: impl Into<String>) -> Self {
         LayoutError::BadArguments {

@@ -36,7 +36,10 @@ fn int_modes(l: &Layout, op: &str) -> Result<(Vec<Int>, Vec<Int>)> {
 fn prefix_products(shape: &[Int]) -> Result<Vec<Int>> {
     let mut out = vec![Int::s(1)];
     for s in shape {
-        let next = s.mul(*out.last().expect("non-empty"))?;
+        let next = s.mul(
+            *out.last()
+                .ok_or_else(|| LayoutError::internal("non-empty"))?,
+        )?;
         out.push(next);
     }
     Ok(out)
@@ -56,7 +59,9 @@ fn exchange_sort_order(op: &str, keys: &[i64]) -> Result<Vec<usize>> {
     }
     if keys.len() > MAX_SORT_MODES {
         return Err(crate::limits::too_large(
-            format!("{op}: modes with equal strides to sort the way CuTe does; the number of modes"),
+            format!(
+                "{op}: modes with equal strides to sort the way CuTe does; the number of modes"
+            ),
             keys.len(),
             MAX_SORT_MODES,
         ));
@@ -179,7 +184,11 @@ fn check_right(layout: &Layout, result: &Layout) -> Result<()> {
     if n > CHECK_LIMIT {
         return Ok(());
     }
-    FlatFn::check_work(&[&fa, &fr], n, "checking a right inverse: points times modes")?;
+    FlatFn::check_work(
+        &[&fa, &fr],
+        n,
+        "checking a right inverse: points times modes",
+    )?;
     for i in 0..n {
         let x = int_at(&fr, i, result)?;
         let y = int_at(&fa, x, layout)?;
@@ -203,7 +212,11 @@ fn check_left(layout: &Layout, result: &Layout) -> Result<()> {
     if n > CHECK_LIMIT {
         return Ok(());
     }
-    FlatFn::check_work(&[&fa, &fl], n, "checking a left inverse: points times modes")?;
+    FlatFn::check_work(
+        &[&fa, &fl],
+        n,
+        "checking a left inverse: points times modes",
+    )?;
     for i in 0..n {
         let x = int_at(&fa, i, layout)?;
         let j = int_at(&fl, x, result)?;

@@ -38,7 +38,8 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
         Tiler::Tuple(ts) => by_mode("logical_product", block, ts, logical_product),
         Tiler::Underscore => Ok(block.clone()),
         _ => {
-            let b = tiler_layout(tiler)?.expect("layout or integer tiler");
+            let b = tiler_layout(tiler)?
+                .ok_or_else(|| LayoutError::internal("layout or integer tiler"))?;
             let cotarget = size(block)?.mul(cosize(&b)?)?;
             let rest = complement(block, &IntTuple::Int(cotarget))?;
             Ok(Layout::from_modes(vec![

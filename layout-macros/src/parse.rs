@@ -201,11 +201,11 @@ impl Cursor {
                 span,
                 format!(
                     "layout nested too deeply: nesting depth {} is above the limit of {max} (parentheses, calls and composed layouts)",
-                    self.depth + 1
+                    self.depth.saturating_add(1)
                 ),
             ));
         }
-        Ok(self.depth + 1)
+        Ok(self.depth.saturating_add(1))
     }
     pub fn at_end(&self) -> bool {
         self.pos >= self.toks.len()
@@ -214,11 +214,11 @@ impl Cursor {
         self.toks.get(self.pos)
     }
     fn peek_at(&self, k: usize) -> Option<&TokenTree> {
-        self.toks.get(self.pos + k)
+        self.toks.get(self.pos.saturating_add(k))
     }
     pub fn next(&mut self) -> Option<TokenTree> {
         let t = self.toks.get(self.pos).cloned();
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         t
     }
     /// The span of the next token, or the end.
@@ -233,7 +233,7 @@ impl Cursor {
     }
     pub fn eat_punct(&mut self, c: char) -> bool {
         if self.is_punct(c) {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             true
         } else {
             false
