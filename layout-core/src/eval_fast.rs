@@ -15,6 +15,7 @@
 //!
 //! Besides, this module holds the checked helpers a tensor needs on integer layouts: the size of a
 //! shape, the flattened modes and the index range of a layout.
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
@@ -119,7 +120,7 @@ fn split_from<V: IndexValue>(c: V::Coord, ss: &[IntTuple], ds: &[IntTuple]) -> R
     let mut terms = Vec::with_capacity(ss.len());
     let mut c = c;
     for (k, (s, d)) in ss.iter().zip(ds).enumerate() {
-        if k + 1 == ss.len() {
+        if Some(k) == ss.len().checked_sub(1) {
             terms.push(split::<V>(c, s, d)?);
         } else {
             let p = V::size(s)?;
@@ -184,11 +185,14 @@ pub(crate) fn index_bounds(layout: &Layout) -> Result<Option<(i64, i64)>> {
         if s == 0 {
             return Ok(None);
         }
-        let reach = (s - 1).checked_mul(d).ok_or(LayoutError::Overflow {
-            op: "*",
-            lhs: s - 1,
-            rhs: d,
-        })?;
+        let reach = s
+            .saturating_sub(1)
+            .checked_mul(d)
+            .ok_or(LayoutError::Overflow {
+                op: "*",
+                lhs: s.saturating_sub(1),
+                rhs: d,
+            })?;
         let acc = if reach >= 0 { &mut hi } else { &mut lo };
         *acc = acc.checked_add(reach).ok_or(LayoutError::Overflow {
             op: "+",

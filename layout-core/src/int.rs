@@ -11,6 +11,7 @@
 //! assert_eq!(a.mul(b).unwrap().to_string(), "24");
 //! assert_eq!(Int::s(0).mul(b).unwrap().to_string(), "_0");
 //! ```
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
 use std::fmt;
@@ -157,7 +158,7 @@ impl Int {
             rhs: b,
         };
         let q = a.checked_div(b).ok_or(overflow.clone())?;
-        let inexact = a.wrapping_rem(b) != 0; // wrapping_rem(MIN, -1) is 0, as in exact arithmetic
+        let inexact = a.checked_rem(b).unwrap_or(0) != 0; // MIN % -1 is 0, as in exact arithmetic
         let v = if inexact && ((a < 0) == (b < 0)) {
             q.checked_add(1).ok_or(overflow)?
         } else {
@@ -188,8 +189,8 @@ impl Int {
         if g == 0 {
             return Ok(Int::new(0, self.both(o)));
         }
-        let v = (self.value / g)
-            .checked_mul(o.value)
+        let v = (self.value.checked_div(g))
+            .and_then(|q| q.checked_mul(o.value))
             .and_then(i64::checked_abs)
             .ok_or(overflow)?;
         Ok(Int::new(v, self.both(o)))
@@ -227,7 +228,7 @@ impl Int {
 pub fn gcd_i64(a: i64, b: i64) -> Result<i64> {
     let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
     while y != 0 {
-        let t = x % y;
+        let t = x.checked_rem(y).unwrap_or(0); // y != 0 here
         x = y;
         y = t;
     }

@@ -12,6 +12,7 @@
 //! assert_eq!(right_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
 //! assert_eq!(left_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
 //! ```
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::coalesce::coalesce;
 use crate::coalesce::support::flat_modes;
@@ -72,7 +73,7 @@ fn exchange_sort_order(op: &str, keys: &[i64]) -> Result<Vec<usize>> {
 fn exchange_sort(keys: &[i64]) -> Vec<usize> {
     let mut a: Vec<(i64, usize)> = keys.iter().copied().zip(0..).collect();
     for i in 0..a.len() {
-        for j in i + 1..a.len() {
+        for j in (i..a.len()).skip(1) {
             if a[j].0 < a[i].0 {
                 a.swap(i, j);
             }

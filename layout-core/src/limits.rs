@@ -23,6 +23,7 @@
 //! let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
 //! assert!(eval_str(&deep).unwrap_err().to_string().contains("nesting depth"));
 //! ```
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;

@@ -9,6 +9,7 @@
 //! assert_eq!(shape_div(&s, &IntTuple::s(6)).unwrap().to_string(), "(_1,_3,_2,_8)");
 //! assert_eq!(product(&s).unwrap().to_string(), "_288");
 //! ```
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
@@ -217,8 +218,8 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                 && q.is_static
                 && q.value != 0
                 && p.value != 0
-                && p.value.wrapping_rem(q.value) != 0 // wrapping: i64::MIN % -1 is 0
-                && q.value.wrapping_rem(p.value) != 0
+                && p.value.checked_rem(q.value).unwrap_or(0) != 0 // i64::MIN % -1 is 0
+                && q.value.checked_rem(p.value).unwrap_or(0) != 0
             {
                 return Err(LayoutError::NotDivisible {
                     what: "shape_div (divisibility condition: one must divide the other)".into(),

@@ -1,4 +1,5 @@
 //! Evaluation of parsed expressions: literals become values, calls go to the builtin tables.
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use super::builtins;
 use super::parse::{Expr, parse_expr};
