@@ -10,11 +10,11 @@
 //! | [`MAX_INPUT_BYTES`] | 8 MiB | the length of one expression in CuTe notation |
 //! | [`MAX_DEPTH`] | 64 | nesting of parentheses and calls in notation, and of every value an expression yields |
 //! | [`MAX_ELEMENTS`] | 2^20 | integers, basis elements and tuples in one parsed expression or one value |
-//! | [`MAX_STEPS`] | 2^24 | (mode of B, mode of A) pairs one composition walks; points a TV picture evaluates |
+//! | [`MAX_STEPS`] | 2^24 | (mode of B, mode of A) pairs one composition walks |
 //! | [`MAX_CHECK_WORK`] | 2^26 | points times modes one point-by-point check of a result visits |
 //! | [`MAX_RANK`] | 2^20 | the rank `append<N>`/`prepend<N>` build (the result's elements are limited too) |
 //! | [`MAX_BASIS_MODE`] | 4096 | the mode index of a basis element `_1@N` turned into a tuple |
-//! | [`MAX_CELLS`] | 2^20 | cells of a text table (and each of its rows and columns) |
+//! | [`MAX_CELLS`] | 2^20 | cells of a text table (and each of its rows and columns); points a TV picture evaluates |
 //! | [`MAX_FIGURE_CELLS`] | 2^16 | cells of an SVG or LaTeX figure (each grid of a TV picture) |
 //! | [`MAX_NAME_CHARS`] | 64 | characters of an unknown name that are searched for "did you mean" and echoed |
 //!

@@ -287,6 +287,10 @@ pub fn tiled_mma_svg(mma: &TiledMma, opts: &SvgOptions) -> Result<String> {
         mma.tile_size(1)?.value,
         mma.tile_size(2)?.value,
     );
+    // All three grids are checked before any is evaluated.
+    for (rows, cols) in [(m, k), (n, k), (m, n)] {
+        crate::print::check_picture("a TV layout", rows, cols, crate::print::MAX_FIGURE_CELLS)?;
+    }
     let a = TvGrid::new(&mma.layout_tv(Operand::A)?, m, k, opts.highlight)?;
     let b = TvGrid::new(&mma.layout_tv(Operand::B)?, n, k, opts.highlight)?;
     let c = TvGrid::new(&mma.layout_tv(Operand::C)?, m, n, opts.highlight)?;
