@@ -24,8 +24,11 @@ fn wide_dynamic(n: usize) -> String {
     format!("({shape}):({})", stride.join(","))
 }
 
+/// An operation: its name in the table and the expression it makes of a static and a dynamic layout.
+type Op = (&'static str, fn(&str, &str) -> String);
+
 fn main() {
-    let ops: &[(&str, fn(&str, &str) -> String)] = &[
+    let ops: &[Op] = &[
         ("coalesce(D)", |_, d| format!("coalesce({d})")),
         ("composition(S,4)", |s, _| format!("composition({s},4)")),
         ("eval(D,5)", |_, d| format!("eval({d},5)")),
