@@ -12,6 +12,7 @@
 //! | [`MAX_ELEMENTS`] | 2^20 | integers, basis elements and tuples in one parsed expression or one value |
 //! | [`MAX_STEPS`] | 2^24 | (mode of B, mode of A) pairs one composition walks |
 //! | [`MAX_CHECK_WORK`] | 2^26 | points times modes one point-by-point check of a result visits |
+//! | [`MAX_SORT_MODES`] | 4096 | modes with tied strides the inverses sort as CuTe's exchange sort does |
 //! | [`MAX_RANK`] | 2^20 | the rank `append<N>`/`prepend<N>` build (the result's elements are limited too) |
 //! | [`MAX_BASIS_MODE`] | 4096 | the mode index of a basis element `_1@N` turned into a tuple |
 //! | [`MAX_CELLS`] | 2^20 | cells of a text table (and each of its rows and columns); points a TV picture evaluates |
@@ -31,6 +32,7 @@ use crate::notation::Value;
 use crate::swizzle::{ComposedLayout, LayoutFn};
 
 pub use crate::arith_tuple::MAX_BASIS_MODE;
+pub use crate::inverse::MAX_SORT_MODES;
 pub use crate::modes::MAX_RANK;
 pub use crate::print::{MAX_CELLS, MAX_FIGURE_CELLS};
 
