@@ -25,16 +25,17 @@ core=$(ls -t target/release/deps/hostile-* | grep -v '\.d$' | head -1)
 cli=$(ls -t target/release/deps/protocol-* | grep -v '\.d$' | head -1)
 log=$(mktemp)
 total=0
-printf '| class | cases | wall time | peak RSS | failures |\n| --- | ---: | ---: | ---: | --- |\n'
+printf '| class | cases | gave a value | wall time | peak RSS | failures |\n| --- | ---: | ---: | ---: | ---: | --- |\n'
 run() { # name, cases, command...
   local name=$1 n=$2; shift 2
   if ( ulimit -v 4194304; /usr/bin/time -v "$@" ) >"$log" 2>&1; then ok=0; else ok=1; fi
-  local wall rss fails
+  local wall rss fails values
   wall=$(grep 'Elapsed (wall clock)' "$log" | awk '{print $NF}')
   rss=$(grep 'Maximum resident set size' "$log" | awk '{printf "%.0f MB", $NF/1024}')
   fails=$(grep -o '[0-9]* failures' "$log" | head -1 || true)
+  values=$(grep -o '([0-9]* gave a value)' "$log" | tr -dc '0-9' || true)
   [ "$ok" = 0 ] || fails="FAILED (${fails:-see log})"
-  printf '| %s | %s | %s | %s | %s |\n' "$name" "$n" "$wall" "$rss" "${fails:-0 failures}"
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$name" "$n" "${values:--}" "$wall" "$rss" "${fails:-0 failures}"
   [ "$ok" = 0 ] || tail -30 "$log" >&2
   total=$((total + n))
 }
