@@ -111,10 +111,54 @@ pub fn layout(r: &mut Rng, extreme: bool) -> String {
     format!("{s}:{d}")
 }
 
+/// A small random layout: shapes 1..=6 and strides 0..=12 (static or dynamic), nested up to 2
+/// deep, so that domains stay small and most operations have something to compute.
+pub fn small_layout(r: &mut Rng) -> String {
+    let s = small_tuple(r, 2, 6, 1);
+    let d: String = relabel(r, &s, 12, 0);
+    format!("{s}:{d}")
+}
+
+fn small_int(r: &mut Rng, hi: usize, lo: usize) -> String {
+    let v = lo + r.below(hi + 1 - lo);
+    if r.one_in(2) {
+        format!("_{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+fn small_tuple(r: &mut Rng, depth: usize, hi: usize, lo: usize) -> String {
+    if depth == 0 || r.one_in(3) {
+        return small_int(r, hi, lo);
+    }
+    let parts: Vec<String> = (0..1 + r.below(3))
+        .map(|_| small_tuple(r, depth - 1, hi, lo))
+        .collect();
+    format!("({})", parts.join(","))
+}
+
+/// A tuple with the nesting of `shape` and new leaves in `lo..=hi`.
+fn relabel(r: &mut Rng, shape: &str, hi: usize, lo: usize) -> String {
+    let mut out = String::new();
+    let mut in_leaf = false;
+    for c in shape.chars() {
+        if matches!(c, '(' | ')' | ',') {
+            in_leaf = false;
+            out.push(c);
+        } else if !in_leaf {
+            in_leaf = true;
+            out.push_str(&small_int(r, hi, lo));
+        }
+    }
+    out
+}
+
 /// An argument of any kind the notation has.
 pub fn arg(r: &mut Rng, extreme: bool) -> String {
     match r.below(12) {
-        0..=4 => layout(r, extreme),
+        0..=2 => small_layout(r),
+        3..=4 => layout(r, extreme),
         5..=6 => tuple(r, 3, extreme),
         7 => "_".into(),
         8 => format!(
@@ -143,13 +187,14 @@ pub fn arg(r: &mut Rng, extreme: bool) -> String {
 pub fn call(r: &mut Rng, extreme: bool) -> String {
     let names = operation_names();
     let name = *r.pick(&names);
-    let targs = match r.below(4) {
+    let targs = match r.below(8) {
         0 => format!("<{}>", r.below(4)),
         1 if extreme => format!("<{}>", r.pick(EXTREMES)),
         2 => format!("<{},{}>", r.below(3), r.below(3)),
         _ => String::new(),
     };
-    let n = r.below(4);
+    // Most operations take one or two layouts.
+    let n = *r.pick(&[1, 1, 2, 2, 2, 0, 3]);
     let args: Vec<String> = (0..n)
         .map(|_| {
             if r.one_in(4) {
@@ -160,6 +205,31 @@ pub fn call(r: &mut Rng, extreme: bool) -> String {
         })
         .collect();
     format!("{name}{targs}({})", args.join(","))
+}
+
+/// An oracle expression `name<targs>(a0,a1,...)` with one top-level argument replaced by a random
+/// one ([`arg`]): the operation, its arity and template arguments stay valid.
+pub fn replace_arg(r: &mut Rng, expr: &str, extreme: bool) -> String {
+    let Some(open) = expr.find('(') else {
+        return expr.to_string();
+    };
+    let (mut depth, mut cuts) = (0i32, vec![open]);
+    for (i, c) in expr.char_indices().skip_while(|&(i, _)| i <= open) {
+        match c {
+            '(' | '<' => depth += 1,
+            ')' | '>' if depth > 0 => depth -= 1,
+            ',' if depth == 0 => cuts.push(i),
+            _ => {}
+        }
+    }
+    let end = expr.len().saturating_sub(1);
+    cuts.push(end);
+    let k = r.below(cuts.len() - 1);
+    let (a, b) = (cuts[k] + 1, cuts[k + 1]);
+    if a > b {
+        return expr.to_string();
+    }
+    format!("{}{}{}", &expr[..a], arg(r, extreme), &expr[b..])
 }
 
 /// A call whose arguments are plain values (one level of nesting).
@@ -176,9 +246,40 @@ pub fn garbage(r: &mut Rng) -> Vec<u8> {
     (0..r.below(64)).map(|_| *r.pick(ALPHABET)).collect()
 }
 
-/// `s` with up to three characters deleted, inserted (from notation and control characters) or
-/// replaced.
+/// `s` mutated: half the time one of its numbers is replaced (small, extreme, static or dynamic:
+/// the expression stays well formed), else up to three characters are deleted, inserted (from
+/// notation and control characters) or replaced.
 pub fn mutate(r: &mut Rng, s: &str) -> String {
+    if r.one_in(2) {
+        return mutate_number(r, s);
+    }
+    mutate_chars(r, s)
+}
+
+/// `s` with one of its integers (with its `_`, if any) replaced by [`int`].
+fn mutate_number(r: &mut Rng, s: &str) -> String {
+    let starts: Vec<usize> = s
+        .char_indices()
+        .filter(|&(i, c)| {
+            let prev = s[..i].chars().next_back();
+            (c.is_ascii_digit() || c == '_')
+                && !prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == '_' || p == '-')
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if starts.is_empty() {
+        return s.to_string();
+    }
+    let i = *r.pick(&starts);
+    let end = s[i..]
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| !c.is_ascii_digit())
+        .map_or(s.len(), |(k, _)| i + k);
+    format!("{}{}{}", &s[..i], int(r, true), &s[end..])
+}
+
+fn mutate_chars(r: &mut Rng, s: &str) -> String {
     const INSERTS: &[char] = &[
         '(', ')', ',', ':', '_', '-', '0', '1', '9', '@', '<', '>', 'o', ' ', '\u{1b}', '\0', 'é',
     ];

@@ -86,7 +86,15 @@ fn run_class(
 
 /// Evaluate and print; any outcome but a panic or a hang is fine (`true` when it gave a value).
 fn survives(src: &str) -> Result<bool, String> {
-    match eval_str(src) {
+    let outcome = eval_str(src);
+    if std::env::var_os("HOSTILE_DEBUG").is_some() {
+        let shown = outcome
+            .as_ref()
+            .map(|v| v.to_string())
+            .map_err(|e| e.to_string());
+        eprintln!("{} => {}", clip(src), clip(&format!("{shown:?}")));
+    }
+    match outcome {
         Ok(v) => {
             let _ = v.to_string();
             Ok(true)
@@ -137,12 +145,36 @@ fn oracle_exprs() -> Vec<String> {
 
 #[test]
 fn random_operations() {
-    run_class("operations", 3000, |r| inputs::call(r, false), survives);
+    let lines = oracle_exprs();
+    run_class(
+        "operations",
+        3000,
+        |r| {
+            if r.one_in(2) {
+                return inputs::call(r, false);
+            }
+            let line = r.pick(&lines).clone();
+            inputs::replace_arg(r, &line, false)
+        },
+        survives,
+    );
 }
 
 #[test]
 fn extreme_integers() {
-    run_class("extreme", 3000, |r| inputs::call(r, true), survives);
+    let lines = oracle_exprs();
+    run_class(
+        "extreme",
+        3000,
+        |r| {
+            if r.one_in(2) {
+                return inputs::call(r, true);
+            }
+            let line = r.pick(&lines).clone();
+            inputs::replace_arg(r, &line, true)
+        },
+        survives,
+    );
 }
 
 /// Nesting within the limit works or fails cleanly; past it, the error names the nesting depth.
@@ -176,6 +208,36 @@ fn deep_nesting() {
     );
 }
 
+/// Expressions of wide layouts `A` and `B` that most often give a value.
+const WIDE_OPS: &[&str] = &[
+    "coalesce(A)",
+    "filter(A)",
+    "flatten(A)",
+    "size(A)",
+    "cosize(A)",
+    "eval(A,5)",
+    "crd2idx(7,shape(A),stride(A))",
+    "idx2crd(5,shape(A))",
+    "composition(A,4)",
+    "composition(A,B)",
+    "complement(A)",
+    "right_inverse(A)",
+    "left_inverse(A)",
+    "logical_divide(A,(2,2))",
+    "zipped_divide(A,2:1)",
+    "logical_product(A,2:1)",
+    "blocked_product(A,B)",
+    "raked_product(A,2:1)",
+    "tile_to_shape(A,shape(A))",
+    "max_common_vector(A,B)",
+    "max_alignment(A)",
+    "compact_order(shape(A),stride(A))",
+    "evenly_divides(shape(A),shape(B))",
+    "colex_less(shape(A),shape(B))",
+    "make_layout_like(A)",
+    "make_fragment_like(A)",
+];
+
 /// Operations named by the issue and every operation of one or two layouts, on flat layouts of
 /// 10^3..10^5 modes.
 #[test]
@@ -187,6 +249,12 @@ fn wide_layouts() {
         |r| {
             let n = *r.pick(&[1000, 1000, 1000, 10_000, 100_000]);
             let a = inputs::wide(r, n);
+            if r.one_in(2) {
+                return r
+                    .pick(WIDE_OPS)
+                    .replace("A", &a)
+                    .replace("B", &inputs::wide(r, n));
+            }
             let op = *r.pick(&names);
             match r.below(4) {
                 0 => format!("{op}({a})"),

@@ -21,17 +21,14 @@ const OPS: &[&str] = &[
     "raked_product",
 ];
 
-/// A small random layout with non-negative strides (so that domains stay small).
-fn small_layout(r: &mut Rng) -> String {
-    let s = inputs::tuple(r, 2, false).replace('-', "");
-    let d = inputs::like(r, &s, false).replace('-', "");
-    format!("{s}:{d}")
-}
-
 /// `OP\tA\tB`: an operation and two small layouts.
 pub fn make(r: &mut Rng) -> String {
     let op = *r.pick(OPS);
-    format!("{op}\t{}\t{}", small_layout(r), small_layout(r))
+    format!(
+        "{op}\t{}\t{}",
+        inputs::small_layout(r),
+        inputs::small_layout(r)
+    )
 }
 
 /// The layout `text` means, `None` when it is not a valid layout.
