@@ -86,6 +86,11 @@ pub fn tuple(r: &mut Rng, depth: usize, extreme: bool) -> String {
 
 /// A stride tuple with the nesting of `shape` (the leaves replaced by random ones).
 pub fn like(r: &mut Rng, shape: &str, extreme: bool) -> String {
+    relabel(r, shape, |r| int(r, extreme))
+}
+
+/// A tuple with the nesting of `shape` and new leaves from `leaf`.
+fn relabel(r: &mut Rng, shape: &str, mut leaf: impl FnMut(&mut Rng) -> String) -> String {
     let mut out = String::new();
     let mut in_leaf = false;
     for c in shape.chars() {
@@ -94,7 +99,7 @@ pub fn like(r: &mut Rng, shape: &str, extreme: bool) -> String {
             out.push(c);
         } else if !in_leaf {
             in_leaf = true;
-            out.push_str(&int(r, extreme));
+            out.push_str(&leaf(r));
         }
     }
     out
@@ -115,7 +120,7 @@ pub fn layout(r: &mut Rng, extreme: bool) -> String {
 /// deep, so that domains stay small and most operations have something to compute.
 pub fn small_layout(r: &mut Rng) -> String {
     let s = small_tuple(r, 2, 6, 1);
-    let d: String = relabel(r, &s, 12, 0);
+    let d = relabel(r, &s, |r| small_int(r, 12, 0));
     format!("{s}:{d}")
 }
 
@@ -136,22 +141,6 @@ fn small_tuple(r: &mut Rng, depth: usize, hi: usize, lo: usize) -> String {
         .map(|_| small_tuple(r, depth - 1, hi, lo))
         .collect();
     format!("({})", parts.join(","))
-}
-
-/// A tuple with the nesting of `shape` and new leaves in `lo..=hi`.
-fn relabel(r: &mut Rng, shape: &str, hi: usize, lo: usize) -> String {
-    let mut out = String::new();
-    let mut in_leaf = false;
-    for c in shape.chars() {
-        if matches!(c, '(' | ')' | ',') {
-            in_leaf = false;
-            out.push(c);
-        } else if !in_leaf {
-            in_leaf = true;
-            out.push_str(&small_int(r, hi, lo));
-        }
-    }
-    out
 }
 
 /// An argument of any kind the notation has.

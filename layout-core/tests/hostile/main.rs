@@ -143,38 +143,28 @@ fn oracle_exprs() -> Vec<String> {
     exprs
 }
 
+/// Calls of random operations, and oracle calls with one argument replaced; `extreme` mixes in
+/// integers at the `i64` edges.
+fn operations(name: &str, extreme: bool) {
+    let lines = oracle_exprs();
+    let make = |r: &mut Rng| {
+        if r.one_in(2) {
+            return inputs::call(r, extreme);
+        }
+        let line = r.pick(&lines).clone();
+        inputs::replace_arg(r, &line, extreme)
+    };
+    run_class(name, 3000, make, survives);
+}
+
 #[test]
 fn random_operations() {
-    let lines = oracle_exprs();
-    run_class(
-        "operations",
-        3000,
-        |r| {
-            if r.one_in(2) {
-                return inputs::call(r, false);
-            }
-            let line = r.pick(&lines).clone();
-            inputs::replace_arg(r, &line, false)
-        },
-        survives,
-    );
+    operations("operations", false);
 }
 
 #[test]
 fn extreme_integers() {
-    let lines = oracle_exprs();
-    run_class(
-        "extreme",
-        3000,
-        |r| {
-            if r.one_in(2) {
-                return inputs::call(r, true);
-            }
-            let line = r.pick(&lines).clone();
-            inputs::replace_arg(r, &line, true)
-        },
-        survives,
-    );
+    operations("extreme", true);
 }
 
 /// Nesting within the limit works or fails cleanly; past it, the error names the nesting depth.
