@@ -483,7 +483,9 @@ impl FlatFn {
             if term != 0 {
                 let path = &self.stride[k].0;
                 let e = out.entry(path.clone()).or_insert(0);
-                *e += term;
+                *e = e
+                    .checked_add(term)
+                    .ok_or_else(|| LayoutError::invalid("offset does not fit in i128"))?;
                 if *e == 0 {
                     out.remove(path);
                 }
