@@ -5,7 +5,7 @@
 use super::plan::{Plan, Request, Span, check_spans, plan};
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
-use crate::runtime::{RawBuffer, Runtime};
+use crate::runtime::{LoadedKernel, Prepared, RawBuffer, Runtime};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, ValidAsZeroBits};
 use layout_core::Layout;
 use std::collections::HashMap;
@@ -60,7 +60,29 @@ impl<'a, T> MatrixMut<'a, T> {
 /// A GEMM handle on a stream: the runtime (compile cache) and the plans of the requests seen so far.
 pub struct Gemm {
     rt: Runtime,
-    plans: Mutex<HashMap<String, Arc<Plan>>>,
+    plans: Mutex<HashMap<u64, Vec<Arc<Entry>>>>,
+    mma_sync_only: bool,
+}
+
+/// What a plan depends on: the layouts, types, scalars, alignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct PlanKey {
+    layouts: [Layout; 3],
+    c: Option<Layout>,
+    types: (DType, DType),
+    scalars: (u32, u32),
+    aligned: [bool; 4],
+}
+
+/// A planned request: its key, the plan, its loaded kernel, the bytes each operand's layout spans, and
+/// the last binding (reused when the same buffers come again, so the tensor maps are not encoded again).
+struct Entry {
+    key: PlanKey,
+    /// Bytes the layouts of A, B, C (0 without C) and D span.
+    needed: [usize; 4],
+    plan: Plan,
+    loaded: Arc<LoadedKernel>,
+    last: Mutex<Option<(Vec<RawBuffer>, Arc<Prepared>)>>,
 }
 
 impl Gemm {
@@ -69,7 +91,15 @@ impl Gemm {
         Ok(Gemm {
             rt: Runtime::with_stream(stream.clone())?,
             plans: Mutex::new(HashMap::new()),
+            mma_sync_only: false,
         })
+    }
+
+    /// The same handle restricted to the `mma.sync` and fallback paths (what sm_80/86/89 GPUs run), for
+    /// measuring them on a Hopper GPU.
+    pub fn mma_sync_only(mut self) -> Gemm {
+        self.mma_sync_only = true;
+        self
     }
 
     /// The runtime (architecture, SM count, compile cache).
@@ -77,33 +107,98 @@ impl Gemm {
         &self.rt
     }
 
-    fn plan(&self, r: &Request) -> Result<Option<Arc<Plan>>> {
-        let key = format!(
-            "{}|{}|{}|{:?}|{}|{}|{:?}|{}|{}|{:?}",
-            r.a,
-            r.b,
-            r.d,
-            r.c.map(|c| c.to_string()),
-            r.input.name(),
-            r.output.name(),
-            r.aligned,
-            r.alpha,
-            r.beta,
-            r.arch
-        );
-        let lock = || {
-            self.plans.lock().map_err(|_| GpuError::Driver {
-                call: "plan cache".into(),
-                detail: "lock poisoned".into(),
-            })
-        };
-        if let Some(p) = lock()?.get(&key) {
-            return Ok(Some(p.clone()));
+    fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>> {
+        m.lock().map_err(|_| GpuError::Driver {
+            call: "plan cache".into(),
+            detail: "lock poisoned".into(),
+        })
+    }
+
+    fn key_of(r: &Request) -> PlanKey {
+        PlanKey {
+            layouts: [r.a.clone(), r.b.clone(), r.d.clone()],
+            c: r.c.cloned(),
+            types: (r.input, r.output),
+            scalars: (r.alpha.to_bits(), r.beta.to_bits()),
+            aligned: r.aligned,
         }
-        let Some(p) = plan(r)? else { return Ok(None) };
-        let p = Arc::new(p);
-        lock()?.insert(key, p.clone());
-        Ok(Some(p))
+    }
+
+    /// The hash of a request's key, computed on borrowed layouts (no clone on the hot path).
+    fn hash_of(r: &Request) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (r.a, r.b, r.d, r.c).hash(&mut h);
+        (
+            r.input,
+            r.output,
+            r.alpha.to_bits(),
+            r.beta.to_bits(),
+            r.aligned,
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+
+    fn matches(k: &PlanKey, r: &Request) -> bool {
+        k.layouts[0] == *r.a
+            && k.layouts[1] == *r.b
+            && k.layouts[2] == *r.d
+            && k.c.as_ref() == r.c
+            && k.types == (r.input, r.output)
+            && k.scalars == (r.alpha.to_bits(), r.beta.to_bits())
+            && k.aligned == r.aligned
+    }
+
+    fn entry(&self, r: &Request, sizes: [usize; 2]) -> Result<Option<Arc<Entry>>> {
+        let hash = Self::hash_of(r);
+        if let Some(found) = Self::lock(&self.plans)?
+            .get(&hash)
+            .and_then(|v| v.iter().find(|e| Self::matches(&e.key, r)))
+        {
+            return Ok(Some(found.clone()));
+        }
+        let Some(plan) = plan(r)? else {
+            return Ok(None);
+        };
+        let span = |l: &Layout, size| Span::new("", 0, 0, l, size).map(|s| s.needed);
+        let needed = [
+            span(r.a, sizes[0])?,
+            span(r.b, sizes[0])?,
+            r.c.map_or(Ok(0), |c| span(c, sizes[1]))?,
+            span(r.d, sizes[1])?,
+        ];
+        let loaded = self.rt.load(&plan.kernel)?;
+        let entry = Arc::new(Entry {
+            key: Self::key_of(r),
+            needed,
+            plan,
+            loaded,
+            last: Mutex::new(None),
+        });
+        Self::lock(&self.plans)?
+            .entry(hash)
+            .or_default()
+            .push(entry.clone());
+        Ok(Some(entry))
+    }
+
+    /// Launches the entry's kernel on `buffers`, reusing the last binding when the buffers are the same.
+    fn launch(&self, e: &Entry, buffers: Vec<RawBuffer>) -> Result<()> {
+        let mut last = Self::lock(&e.last)?;
+        let prepared = match &*last {
+            Some((b, p)) if *b == buffers => p.clone(),
+            _ => {
+                let p = Arc::new(self.rt.bind_kernel(
+                    &e.plan.kernel,
+                    e.loaded.clone(),
+                    &buffers,
+                )?);
+                *last = Some((buffers, p.clone()));
+                p
+            }
+        };
+        self.rt.run(&prepared)
     }
 
     /// `D = alpha * A·B + beta * C` (C = D when `c` is `None`), asynchronously on the handle's stream.
@@ -125,16 +220,6 @@ impl Gemm {
         let d_len = d.data.len();
         let (pd, _gd) = d.data.device_ptr_mut(&stream);
         let pc = c_guard.as_ref().map_or(pd, |g| g.0);
-        let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
-        let mut spans = vec![
-            Span::new("A", pa, a.data.len() * ts, &a.layout, ts)?,
-            Span::new("B", pb, b.data.len() * ts, &b.layout, ts)?,
-        ];
-        if let Some(c) = c {
-            spans.push(Span::new("C", pc, c.data.len() * os, &c.layout, os)?);
-        }
-        spans.push(Span::new("D", pd, d_len * os, &d.layout, os)?);
-        check_spans(&spans)?;
         let request = Request {
             a: &a.layout,
             b: &b.layout,
@@ -144,12 +229,34 @@ impl Gemm {
             output: O::DTYPE,
             alpha,
             beta,
-            arch: self.rt.arch(),
+            arch: if self.mma_sync_only {
+                "sm_80"
+            } else {
+                self.rt.arch()
+            },
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
+            sm_count: self.rt.sm_count(),
         };
-        let Some(plan) = self.plan(&request)? else {
+        let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
+        let Some(entry) = self.entry(&request, [ts, os])? else {
             return Ok(());
         };
+        let plan = &entry.plan;
+        let span = |name, ptr, bytes, i: usize| Span {
+            name,
+            ptr,
+            bytes,
+            needed: entry.needed[i],
+        };
+        let mut spans = vec![
+            span("A", pa, a.data.len() * ts, 0),
+            span("B", pb, b.data.len() * ts, 1),
+        ];
+        if let Some(c) = c {
+            spans.push(span("C", pc, c.data.len() * os, 2));
+        }
+        spans.push(span("D", pd, d_len * os, 3));
+        check_spans(&spans)?;
         let sizes = [
             T::DTYPE.bytes(),
             T::DTYPE.bytes(),
@@ -176,8 +283,7 @@ impl Gemm {
                 "sm90" => vec![raw(x), raw(y), raw(db)],
                 _ => vec![raw(x), raw(y), raw(cb), raw(db)],
             };
-            let prepared = self.rt.prepare(&plan.kernel, &buffers)?;
-            self.rt.run(&prepared)?;
+            self.launch(&entry, buffers)?;
         }
         Ok(())
     }
