@@ -93,7 +93,11 @@ fn tile_shapes_fill_the_sms() {
         "2 x 64 tiles fill 128 of 132 SMs"
     );
     assert_eq!(tile(16, 8192), (64, 64, false));
-    assert_eq!(tile(4095, 4097), (128, 256, true), "5 waves of 128x256 beat 8 of 128x128");
+    assert_eq!(
+        tile(4095, 4097),
+        (128, 256, true),
+        "5 waves of 128x256 beat 8 of 128x128"
+    );
 }
 
 #[test]
