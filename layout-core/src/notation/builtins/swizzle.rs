@@ -151,7 +151,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                     "element sizes must be positive",
                 ));
             }
-            let g = crate::int::gcd_i64(old, new);
+            let g = crate::int::gcd_i64(old, new)?;
             let (num, den) = (new / g, old / g);
             let f = as_fn(name, &args[0])?;
             let r = if num == 1 && den == 1 {
