@@ -160,6 +160,8 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                 cast("downcast", den, &f)?
             } else if den == 1 {
                 cast("upcast", num, &f)?
+            } else if !matches!(f, LayoutFn::Swizzle(_)) {
+                cast("downcast", den, &cast("upcast", num, &f)?)?
             } else {
                 return Err(LayoutError::invalid(format!(
                     "recast_layout<{old},{new}>({f}): recast not supported (ratio {num}/{den})"
@@ -355,11 +357,13 @@ fn cast(name: &str, n: i64, f: &LayoutFn) -> Result<LayoutFn> {
                     ));
                 }
             };
-            Ok(composition3(
+            // CuTe's `upcast<N>(_0)` is `C<0u>`, not `Int<0>`, so the overload that drops an identity
+            // swizzle does not apply: `Sw<0,0,3> o _0 o L` stays as it is.
+            Ok(LayoutFn::Composed(Box::new(ComposedLayout::new(
                 cast(name, n, &c.layout_a)?,
                 off,
                 cast(name, n, &c.layout_b)?,
-            ))
+            ))))
         }
     }
 }
