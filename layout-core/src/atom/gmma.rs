@@ -109,8 +109,13 @@ pub(super) fn gmma_traits(name: &str, key: &str) -> Result<MmaTraits> {
         Some("TN") => true,
         Some(other) => return Err(bad(&format!("unexpected suffix `_{other}`"))),
     };
+    let _saturate = match parts.next() {
+        None => false,
+        Some("SATURATE") if types.starts_with("S32") => true,
+        Some(_) => return Err(bad("unexpected text after the operand sources")),
+    };
     if parts.next().is_some() {
-        return Err(bad("unexpected text after the operand sources"));
+        return Err(bad("unexpected text after _SATURATE"));
     }
     let &(_, bits, tn_only) = TYPE_COMBOS
         .iter()
@@ -136,6 +141,15 @@ pub(super) fn gmma_traits(name: &str, key: &str) -> Result<MmaTraits> {
         )));
     }
     check_n(n)?;
+    let integer = types.starts_with("S32");
+    if integer && n > 32 && n % 16 != 0 {
+        return Err(bad(&format!(
+            "integer GMMAs above N = 32 have N a multiple of 16, got {n}"
+        )));
+    }
+    if integer && targs.is_some() {
+        return Err(bad("integer GMMAs take no template arguments"));
+    }
     check_template_args(targs, tn_only).map_err(|why| bad(&why))?;
     let a = match source {
         "SS" => gmma_smem_operand_layout(64, k)?,
@@ -168,8 +182,19 @@ fn check_template_args(targs: Option<&str>, tn_only: bool) -> std::result::Resul
         }
     }
     let scales = if tn_only { &args[..] } else { &args[2..] };
-    if let Some(s) = scales.iter().find(|s| !s.starts_with("GMMA::ScaleIn::")) {
-        return Err(format!("unexpected template argument `{s}`"));
+    if let Some(s) = scales
+        .iter()
+        .find(|s| !matches!(**s, "GMMA::ScaleIn::One" | "GMMA::ScaleIn::Neg"))
+    {
+        return Err(format!(
+            "unexpected template argument `{s}` (expected GMMA::ScaleIn::One or GMMA::ScaleIn::Neg)"
+        ));
+    }
+    if scales.len() > 2 {
+        return Err(format!(
+            "at most two GMMA::ScaleIn arguments, got {}",
+            scales.len()
+        ));
     }
     Ok(())
 }
