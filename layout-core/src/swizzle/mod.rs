@@ -16,7 +16,9 @@
 //! ```
 
 mod composed;
+mod slice;
 
+pub use slice::slice_and_offset_swizzled;
 pub use composed::{
     ComposedLayout, LayoutFn, composition_layout_swizzle, composition3, layout_eval,
 };

@@ -56,7 +56,14 @@ pub(super) const NAMES: &[&str] = &[
     "downcast",
     "recast_layout",
     "max_common_vector",
+    "max_common_layout",
     "with_shape",
+    "slice",
+    "slice_and_offset",
+    "max_alignment",
+    "nullspace",
+    "make_fragment_like",
+    "domain_offset",
 ];
 
 fn is_swizzly(v: &Value) -> bool {
@@ -178,6 +185,46 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             let layout = super::call("make_layout", &[], vec![args[1].clone()])?;
             compose(args[0].clone(), layout)
         }
+        "slice" | "slice_and_offset" => {
+            arity(name, &args, &[2])?;
+            let c = crate::modes::Coord::from_value(&args[0])?;
+            let (l, off) = as_composed(name, &args[1])?.slice_and_offset(&c)?;
+            Ok(if name == "slice" {
+                l.into()
+            } else {
+                Value::Tuple(vec![l.into(), off.into()])
+            })
+        }
+        "max_alignment" => {
+            arity(name, &args, &[1])?;
+            max_alignment(as_composed(name, &args[0])?)
+        }
+        "nullspace" => {
+            // CuTe does not attempt composed layouts: `Layout<_1,_0>`.
+            arity(name, &args, &[1])?;
+            as_composed(name, &args[0])?;
+            Ok(Layout::new(IntTuple::s(1), IntTuple::s(0))?.into())
+        }
+        "make_fragment_like" => {
+            arity(name, &args, &[1])?;
+            let c = as_composed(name, &args[0])?;
+            super::call(name, targs, vec![c.layout_b.clone().into()])
+        }
+        "max_common_layout" => {
+            arity(name, &args, &[2])?;
+            max_common_layout(&args[0], &args[1])
+        }
+        "domain_offset" => {
+            arity(name, &args, &[2])?;
+            let c = as_composed(name, &args[1])?;
+            let shift = eval_fn(&c.layout_b, args[0].clone())?.into_int()?;
+            let off = match &c.offset {
+                IntTuple::Int(o) => o.add(shift)?,
+                o => return Err(LayoutError::bad_args(name, format!("the offset {o} must be an integer"))),
+            };
+            let moved = ComposedLayout::new(c.layout_a.clone(), IntTuple::Int(off), c.layout_b.clone());
+            Ok(Value::Tuple(vec![Value::Composed(moved), Value::int(Int::s(0))]))
+        }
         n if REWRAP.contains(&n) => rewrap(name, targs, args),
         _ => Err(LayoutError::bad_args(
             name,
@@ -225,9 +272,9 @@ fn eval_fn(f: &LayoutFn, coord: Value) -> Result<Value> {
         },
         LayoutFn::Composed(c) => {
             if !matches!(coord, Value::IntTuple(_)) {
-                return Err(LayoutError::invalid(format!(
-                    "eval({c}, {coord}): slicing a composed layout is not supported"
-                )));
+                // CuTe: a coordinate with `_` slices (`L(_, 3) == slice((_, 3), L)`).
+                let crd = crate::modes::Coord::from_value(&coord)?;
+                return Ok(c.slice_and_offset(&crd)?.0.into());
             }
             let inner = eval_fn(&c.layout_b, coord)?.into_int_tuple()?;
             let sum = match (&c.offset, &inner) {
@@ -401,6 +448,51 @@ fn max_common_vector(a: &Value, b: &Value) -> Result<Value> {
             cap(v, s.base)
         }
         _ => Err(unsupported_mcv(a, b)),
+    }
+}
+
+/// `max_alignment(Sw<B,M,S> o OFF o L) = gcd(2^M, OFF, max_alignment(L))` (a static offset counts
+/// as itself, `_0` adds nothing); `_1` when the outer function is not a swizzle (CuTe does not try).
+fn max_alignment(c: &ComposedLayout) -> Result<Value> {
+    let Some(sw) = c.swizzle() else {
+        return Ok(Value::int(Int::s(1)));
+    };
+    let off = match &c.offset {
+        IntTuple::Int(o) if o.is_static => *o,
+        o => {
+            return Err(LayoutError::NeedsStatic {
+                what: format!("max_alignment({c}): the offset"),
+                value: o.to_string(),
+            });
+        }
+    };
+    let inner = super::call("max_alignment", &[], vec![c.layout_b.clone().into()])?.into_int()?;
+    Ok(Value::int(Int::s(1 << sw.base).gcd(off).gcd(inner)))
+}
+
+/// `max_common_layout` of a swizzled layout and a layout (either order): the common layout of the
+/// inner layouts, cut to the swizzle's `2^M` unswizzled elements.
+fn max_common_layout(a: &Value, b: &Value) -> Result<Value> {
+    let (c, l) = match (a, b) {
+        (Value::Composed(c), l @ Value::Layout(_)) | (l @ Value::Layout(_), Value::Composed(c)) => (c, l),
+        _ => {
+            return Err(LayoutError::invalid(format!(
+                "max_common_layout({a},{b}): defined for a swizzled composed layout and a layout"
+            )));
+        }
+    };
+    let Some(sw) = c.swizzle() else {
+        return Err(LayoutError::invalid(format!(
+            "max_common_layout({a},{b}): the composed layout's outer function is not a swizzle"
+        )));
+    };
+    let common = super::call("max_common_layout", &[], vec![c.layout_b.clone().into(), l.clone()])?;
+    let base = Int::s(1 << sw.base);
+    let size = super::call("size", &[], vec![common.clone()])?.into_int()?;
+    if base.value < size.value {
+        super::call("composition", &[], vec![common, Value::int(base)])
+    } else {
+        Ok(common)
     }
 }
 
