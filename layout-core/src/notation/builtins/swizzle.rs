@@ -504,6 +504,9 @@ fn unsupported_mcv(a: &Value, b: &Value) -> LayoutError {
 
 /// Operations that act on the inner layout: `A o OFFSET o op(B, ...)`.
 fn rewrap(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
+    if let ("logical_product", [Value::Layout(l), Value::Composed(c)]) = (name, &args[..]) {
+        return Ok(crate::swizzle::logical_product_swizzled(l, c)?.into());
+    }
     let Some(Value::Composed(c)) = args.first().cloned() else {
         return Err(LayoutError::bad_args(
             name,
