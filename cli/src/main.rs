@@ -5,6 +5,7 @@
 //! cute eval -            # one expression per line on stdin, one result per line on stdout
 //! ```
 
+mod analyze;
 mod show;
 mod show_atoms;
 
@@ -22,8 +23,9 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("eval") if args.len() > 1 => eval_cmd(&args[1..]),
         Some("show") if args.len() > 1 => show_cmd(&args[1..]),
+        Some("analyze") if args.len() > 1 => analyze::run(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}\n{}", show_atoms::USAGE);
+            println!("{USAGE}\n{}\n{}", show_atoms::USAGE, analyze::USAGE);
             ExitCode::SUCCESS
         }
         _ => {
