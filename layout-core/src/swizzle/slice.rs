@@ -118,6 +118,9 @@ fn dynamic_bits(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
 /// CuTe's test: the sliced layout's last index, projected on the swizzle masks, has a bit that the
 /// swizzle flips (both a YYY bit and its ZZZ bit are reached): then the slice stays swizzled.
 fn reducible(sw: Swizzle, sliced: &Layout) -> Result<bool> {
+    if sliced.rank() == 0 {
+        return Ok(true);
+    }
     let last = crate::coord::eval(sliced, &IntTuple::d(crate::query::size(sliced)?.value - 1))?;
     let static_layout = sliced.shape().leaves().iter().chain(sliced.stride().leaves().iter())
         .all(|l| matches!(l, IntTuple::Int(i) if i.is_static));
