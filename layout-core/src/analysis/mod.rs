@@ -20,10 +20,12 @@
 pub mod bank;
 pub mod global;
 pub mod linear;
+pub mod svg;
 
 pub use bank::{Access, BankReport, bank_conflicts};
 pub use global::{GlobalReport, global_access};
 pub use linear::{F2Map, from_f2, to_f2};
+pub use svg::bank_svg;
 
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
