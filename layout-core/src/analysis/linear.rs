@@ -12,7 +12,7 @@
 //! use layout_core::{notation::eval_str, LayoutFn};
 //! let f = LayoutFn::from_value(&eval_str("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap()).unwrap();
 //! let m = to_f2(&f).unwrap();
-//! assert_eq!(m.bases, vec![64, 128, 256, 1, 2, 4, 8, 16 ^ 128, 32 ^ 256]);
+//! assert_eq!(m.bases, vec![64, 128 ^ 16, 256 ^ 32, 1, 2, 4, 8, 16, 32]);
 //! assert_eq!(from_f2(&m).unwrap().to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
 //! ```
 
