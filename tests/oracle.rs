@@ -79,5 +79,8 @@ fn oracle_public_atoms() {
 /// upcast/downcast, queries on composed layouts).
 #[test]
 fn oracle_added() {
-    check_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/oracle_added.tsv"));
+    check_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/oracle_added.tsv"
+    ));
 }

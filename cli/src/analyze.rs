@@ -24,7 +24,12 @@ struct Opts {
 }
 
 fn parse(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { expr: String::new(), smem: None, gmem: None, bits: 16 };
+    let mut o = Opts {
+        expr: String::new(),
+        smem: None,
+        gmem: None,
+        bits: 16,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -33,7 +38,9 @@ fn parse(args: &[String]) -> Result<Opts, String> {
             "--gmem" => o.gmem = Some(value()?),
             "--bits" => {
                 let v = value()?;
-                o.bits = v.parse().map_err(|_| format!("--bits takes a number, got `{v}`"))?;
+                o.bits = v
+                    .parse()
+                    .map_err(|_| format!("--bits takes a number, got `{v}`"))?;
             }
             s if o.expr.is_empty() && !s.starts_with("--") => o.expr = s.to_string(),
             s => return Err(format!("unexpected argument `{s}`")),
@@ -61,7 +68,10 @@ pub fn run(args: &[String]) -> ExitCode {
 
 fn function(what: &str, expr: &str) -> Result<LayoutFn, String> {
     let v = eval_str(expr).map_err(|e| format!("{what} `{expr}`: {e}"))?;
-    LayoutFn::from_value(&v).ok_or(format!("{what} `{expr}` is {} `{v}`, not a layout", v.kind()))
+    LayoutFn::from_value(&v).ok_or(format!(
+        "{what} `{expr}` is {} `{v}`, not a layout",
+        v.kind()
+    ))
 }
 
 fn report(o: &Opts) -> Result<String, String> {
@@ -73,7 +83,10 @@ fn report(o: &Opts) -> Result<String, String> {
         && threads.value.count_ones() == 1
     {
         let bits = threads.value.trailing_zeros() as usize;
-        out += &format!("  as a Triton linear layout (TV index -> tile index): {}\n", m.triton_tv(bits));
+        out += &format!(
+            "  as a Triton linear layout (TV index -> tile index): {}\n",
+            m.triton_tv(bits)
+        );
     }
     if o.smem.is_none() && o.gmem.is_none() {
         return Ok(out);
@@ -106,14 +119,28 @@ fn smem_report(tv: &Layout, smem: &LayoutFn, expr: &str, bits: i64) -> String {
         linear(smem)
     );
     for bytes in [4, 8, 16] {
-        let line = match bank_conflicts(tv, smem, Access { elem_bits: bits, bytes }) {
+        let line = match bank_conflicts(
+            tv,
+            smem,
+            Access {
+                elem_bits: bits,
+                bytes,
+            },
+        ) {
             Ok(r) => format!(
                 "    {bytes:>2} B   {:>5}  {:>5.2}  {:>5}{}\n",
                 r.worst,
                 r.mean,
                 r.ideal,
-                if r.conflict_free() { "   conflict-free".to_string() } else {
-                    format!("   {}-way conflict (warp {}, vector {})", r.worst / r.ideal.max(1), r.worst_at.0, r.worst_at.1)
+                if r.conflict_free() {
+                    "   conflict-free".to_string()
+                } else {
+                    format!(
+                        "   {}-way conflict (warp {}, vector {})",
+                        r.worst / r.ideal.max(1),
+                        r.worst_at.0,
+                        r.worst_at.1
+                    )
                 }
             ),
             Err(e) => format!("    {bytes:>2} B   n/a: {e}\n"),

@@ -50,7 +50,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--access" => access = Some(value("--access")?),
             "--bits" | "--bytes" => {
                 let v = value(a)?;
-                let n = v.parse::<i64>().map_err(|_| format!("{a} needs a number, not `{v}`"))?;
+                let n = v
+                    .parse::<i64>()
+                    .map_err(|_| format!("{a} needs a number, not `{v}`"))?;
                 if a == "--bits" { bits = n } else { bytes = n }
             }
             s if s.starts_with("--format=") => format = s["--format=".len()..].to_string(),
@@ -77,8 +79,13 @@ fn render(a: &Args) -> Result<String, String> {
     let f = LayoutFn::from_value(&v)
         .ok_or_else(|| format!("`{}` is {} `{v}`, not a layout", a.expr, v.kind()))?;
     if let Some((tv, elem_bits, bytes)) = &a.access {
-        let tv = eval_str(tv).and_then(|v| v.into_layout()).map_err(|e| format!("--access: {e}"))?;
-        let access = layout_core::analysis::Access { elem_bits: *elem_bits, bytes: *bytes };
+        let tv = eval_str(tv)
+            .and_then(|v| v.into_layout())
+            .map_err(|e| format!("--access: {e}"))?;
+        let access = layout_core::analysis::Access {
+            elem_bits: *elem_bits,
+            bytes: *bytes,
+        };
         return layout_core::analysis::bank_svg(&tv, &f, access).map_err(|e| e.to_string());
     }
     let text = match a.format.as_str() {

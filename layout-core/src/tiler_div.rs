@@ -48,7 +48,9 @@ pub fn ceil_div_tiler(target: &IntTuple, tiler: &Tiler) -> Result<IntTuple> {
             if ts.len() > modes.len() {
                 return Err(LayoutError::bad_args(
                     "ceil_div",
-                    format!("the tiler {tiler} has more modes than the shape {target} (Mismatched ranks)"),
+                    format!(
+                        "the tiler {tiler} has more modes than the shape {target} (Mismatched ranks)"
+                    ),
                 ));
             }
             let one = Tiler::Int(Int::s(1));
@@ -59,9 +61,10 @@ pub fn ceil_div_tiler(target: &IntTuple, tiler: &Tiler) -> Result<IntTuple> {
                 .collect::<Result<_>>()?;
             Ok(IntTuple::Tuple(divided))
         }
-        (_, Tiler::Tuple(_)) => {
-            tuple_ops::ceil_div(target, &IntTuple::Int(tiler_size("ceil_div", target, tiler)?))
-        }
+        (_, Tiler::Tuple(_)) => tuple_ops::ceil_div(
+            target,
+            &IntTuple::Int(tiler_size("ceil_div", target, tiler)?),
+        ),
     }
 }
 
@@ -71,9 +74,9 @@ fn tiler_size(op: &str, target: &IntTuple, tiler: &Tiler) -> Result<Int> {
         Tiler::Underscore => Err(underscore_error(op, target)),
         Tiler::Int(i) => Ok(*i),
         Tiler::Layout(l) => size(l),
-        Tiler::Tuple(ts) => ts.iter().try_fold(Int::s(1), |acc, t| {
-            acc.mul(tiler_size(op, target, t)?)
-        }),
+        Tiler::Tuple(ts) => ts
+            .iter()
+            .try_fold(Int::s(1), |acc, t| acc.mul(tiler_size(op, target, t)?)),
     }
 }
 

@@ -177,7 +177,10 @@ fn upcast_parts(n: Int, s: &IntTuple, d: &IntTuple) -> Result<(IntTuple, IntTupl
         (IntTuple::Int(sh), IntTuple::Int(st)) if st.is_static => {
             if st.value % n.value != 0 && n.value % st.value != 0 {
                 return Err(LayoutError::NotDivisible {
-                    what: format!("upcast<{}>: the static stride (Divisibility condition)", n.value),
+                    what: format!(
+                        "upcast<{}>: the static stride (Divisibility condition)",
+                        n.value
+                    ),
                     dividend: st.to_string(),
                     divisor: n.value.to_string(),
                 });

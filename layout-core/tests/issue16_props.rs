@@ -46,8 +46,9 @@ fn pow2_layout() -> impl Strategy<Value = Layout> {
 }
 
 fn swizzle() -> impl Strategy<Value = Swizzle> {
-    (0i64..=3, 0i64..=4, 1i64..=5, any::<bool>())
-        .prop_filter_map("|S| >= B", |(b, m, s, neg)| Swizzle::new(b, m, if neg { -s } else { s }).ok())
+    (0i64..=3, 0i64..=4, 1i64..=5, any::<bool>()).prop_filter_map("|S| >= B", |(b, m, s, neg)| {
+        Swizzle::new(b, m, if neg { -s } else { s }).ok()
+    })
 }
 
 /// A small tiler layout `(s0,s1):(d0,d1)` with d1 a multiple of s0*d0 (injective).
@@ -200,7 +201,11 @@ proptest! {
 
 #[test]
 fn make_tile_is_the_tuple_of_its_tilers() {
-    for (args, printed) in [("_4:_2,_3,_", "(_4:_2,_3,_)"), ("_3,4", "(_3,4)"), ("(_2,_3),_4:_2", "((_2,_3),_4:_2)")] {
+    for (args, printed) in [
+        ("_4:_2,_3,_", "(_4:_2,_3,_)"),
+        ("_3,4", "(_3,4)"),
+        ("(_2,_3),_4:_2", "((_2,_3),_4:_2)"),
+    ] {
         assert_eq!(ev(&format!("make_tile({args})")).to_string(), printed);
         assert_eq!(ev(printed).to_string(), printed);
     }

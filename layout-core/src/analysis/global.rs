@@ -66,7 +66,11 @@ pub fn global_access(tv: &Layout, gmem: &LayoutFn, elem_bits: i64) -> Result<Glo
         vector_bits: n * elem_bits,
         requests,
         sectors_mean: sectors as f64 / requests.max(1) as f64,
-        efficiency: if fetched > 0.0 { used as f64 / fetched } else { 1.0 },
+        efficiency: if fetched > 0.0 {
+            used as f64 / fetched
+        } else {
+            1.0
+        },
     })
 }
 

@@ -58,7 +58,9 @@ pub fn to_f2(f: &LayoutFn) -> Result<F2Map> {
         )));
     }
     let bits = n.trailing_zeros() as usize;
-    let bases = (0..bits).map(|i| point(f, 1 << i)).collect::<Result<Vec<_>>>()?;
+    let bases = (0..bits)
+        .map(|i| point(f, 1 << i))
+        .collect::<Result<Vec<_>>>()?;
     let map = F2Map { bases };
     let zero = point(f, 0)?;
     let check = |x: i64| -> Result<()> {
@@ -153,7 +155,12 @@ impl F2Map {
     pub fn triton_tv(&self, thread_bits: usize) -> String {
         let t = thread_bits.min(self.bases.len());
         let lane = t.min(5);
-        let list = |b: &[i64]| b.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+        let list = |b: &[i64]| {
+            b.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         format!(
             "register: [{}]; lane: [{}]; warp: [{}]",
             list(&self.bases[t..]),

@@ -83,12 +83,16 @@ impl TvTable {
         }
         let threads = size(&tv.mode(0)?)?.value;
         let values = size(&tv.mode(1)?)?.value;
-        let idx = table(&LayoutFn::Layout(tv.clone()), threads.saturating_mul(values))?;
-        let offsets = idx
-            .iter()
-            .map(|&i| point(mem, i))
-            .collect::<Result<_>>()?;
-        Ok(TvTable { threads, values, offsets })
+        let idx = table(
+            &LayoutFn::Layout(tv.clone()),
+            threads.saturating_mul(values),
+        )?;
+        let offsets = idx.iter().map(|&i| point(mem, i)).collect::<Result<_>>()?;
+        Ok(TvTable {
+            threads,
+            values,
+            offsets,
+        })
     }
     /// The offset of thread `t`'s value `v`.
     pub fn at(&self, t: i64, v: i64) -> i64 {

@@ -56,7 +56,11 @@ pub fn bank_svg(tv: &Layout, smem: &LayoutFn, access: Access) -> Result<String> 
             let bank = (off * access.elem_bits / 8 / 4).rem_euclid(32);
             let (x, y) = (left + c * cw, top + m * ch);
             let who = owner.get(&off);
-            let stroke = if who.is_some() { "stroke=\"black\" stroke-width=\"2\"" } else { "stroke=\"#999\" stroke-width=\"0.5\"" };
+            let stroke = if who.is_some() {
+                "stroke=\"black\" stroke-width=\"2\""
+            } else {
+                "stroke=\"#999\" stroke-width=\"0.5\""
+            };
             let _ = writeln!(
                 o,
                 "<rect x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{ch}\" fill=\"hsl({},70%,{}%)\" {stroke}/>",
@@ -64,7 +68,12 @@ pub fn bank_svg(tv: &Layout, smem: &LayoutFn, access: Access) -> Result<String> 
                 if who.is_some() { 70 } else { 88 }
             );
             let label = who.map_or(format!("b{bank}"), |t| format!("T{t}"));
-            let _ = writeln!(o, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{label}</text>", x + cw / 2, y + 15);
+            let _ = writeln!(
+                o,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{label}</text>",
+                x + cw / 2,
+                y + 15
+            );
         }
     }
     o.push_str("</svg>\n");
@@ -72,5 +81,7 @@ pub fn bank_svg(tv: &Layout, smem: &LayoutFn, access: Access) -> Result<String> 
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

@@ -19,21 +19,31 @@ use crate::tiler::Tiler;
 ///            "Sw<2,1,3> o _0 o (_2,(_8,_8)):(_1,(_16,_2))");
 /// ```
 pub fn logical_product_swizzled(block: &Layout, tiler: &ComposedLayout) -> Result<LayoutFn> {
-    let bad = |why: String| LayoutError::invalid(format!("logical_product({block},{tiler}): {why}"));
+    let bad =
+        |why: String| LayoutError::invalid(format!("logical_product({block},{tiler}): {why}"));
     let (Some(sw), LayoutFn::Layout(t)) = (tiler.swizzle(), &tiler.layout_b) else {
         return Err(bad("needs a swizzle composed with a layout".into()));
     };
     if !matches!(tiler.offset, IntTuple::Int(o) if o.is_static_eq(0)) {
-        return Err(bad(format!("requires the swizzle offset to be _0, not {}", tiler.offset)));
+        return Err(bad(format!(
+            "requires the swizzle offset to be _0, not {}",
+            tiler.offset
+        )));
     }
     let product = logical_product(block, &Tiler::Layout(t.clone()))?;
-    let active = static_value(&bad, crate::coord::eval(&only_zy(sw)?, &last_index(&bad, t)?)?)?;
+    let active = static_value(
+        &bad,
+        crate::coord::eval(&only_zy(sw)?, &last_index(&bad, t)?)?,
+    )?;
     let carry = |bits: i64| -> Result<i64> {
         let inner = crate::coord::eval(t, &IntTuple::s(bits))?;
         let crd = IntTuple::Tuple(vec![IntTuple::s(0), inner]);
         static_value(&bad, crate::coord::eval(&product, &crd)?)
     };
-    let (y, z) = (carry(active & sw.yyy_mask())?, carry(active & sw.zzz_mask())?);
+    let (y, z) = (
+        carry(active & sw.yyy_mask())?,
+        carry(active & sw.zzz_mask())?,
+    );
     let new_sw = Swizzle::from_masks(y, z).map_err(|e| bad(e.to_string()))?;
     Ok(composition3(new_sw.into(), IntTuple::s(0), product.into()))
 }

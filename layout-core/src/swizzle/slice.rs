@@ -50,7 +50,10 @@ pub fn slice_and_offset_swizzled(
     let sliced = slice(c, inner)?;
     let off = as_int(offset)?;
     if !has_int(c) {
-        return Ok((composition3(sw.into(), offset.clone(), sliced.into()), IntTuple::s(0)));
+        return Ok((
+            composition3(sw.into(), offset.clone(), sliced.into()),
+            IntTuple::s(0),
+        ));
     }
     let fixed = as_int(&slice_offset(c, inner.shape(), inner.stride())?)?;
     let masks = sw.yyy_mask() | sw.zzz_mask();
@@ -65,12 +68,24 @@ pub fn slice_and_offset_swizzled(
         is_static: fixed.is_static || dyn_bits & !masks == 0,
     };
     if !reducible(sw, &sliced)? {
-        let o = Int { value: only_zy.value, is_static: only_zy.dynamic == 0 };
-        return Ok((composition3(sw.into(), IntTuple::Int(o), sliced.into()), IntTuple::Int(anti_zy)));
+        let o = Int {
+            value: only_zy.value,
+            is_static: only_zy.dynamic == 0,
+        };
+        return Ok((
+            composition3(sw.into(), IntTuple::Int(o), sliced.into()),
+            IntTuple::Int(anti_zy),
+        ));
     }
     let decayed = composition(&swizzle_layout(sw, only_zy)?, &sliced)?;
-    let sw_off = Int { value: sw.apply_i64(only_zy.value), is_static: only_zy.dynamic == 0 };
-    Ok((LayoutFn::Layout(decayed), IntTuple::Int(sw_off.add(anti_zy)?)))
+    let sw_off = Int {
+        value: sw.apply_i64(only_zy.value),
+        is_static: only_zy.dynamic == 0,
+    };
+    Ok((
+        LayoutFn::Layout(decayed),
+        IntTuple::Int(sw_off.add(anti_zy)?),
+    ))
 }
 
 fn has_int(c: &Coord) -> bool {
@@ -95,20 +110,28 @@ fn dynamic_bits(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
     match (c, shape, stride) {
         (Coord::Underscore, _, _) => Ok(0),
         (Coord::Int(i), _, _) if i.is_static => Ok(0),
-        (Coord::Int(i), _, _) => shape.leaves().iter().zip(stride.leaves()).try_fold(0, |acc, (s, d)| {
-            match (s, &d) {
-                (IntTuple::Int(s), IntTuple::Int(d)) if s.is_static && d.is_static => {
-                    Ok(acc | (s.value - 1).saturating_mul(d.value))
-                }
-                _ => Err(LayoutError::NeedsStatic {
-                    what: format!("slicing a swizzled layout at the dynamic coordinate {i}: mode {s}:{d}"),
-                    value: format!("{s}:{d}"),
-                }),
-            }
-        }),
-        (Coord::Tuple(cs), IntTuple::Tuple(ss), IntTuple::Tuple(ds)) if cs.len() == ss.len() => {
-            cs.iter().zip(ss).zip(ds).try_fold(0, |acc, ((c, s), d)| Ok(acc | dynamic_bits(c, s, d)?))
+        (Coord::Int(i), _, _) => {
+            shape
+                .leaves()
+                .iter()
+                .zip(stride.leaves())
+                .try_fold(0, |acc, (s, d)| match (s, &d) {
+                    (IntTuple::Int(s), IntTuple::Int(d)) if s.is_static && d.is_static => {
+                        Ok(acc | (s.value - 1).saturating_mul(d.value))
+                    }
+                    _ => Err(LayoutError::NeedsStatic {
+                        what: format!(
+                            "slicing a swizzled layout at the dynamic coordinate {i}: mode {s}:{d}"
+                        ),
+                        value: format!("{s}:{d}"),
+                    }),
+                })
         }
+        (Coord::Tuple(cs), IntTuple::Tuple(ss), IntTuple::Tuple(ds)) if cs.len() == ss.len() => cs
+            .iter()
+            .zip(ss)
+            .zip(ds)
+            .try_fold(0, |acc, ((c, s), d)| Ok(acc | dynamic_bits(c, s, d)?)),
         _ => Err(LayoutError::invalid(format!(
             "slice of a swizzled layout: the coordinate {c:?} does not fit the shape {shape}"
         ))),
@@ -122,9 +145,15 @@ fn reducible(sw: Swizzle, sliced: &Layout) -> Result<bool> {
         return Ok(true);
     }
     let last = crate::coord::eval(sliced, &IntTuple::d(crate::query::size(sliced)?.value - 1))?;
-    let static_layout = sliced.shape().leaves().iter().chain(sliced.stride().leaves().iter())
+    let static_layout = sliced
+        .shape()
+        .leaves()
+        .iter()
+        .chain(sliced.stride().leaves().iter())
         .all(|l| matches!(l, IntTuple::Int(i) if i.is_static));
-    let IntTuple::Int(last) = last else { return Ok(true) };
+    let IntTuple::Int(last) = last else {
+        return Ok(true);
+    };
     let active = last.value & (sw.yyy_mask() | sw.zzz_mask());
     Ok(!(static_layout && active & !sw.apply_i64(active) != 0))
 }
@@ -142,14 +171,21 @@ fn swizzle_layout(sw: Swizzle, off: Mixed) -> Result<Layout> {
                     (false, true) => (y + z) << i,
                     (false, false) => (y - z) << i,
                 };
-                IntTuple::Int(Int { value: v, is_static: stat })
+                IntTuple::Int(Int {
+                    value: v,
+                    is_static: stat,
+                })
             })
             .collect()
     };
     let twos = || IntTuple::Tuple(vec![IntTuple::s(2); sw.bits as usize]);
     let (m, b, s) = (sw.base, sw.bits, sw.shift.abs());
     let shape = IntTuple::Tuple(vec![
-        IntTuple::s(1 << m), twos(), IntTuple::s(1 << (s - b)), twos(), IntTuple::s(1),
+        IntTuple::s(1 << m),
+        twos(),
+        IntTuple::s(1 << (s - b)),
+        twos(),
+        IntTuple::s(1),
     ]);
     let stride = IntTuple::Tuple(vec![
         IntTuple::s(1),
@@ -189,6 +225,9 @@ impl ComposedLayout {
         }
         let (l, off) = crate::modes::slice_and_offset(c, inner)?;
         let sum = IntTuple::Int(as_int(&self.offset)?.add(as_int(&off)?)?);
-        Ok((ComposedLayout::new(self.layout_a.clone(), sum, l).into(), IntTuple::s(0)))
+        Ok((
+            ComposedLayout::new(self.layout_a.clone(), sum, l).into(),
+            IntTuple::s(0),
+        ))
     }
 }

@@ -29,27 +29,47 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
         "linear_bases" => {
             arity(name, &args, &[1])?;
             let m = to_f2(&function(name, &args[0])?)?;
-            Ok(Value::IntTuple(IntTuple::Tuple(m.bases.iter().map(|&b| IntTuple::d(b)).collect())))
+            Ok(Value::IntTuple(IntTuple::Tuple(
+                m.bases.iter().map(|&b| IntTuple::d(b)).collect(),
+            )))
         }
         "from_linear_bases" => {
             arity(name, &args, &[1])?;
             let t = args[0].clone().into_int_tuple()?;
-            let bases = t.leaves().iter().map(|l| l.as_int().map(|i| i.value)).collect::<Option<Vec<_>>>()
-                .ok_or_else(|| LayoutError::bad_args(name, format!("expected a tuple of integers, got {t}")))?;
+            let bases = t
+                .leaves()
+                .iter()
+                .map(|l| l.as_int().map(|i| i.value))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    LayoutError::bad_args(name, format!("expected a tuple of integers, got {t}"))
+                })?;
             Ok(from_f2(&F2Map { bases })?.into())
         }
         "bank_conflicts" | "check_bank_conflict_free" => {
             arity(name, &args, &[2])?;
-            let access = Access { elem_bits: targ(name, targs, 0)? as i64, bytes: targ(name, targs, 1)? as i64 };
+            let access = Access {
+                elem_bits: targ(name, targs, 0)? as i64,
+                bytes: targ(name, targs, 1)? as i64,
+            };
             let (tv, smem) = (tv_layout(name, &args[0])?, function(name, &args[1])?);
             let r = bank_conflicts(&tv, &smem, access)?;
             if name == "bank_conflicts" {
-                return Ok(Value::tuple(vec![Value::int(Int::d(r.worst)), Value::int(Int::d(r.ideal))]));
+                return Ok(Value::tuple(vec![
+                    Value::int(Int::d(r.worst)),
+                    Value::int(Int::d(r.ideal)),
+                ]));
             }
             if !r.conflict_free() {
                 return Err(LayoutError::invalid(format!(
                     "bank conflicts: {}-byte accesses of {}-bit elements by {tv} on {smem} take {} wavefronts in the worst warp request (warp {}, vector {}), mean {:.2}, ideal {}",
-                    access.bytes, access.elem_bits, r.worst, r.worst_at.0, r.worst_at.1, r.mean, r.ideal
+                    access.bytes,
+                    access.elem_bits,
+                    r.worst,
+                    r.worst_at.0,
+                    r.worst_at.1,
+                    r.mean,
+                    r.ideal
                 )));
             }
             Ok(args[0].clone())
@@ -65,7 +85,9 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             if r.efficiency < 1.0 {
                 return Err(LayoutError::invalid(format!(
                     "not coalesced: {tv} on {gmem} ({bits}-bit elements) moves {}-bit vectors, {:.2} sectors per warp request, {:.1}% of the fetched bytes used",
-                    r.vector_bits, r.sectors_mean, r.efficiency * 100.0
+                    r.vector_bits,
+                    r.sectors_mean,
+                    r.efficiency * 100.0
                 )));
             }
             Ok(args[0].clone())
@@ -76,10 +98,18 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
 
 fn function(op: &str, v: &Value) -> Result<LayoutFn> {
     LayoutFn::from_value(v).ok_or_else(|| {
-        LayoutError::bad_args(op, format!("expected a layout or a swizzled layout, found {} `{v}`", v.kind()))
+        LayoutError::bad_args(
+            op,
+            format!(
+                "expected a layout or a swizzled layout, found {} `{v}`",
+                v.kind()
+            ),
+        )
     })
 }
 
 fn tv_layout(op: &str, v: &Value) -> Result<Layout> {
-    v.clone().into_layout().map_err(|e| LayoutError::bad_args(op, format!("the thread-value layout: {e}")))
+    v.clone()
+        .into_layout()
+        .map_err(|e| LayoutError::bad_args(op, format!("the thread-value layout: {e}")))
 }

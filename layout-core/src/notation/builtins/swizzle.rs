@@ -220,10 +220,19 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             let shift = eval_fn(&c.layout_b, args[0].clone())?.into_int()?;
             let off = match &c.offset {
                 IntTuple::Int(o) => o.add(shift)?,
-                o => return Err(LayoutError::bad_args(name, format!("the offset {o} must be an integer"))),
+                o => {
+                    return Err(LayoutError::bad_args(
+                        name,
+                        format!("the offset {o} must be an integer"),
+                    ));
+                }
             };
-            let moved = ComposedLayout::new(c.layout_a.clone(), IntTuple::Int(off), c.layout_b.clone());
-            Ok(Value::Tuple(vec![Value::Composed(moved), Value::int(Int::s(0))]))
+            let moved =
+                ComposedLayout::new(c.layout_a.clone(), IntTuple::Int(off), c.layout_b.clone());
+            Ok(Value::Tuple(vec![
+                Value::Composed(moved),
+                Value::int(Int::s(0)),
+            ]))
         }
         n if REWRAP.contains(&n) => rewrap(name, targs, args),
         _ => Err(LayoutError::bad_args(
@@ -474,7 +483,9 @@ fn max_alignment(c: &ComposedLayout) -> Result<Value> {
 /// inner layouts, cut to the swizzle's `2^M` unswizzled elements.
 fn max_common_layout(a: &Value, b: &Value) -> Result<Value> {
     let (c, l) = match (a, b) {
-        (Value::Composed(c), l @ Value::Layout(_)) | (l @ Value::Layout(_), Value::Composed(c)) => (c, l),
+        (Value::Composed(c), l @ Value::Layout(_)) | (l @ Value::Layout(_), Value::Composed(c)) => {
+            (c, l)
+        }
         _ => {
             return Err(LayoutError::invalid(format!(
                 "max_common_layout({a},{b}): defined for a swizzled composed layout and a layout"
@@ -486,7 +497,11 @@ fn max_common_layout(a: &Value, b: &Value) -> Result<Value> {
             "max_common_layout({a},{b}): the composed layout's outer function is not a swizzle"
         )));
     };
-    let common = super::call("max_common_layout", &[], vec![c.layout_b.clone().into(), l.clone()])?;
+    let common = super::call(
+        "max_common_layout",
+        &[],
+        vec![c.layout_b.clone().into(), l.clone()],
+    )?;
     let base = Int::s(1 << sw.base);
     let size = super::call("size", &[], vec![common.clone()])?.into_int()?;
     if base.value < size.value {
