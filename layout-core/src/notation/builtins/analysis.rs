@@ -2,6 +2,7 @@
 //! can ask for them; the `check_*` forms return the thread-value layout they checked (a plain layout,
 //! so `layout!` can type it) or fail with the numbers, which inside `layout!` is a compile error.
 
+use super::swizzle::as_fn;
 use super::{arity, targ};
 use crate::analysis::{Access, F2Map, bank_conflicts, from_f2, global_access, to_f2};
 use crate::error::{LayoutError, Result};
@@ -9,7 +10,6 @@ use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::notation::value::Value;
-use crate::swizzle::LayoutFn;
 
 pub(super) const NAMES: &[&str] = &[
     "bank_conflicts",
@@ -28,7 +28,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
     match name {
         "linear_bases" => {
             arity(name, &args, &[1])?;
-            let m = to_f2(&function(name, &args[0])?)?;
+            let m = to_f2(&as_fn(name, &args[0])?)?;
             Ok(Value::IntTuple(IntTuple::Tuple(
                 m.bases.iter().map(|&b| IntTuple::d(b)).collect(),
             )))
@@ -52,7 +52,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                 elem_bits: targ(name, targs, 0)? as i64,
                 bytes: targ(name, targs, 1)? as i64,
             };
-            let (tv, smem) = (tv_layout(name, &args[0])?, function(name, &args[1])?);
+            let (tv, smem) = (tv_layout(name, &args[0])?, as_fn(name, &args[1])?);
             let r = bank_conflicts(&tv, &smem, access)?;
             if name == "bank_conflicts" {
                 return Ok(Value::tuple(vec![
@@ -77,7 +77,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
         "vector_bits" | "check_coalesced" => {
             arity(name, &args, &[2])?;
             let bits = targ(name, targs, 0)? as i64;
-            let (tv, gmem) = (tv_layout(name, &args[0])?, function(name, &args[1])?);
+            let (tv, gmem) = (tv_layout(name, &args[0])?, as_fn(name, &args[1])?);
             let r = global_access(&tv, &gmem, bits)?;
             if name == "vector_bits" {
                 return Ok(Value::int(Int::d(r.vector_bits)));
@@ -94,18 +94,6 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
         }
         _ => unreachable!("name listed in NAMES"),
     }
-}
-
-fn function(op: &str, v: &Value) -> Result<LayoutFn> {
-    LayoutFn::from_value(v).ok_or_else(|| {
-        LayoutError::bad_args(
-            op,
-            format!(
-                "expected a layout or a swizzled layout, found {} `{v}`",
-                v.kind()
-            ),
-        )
-    })
 }
 
 fn tv_layout(op: &str, v: &Value) -> Result<Layout> {

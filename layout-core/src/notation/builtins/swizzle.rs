@@ -242,7 +242,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
     }
 }
 
-fn as_fn(op: &str, v: &Value) -> Result<LayoutFn> {
+pub(super) fn as_fn(op: &str, v: &Value) -> Result<LayoutFn> {
     LayoutFn::from_value(v).ok_or_else(|| {
         LayoutError::bad_args(
             op,
