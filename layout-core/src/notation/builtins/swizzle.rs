@@ -522,6 +522,10 @@ fn rewrap(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
     if let ("logical_product", [Value::Layout(l), Value::Composed(c)]) = (name, &args[..]) {
         return Ok(crate::swizzle::logical_product_swizzled(l, c)?.into());
     }
+    // Without `<N>` CuTe has no composed-layout `append`: its tuple `append` pairs the two values.
+    if let ("append", [c @ Value::Composed(_), x], true) = (name, &args[..], targs.is_empty()) {
+        return Ok(Value::Tuple(vec![c.clone(), x.clone()]));
+    }
     let Some(Value::Composed(c)) = args.first().cloned() else {
         return Err(LayoutError::bad_args(
             name,
