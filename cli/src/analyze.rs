@@ -160,3 +160,39 @@ fn linear(f: &LayoutFn) -> String {
         Err(e) => format!("not F2-linear ({e})"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn reports_banks_vectors_and_f2() {
+        let o = parse(&args(&[
+            "((_8,_8),_8):((_1,_64),_8)",
+            "--smem",
+            "(_8,_64):(_64,_1)",
+            "--gmem",
+            "(_8,_64):(_64,_1)",
+        ]))
+        .unwrap();
+        let r = report(&o).unwrap();
+        assert!(
+            r.contains("16 B      32  32.00      4   8-way conflict"),
+            "{r}"
+        );
+        assert!(r.contains("128-bit vectors"), "{r}");
+        assert!(r.contains("lane: [1, 2, 4, 64, 128]"), "{r}");
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        assert!(parse(&args(&["--smem"])).is_err());
+        assert!(parse(&args(&["L", "--bits", "x"])).is_err());
+        let o = parse(&args(&["Sw<3,4,3>", "--smem", "(_8,_64):(_64,_1)"])).unwrap();
+        assert!(report(&o).unwrap_err().contains("thread-value"));
+    }
+}

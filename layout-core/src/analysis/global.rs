@@ -27,7 +27,7 @@ pub struct GlobalReport {
 
 /// The widest vector (a power of two elements, at most 128 bits, dividing the values per thread)
 /// that is contiguous and aligned for every thread, and the sectors each warp request touches.
-/// Offsets are in elements of `elem_bits` bits, counted from a 16-byte aligned base.
+/// Offsets are in elements of `elem_bits` bits (1 to 128), counted from a 16-byte aligned base.
 ///
 /// ```
 /// use layout_core::analysis::global_access;
@@ -43,6 +43,11 @@ pub struct GlobalReport {
 /// assert_eq!((r.vector_bits, r.sectors_mean, r.efficiency), (128, 32.0, 0.5));
 /// ```
 pub fn global_access(tv: &Layout, gmem: &LayoutFn, elem_bits: i64) -> Result<GlobalReport> {
+    if !(1..=128).contains(&elem_bits) {
+        return Err(crate::error::LayoutError::invalid(format!(
+            "elements of {elem_bits} bits: the width must be 1 to 128 bits"
+        )));
+    }
     let table = TvTable::new(tv, gmem)?;
     let n = widest_vector(&table, elem_bits);
     let (mut sectors, mut used, mut requests) = (0usize, 0i64, 0usize);
