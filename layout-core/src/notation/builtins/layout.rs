@@ -46,6 +46,7 @@ pub(super) const NAMES: &[&str] = &[
     "slice",
     "dice",
     "slice_and_offset",
+    "domain_offset",
 ];
 
 /// A layout or IntTuple argument, as the mode operations accept both.
@@ -303,6 +304,13 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                 )?)),
                 None => Err(LayoutError::bad_args(name, "expected a layout or a tuple")),
             }
+        }
+        "domain_offset" => {
+            // CuTe: `(L, L(c))` for a plain layout (a composed layout moves its offset instead).
+            arity(name, args, &[2])?;
+            let l = layout(name, &args[1])?;
+            let at = eval_op(&l, &args[..1])?;
+            Ok(Value::Tuple(vec![Value::Layout(l), at]))
         }
         "slice" | "dice" | "slice_and_offset" => {
             arity(name, args, &[2])?;
