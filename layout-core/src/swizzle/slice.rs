@@ -72,10 +72,12 @@ pub fn slice_and_offset_swizzled(
             value: only_zy.value,
             is_static: only_zy.dynamic == 0,
         };
-        return Ok((
-            composition3(sw.into(), IntTuple::Int(o), sliced.into()),
-            IntTuple::Int(anti_zy),
-        ));
+        let mut kept = ComposedLayout::new(sw, IntTuple::Int(o), sliced);
+        // CuTe keeps a static offset XORed with run-time coordinate bits as `MixedBits`.
+        if off.is_static {
+            kept.offset_flags = only_zy.dynamic;
+        }
+        return Ok((kept.into(), IntTuple::Int(anti_zy)));
     }
     let decayed = composition(&swizzle_layout(sw, only_zy)?, &sliced)?;
     let sw_off = Int {
