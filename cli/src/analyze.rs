@@ -11,16 +11,18 @@ use layout_core::notation::eval_str;
 use layout_core::{Layout, LayoutFn};
 use std::process::ExitCode;
 
-pub const USAGE: &str = "  cute analyze TV [--smem SMEM] [--gmem GMEM] [--bits N]
+pub const USAGE: &str = "  cute analyze TV [--smem SMEM] [--gmem GMEM] [--bits N] [--tile (M,N)]
                          bank conflicts (worst/mean wavefronts per warp request, 4/8/16-byte
                          accesses) of the thread-value layout TV on SMEM, vector width and
-                         coalescing on GMEM, and the F2-linear (Triton) form of each layout";
+                         coalescing on GMEM, and the F2-linear (Triton) form of each layout
+                         (--tile: write TV's Triton bases as (dim0, dim1) coordinates)";
 
 struct Opts {
     expr: String,
     smem: Option<String>,
     gmem: Option<String>,
     bits: i64,
+    tile: Vec<i64>,
 }
 
 fn parse(args: &[String]) -> Result<Opts, String> {
@@ -29,6 +31,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         smem: None,
         gmem: None,
         bits: 16,
+        tile: Vec::new(),
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -36,6 +39,17 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         match a.as_str() {
             "--smem" => o.smem = Some(value()?),
             "--gmem" => o.gmem = Some(value()?),
+            "--tile" => {
+                let v = value()?;
+                let t = eval_str(&v)
+                    .and_then(|t| t.into_int_tuple())
+                    .map_err(|e| format!("--tile: {e}"))?;
+                o.tile = t
+                    .leaves()
+                    .iter()
+                    .filter_map(|l| l.as_int().map(|i| i.value))
+                    .collect();
+            }
             "--bits" => {
                 let v = value()?;
                 o.bits = v
@@ -85,7 +99,7 @@ fn report(o: &Opts) -> Result<String, String> {
         let bits = threads.value.trailing_zeros() as usize;
         out += &format!(
             "  as a Triton linear layout (TV index -> tile index): {}\n",
-            m.triton_tv(bits)
+            m.triton_tv(bits, &o.tile)
         );
     }
     if o.smem.is_none() && o.gmem.is_none() {

@@ -149,22 +149,36 @@ fn candidate_swizzles() -> impl Iterator<Item = Swizzle> {
 impl F2Map {
     /// Triton's view of a thread-value layout's map: the bases of the `register` (value), `lane`
     /// (thread bits 0-4) and `warp` (thread bits 5 and up) input dimensions, given the number of
-    /// thread bits (the low bits of the TV index).
+    /// thread bits (the low bits of the TV index). With a tile shape `(d0, d1, ...)` each basis is
+    /// written as Triton writes it, a coordinate `(dim0, dim1, ...)` of the column-major tile index.
     ///
     /// ```
     /// use layout_core::analysis::F2Map;
     /// let m = F2Map { bases: vec![1, 2, 4, 8, 16, 32, 64, 128] };
-    /// assert_eq!(m.triton_tv(6), "register: [64, 128]; lane: [1, 2, 4, 8, 16]; warp: [32]");
+    /// assert_eq!(m.triton_tv(6, &[]), "register: [64, 128]; lane: [1, 2, 4, 8, 16]; warp: [32]");
+    /// assert_eq!(m.triton_tv(7, &[16, 16]),
+    ///            "register: [(0, 8)]; lane: [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]; warp: [(0, 2), (0, 4)]");
     /// ```
-    pub fn triton_tv(&self, thread_bits: usize) -> String {
+    pub fn triton_tv(&self, thread_bits: usize, tile: &[i64]) -> String {
         let t = thread_bits.min(self.bases.len());
         let lane = t.min(5);
-        let list = |b: &[i64]| {
-            b.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+        let coord = |b: i64| -> String {
+            if tile.is_empty() || tile.iter().any(|&d| d <= 0) {
+                return b.to_string();
+            }
+            let mut rest = b;
+            let parts: Vec<String> = tile
+                .iter()
+                .enumerate()
+                .map(|(k, &d)| {
+                    let c = if k + 1 == tile.len() { rest } else { rest % d };
+                    rest /= d;
+                    c.to_string()
+                })
+                .collect();
+            format!("({})", parts.join(", "))
         };
+        let list = |b: &[i64]| b.iter().map(|&x| coord(x)).collect::<Vec<_>>().join(", ");
         format!(
             "register: [{}]; lane: [{}]; warp: [{}]",
             list(&self.bases[t..]),
