@@ -40,7 +40,7 @@ impl Mixed {
 /// `(plain layout, offset)`, as CuTe computes it.
 ///
 /// Errors: the inner function is not a layout, an offset is not an integer, a fixed coordinate is
-/// dynamic on a mode whose shape or stride is dynamic (CuTe needs them static), or a composition fails.
+/// fixes a mode whose shape or stride is dynamic (CuTe needs them static), or a composition fails.
 pub fn slice_and_offset_swizzled(
     c: &Coord,
     sw: Swizzle,
@@ -107,11 +107,11 @@ fn as_int(t: &IntTuple) -> Result<Int> {
     }
 }
 
-/// The bits a dynamic fixed coordinate can set: `(s - 1) * d` over the leaves it indexes.
+/// The bits a dynamic fixed coordinate can set: `(s - 1) * d` over the leaves it indexes. CuTe needs
+/// static shapes and strides wherever a coordinate is fixed.
 fn dynamic_bits(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
     match (c, shape, stride) {
         (Coord::Underscore, _, _) => Ok(0),
-        (Coord::Int(i), _, _) if i.is_static => Ok(0),
         (Coord::Int(i), _, _) => {
             shape
                 .leaves()
@@ -119,11 +119,12 @@ fn dynamic_bits(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
                 .zip(stride.leaves())
                 .try_fold(0, |acc, (s, d)| match (s, &d) {
                     (IntTuple::Int(s), IntTuple::Int(d)) if s.is_static && d.is_static => {
-                        Ok(acc | (s.value - 1).saturating_mul(d.value))
+                        let span = (s.value - 1).saturating_mul(d.value);
+                        Ok(acc | if i.is_static { 0 } else { span })
                     }
                     _ => Err(LayoutError::NeedsStatic {
                         what: format!(
-                            "slicing a swizzled layout at the dynamic coordinate {i}: mode {s}:{d}"
+                            "slicing a swizzled layout at the coordinate {i}: the mode it fixes, {s}:{d}"
                         ),
                         value: format!("{s}:{d}"),
                     }),
