@@ -45,10 +45,16 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Option<Result
     if name == "make_tile" {
         return Some(Ok(Value::tuple(args)));
     }
-    // A shape divided by a tiler (layouts, integers, `_`, tuples of them).
-    if let ("ceil_div" | "evenly_divides", [Value::IntTuple(shape), tiler]) = (name, &args[..])
+    // A shape divided by a tiler (layouts, integers, `_`, tuples of them); a layout target counts
+    // by its shape, as CuTe's `shape(target)`.
+    if let ("ceil_div" | "evenly_divides", [target, tiler]) = (name, &args[..])
         && !matches!(tiler, Value::IntTuple(_))
     {
+        let shape = match target {
+            Value::IntTuple(t) => t,
+            Value::Layout(l) => l.shape(),
+            _ => return None,
+        };
         return Some(tiler_op(name, shape, tiler.clone()));
     }
     // Only calls whose arguments are all IntTuples belong here; layouts go to the layout table.
