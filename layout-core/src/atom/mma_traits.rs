@@ -423,8 +423,11 @@ impl MmaTraits {
     /// The traits of the MMA operation with this CuTe C++ type name.
     ///
     /// Known: the SM61 dot products, SM70 `8x8x4` (all four majors, f16 and f32 accumulators), SM75, SM80
-    /// (f16, bf16, tf32, f64, complex f64, s8/u8, s4/u4, b1 AND/XOR popc), SM89 fp8 (f32 and f16 accumulators), SM90 warp-level f64, every SM90 GMMA
-    /// `SM90_64xNxK_..._SS/RS` (see [`super::gmma`]), and `UniversalFMA<D,A,B,C>` (alias `UniversalFMA_F32`).
+    /// (f16, bf16, tf32, f64, complex f64, s8/u8, s4/u4, b1 AND/XOR popc), SM89 fp8 (f32 and f16
+    /// accumulators), SM90 warp-level f64 and complex f64, every SM90 GMMA `SM90_64xNxK_..._SS/RS`
+    /// (also spelled `SM90::GMMA::MMA_64xNxK_...`, with scale and saturate variants) and every sparse
+    /// GMMA `SM90::GMMA::SPARSE::GMMA_64xNxK_...` (see [`super::gmma`]), and `UniversalFMA<D,A,B,C>`
+    /// (alias `UniversalFMA_F32`).
     /// Whitespace and a leading `cute::` are ignored.
     ///
     /// ```
@@ -443,7 +446,7 @@ impl MmaTraits {
         if key == "UniversalFMA_F32" || is_universal_fma(&key) {
             return UNIVERSAL_FMA.build(name);
         }
-        if key.starts_with("SM90_64x") {
+        if key.starts_with("SM90_64x") || key.starts_with("SM90::GMMA::") {
             return super::gmma::gmma_traits(name, &key);
         }
         Err(unknown_op("MMA", name, &key, &Self::known_names()))
