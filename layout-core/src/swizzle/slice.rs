@@ -39,7 +39,8 @@ impl Mixed {
 /// The slice of a swizzled composed layout and the offset of its origin: `(Sw o OFF' o slice, rest)` or
 /// `(plain layout, offset)`, as CuTe computes it.
 ///
-/// Errors: the inner function is not a layout, an offset is not an integer, a fixed coordinate is
+/// Errors: the coordinate has no `_` (CuTe does not compile that), the inner function is not a
+/// layout, an offset is not an integer, a fixed coordinate is
 /// fixes a mode whose shape or stride is dynamic (CuTe needs them static), or a composition fails.
 pub fn slice_and_offset_swizzled(
     c: &Coord,
@@ -47,6 +48,12 @@ pub fn slice_and_offset_swizzled(
     offset: &IntTuple,
     inner: &Layout,
 ) -> Result<(LayoutFn, IntTuple)> {
+    if !c.has_underscore() {
+        return Err(LayoutError::invalid(format!(
+            "slice of {sw} o {offset} o {inner} at {c:?}: the coordinate has no `_`, and CuTe cannot \
+             slice a swizzled layout down to nothing (evaluate it instead)"
+        )));
+    }
     let sliced = slice(c, inner)?;
     let off = as_int(offset)?;
     if !has_int(c) {
@@ -144,9 +151,6 @@ fn dynamic_bits(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
 /// CuTe's test: the sliced layout's last index, projected on the swizzle masks, has a bit that the
 /// swizzle flips (both a YYY bit and its ZZZ bit are reached): then the slice stays swizzled.
 fn reducible(sw: Swizzle, sliced: &Layout) -> Result<bool> {
-    if sliced.rank() == 0 {
-        return Ok(true);
-    }
     let last = crate::coord::eval(sliced, &IntTuple::d(crate::query::size(sliced)?.value - 1))?;
     let static_layout = sliced
         .shape()
