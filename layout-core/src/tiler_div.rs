@@ -61,10 +61,26 @@ pub fn ceil_div_tiler(target: &IntTuple, tiler: &Tiler) -> Result<IntTuple> {
                 .collect::<Result<_>>()?;
             Ok(IntTuple::Tuple(divided))
         }
-        (_, Tiler::Tuple(_)) => tuple_ops::ceil_div(
-            target,
-            &IntTuple::Int(tiler_size("ceil_div", target, tiler)?),
-        ),
+        // An integer by a tuple: CuTe divides by the product of the tuple, which needs integers.
+        (_, Tiler::Tuple(_)) => tuple_ops::ceil_div(target, &shape_of("ceil_div", target, tiler)?),
+    }
+}
+
+/// The tiler as a shape, when every mode is an integer.
+fn shape_of(op: &str, target: &IntTuple, tiler: &Tiler) -> Result<IntTuple> {
+    match tiler {
+        Tiler::Int(i) => Ok(IntTuple::Int(*i)),
+        Tiler::Tuple(ts) => Ok(IntTuple::Tuple(
+            ts.iter()
+                .map(|t| shape_of(op, target, t))
+                .collect::<Result<_>>()?,
+        )),
+        _ => Err(LayoutError::bad_args(
+            op,
+            format!(
+                "{target} by {tiler}: an integer divides by a tuple of integers only (CuTe takes its product)"
+            ),
+        )),
     }
 }
 
@@ -74,9 +90,7 @@ fn tiler_size(op: &str, target: &IntTuple, tiler: &Tiler) -> Result<Int> {
         Tiler::Underscore => Err(underscore_error(op, target)),
         Tiler::Int(i) => Ok(*i),
         Tiler::Layout(l) => size(l),
-        Tiler::Tuple(ts) => ts
-            .iter()
-            .try_fold(Int::s(1), |acc, t| acc.mul(tiler_size(op, target, t)?)),
+        Tiler::Tuple(_) => product(&shape_of(op, target, tiler)?),
     }
 }
 
