@@ -43,7 +43,7 @@ impl F2Map {
         self.bases
             .iter()
             .enumerate()
-            .filter(|(i, _)| x >> i & 1 == 1)
+            .filter(|&(i, _)| i < 63 && x >> i & 1 == 1)
             .fold(0, |acc, (_, b)| acc ^ b)
     }
 }

@@ -53,7 +53,7 @@ pub fn bank_svg(tv: &Layout, smem: &LayoutFn, access: Access) -> Result<String> 
     for m in 0..g.rows {
         for c in 0..g.cols {
             let off = g.cells[m * g.cols + c];
-            let bank = (off * access.elem_bits / 8 / 4).rem_euclid(32);
+            let bank = (off.saturating_mul(access.elem_bits) / 8 / 4).rem_euclid(32);
             let (x, y) = (left + c * cw, top + m * ch);
             let who = owner.get(&off);
             let stroke = if who.is_some() {
