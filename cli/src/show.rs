@@ -13,7 +13,9 @@ const USAGE: &str = "usage: cute show EXPR [--format table|latex|svg] [-o FILE] 
   svg    a grid of cells labelled and coloured by index (rank 1 or 2)
   --color-block N   svg: cells with equal (index / N) % 8 share a colour (default 1)
   --access TV [--bits N] [--bytes W]   svg: colour the smem layout EXPR by bank and outline the
-                    worst warp request of the thread-value layout TV (N-bit elements, W-byte accesses)";
+                    worst warp request of the thread-value layout TV (N-bit elements, W-byte accesses)
+  --access TV --global [--bits N]      svg: colour the global layout EXPR by 32-byte sector and
+                    outline TV's first warp request";
 
 #[derive(Debug, PartialEq, Eq)]
 struct Args {
@@ -22,6 +24,7 @@ struct Args {
     output: Option<String>,
     color_block: i64,
     access: Option<(String, i64, i64)>,
+    global: bool,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -29,7 +32,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
     let mut format = "table".to_string();
     let mut output = None;
     let mut color_block = 1;
-    let (mut access, mut bits, mut bytes) = (None, 16, 16);
+    let (mut access, mut bits, mut bytes, mut global) = (None, 16, 16, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| {
@@ -48,6 +51,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
                     })?;
             }
             "--access" => access = Some(value("--access")?),
+            "--global" => global = true,
             "--bits" | "--bytes" => {
                 let v = value(a)?;
                 let n = v
@@ -71,6 +75,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         output,
         color_block,
         access: access.map(|tv| (tv, bits, bytes)),
+        global,
     })
 }
 
@@ -86,7 +91,12 @@ fn render(a: &Args) -> Result<String, String> {
             elem_bits: *elem_bits,
             bytes: *bytes,
         };
-        return layout_core::analysis::bank_svg(&tv, &f, access).map_err(|e| e.to_string());
+        let svg = if a.global {
+            layout_core::analysis::sector_svg(&tv, &f, *elem_bits)
+        } else {
+            layout_core::analysis::bank_svg(&tv, &f, access)
+        };
+        return svg.map_err(|e| e.to_string());
     }
     let text = match a.format.as_str() {
         "latex" => print_latex(&f),

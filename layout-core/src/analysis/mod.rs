@@ -25,7 +25,7 @@ pub mod svg;
 pub use bank::{Access, BankReport, bank_conflicts};
 pub use global::{GlobalReport, global_access};
 pub use linear::{F2Map, from_f2, to_f2};
-pub use svg::bank_svg;
+pub use svg::{bank_svg, sector_svg};
 
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
