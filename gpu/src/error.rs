@@ -1,16 +1,44 @@
-//! The crate's error type.
+//! The crate's error type: one variant per kind of failure, each carrying the values involved.
 
 use std::fmt;
 
 /// Everything that can go wrong while generating, compiling or running a kernel.
+///
+/// ```
+/// use gpu::GpuError;
+/// let e = GpuError::Misaligned { arg: "A".into(), address: 0x1002, alignment: 16 };
+/// assert_eq!(e.to_string(), "bad launch: A at 0x1002 is not 16-byte aligned");
+/// ```
 #[derive(Debug)]
 pub enum GpuError {
-    /// A layout given to a generator does not fit what the generator supports; the message says why.
-    Unsupported(String),
+    /// A generator cannot produce a kernel for these parameters (tile sizes, types, layouts); the reason
+    /// names the values.
+    Config {
+        /// The generator (`copy`, `transpose`, `gemm_sm80`, `gemm_sm90`, ...).
+        kernel: &'static str,
+        /// What is wrong, with the numbers.
+        reason: String,
+    },
+    /// A value does not fit the integer type the kernel or the driver takes.
+    Overflow {
+        /// What the value is (an extent, a grid dimension, ...).
+        what: String,
+        /// The value.
+        value: i64,
+        /// The largest value allowed.
+        limit: i64,
+    },
     /// An error from layout-core's algebra.
     Layout(layout_core::LayoutError),
     /// A library (libnvrtc, libcuda, libcublas) could not be loaded: CUDA is not installed here.
     LibraryMissing(&'static str),
+    /// There is no GPU with this ordinal.
+    NoDevice {
+        /// The ordinal asked for.
+        ordinal: usize,
+        /// Devices present.
+        count: usize,
+    },
     /// NVRTC rejected the generated source; the program log is attached.
     Compile {
         /// Kernel name.
@@ -18,26 +46,84 @@ pub enum GpuError {
         /// NVRTC's program log.
         log: String,
     },
-    /// An error returned by the CUDA driver, NVRTC or cuBLAS.
-    Cuda(String),
-    /// A launch argument does not satisfy the kernel's assumptions (alignment, sizes, buffer lengths).
-    Launch(String),
+    /// A call into the CUDA driver, NVRTC or cuBLAS failed.
+    Driver {
+        /// The call (`cuLaunchKernel`, `nvrtcCreateProgram`, ...).
+        call: String,
+        /// What it returned.
+        detail: String,
+    },
+    /// A launch was given the wrong number of buffers.
+    ArgCount {
+        /// Kernel name.
+        kernel: String,
+        /// Buffers the kernel takes.
+        expected: usize,
+        /// Buffers given.
+        given: usize,
+    },
+    /// A buffer's address is not aligned as the kernel's vector accesses need.
+    Misaligned {
+        /// The argument.
+        arg: String,
+        /// Its device address.
+        address: u64,
+        /// The alignment in bytes the kernel needs.
+        alignment: usize,
+    },
+    /// A kernel's result differs from its reference (benchmarks and GPU checks).
+    CheckFailed(String),
+    /// A buffer is smaller than the tensor the kernel reads or writes through it.
+    BufferTooSmall {
+        /// The argument.
+        arg: String,
+        /// The buffer's size in bytes.
+        bytes: usize,
+        /// Bytes the tensor spans.
+        needed: usize,
+    },
 }
 
 impl fmt::Display for GpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GpuError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            GpuError::Config { kernel, reason } => write!(f, "unsupported {kernel}: {reason}"),
+            GpuError::Overflow { what, value, limit } => {
+                write!(f, "{what} = {value} exceeds {limit}")
+            }
             GpuError::Layout(e) => write!(f, "layout error: {e}"),
             GpuError::LibraryMissing(l) => write!(
                 f,
                 "{l} cannot be loaded (CUDA is not installed or not on the library path)"
             ),
+            GpuError::NoDevice { ordinal, count } => {
+                write!(f, "no GPU {ordinal}: {count} device(s)")
+            }
             GpuError::Compile { kernel, log } => {
                 write!(f, "NVRTC failed to compile {kernel}:\n{log}")
             }
-            GpuError::Cuda(m) => write!(f, "CUDA error: {m}"),
-            GpuError::Launch(m) => write!(f, "bad launch: {m}"),
+            GpuError::Driver { call, detail } => write!(f, "CUDA error: {call}: {detail}"),
+            GpuError::ArgCount {
+                kernel,
+                expected,
+                given,
+            } => write!(
+                f,
+                "bad launch: {kernel} takes {expected} buffers, {given} given"
+            ),
+            GpuError::Misaligned {
+                arg,
+                address,
+                alignment,
+            } => write!(
+                f,
+                "bad launch: {arg} at {address:#x} is not {alignment}-byte aligned"
+            ),
+            GpuError::CheckFailed(m) => write!(f, "result check failed: {m}"),
+            GpuError::BufferTooSmall { arg, bytes, needed } => write!(
+                f,
+                "bad launch: {arg} has {bytes} bytes but its tensor spans {needed}"
+            ),
         }
     }
 }
@@ -53,6 +139,36 @@ impl From<layout_core::LayoutError> for GpuError {
 /// Result with [`GpuError`].
 pub type Result<T> = std::result::Result<T, GpuError>;
 
-pub(crate) fn unsupported<T>(msg: impl Into<String>) -> Result<T> {
-    Err(GpuError::Unsupported(msg.into()))
+/// `Err(GpuError::Config)` for generator `kernel`.
+pub(crate) fn config<T>(kernel: &'static str, reason: impl Into<String>) -> Result<T> {
+    Err(GpuError::Config {
+        kernel,
+        reason: reason.into(),
+    })
+}
+
+/// A driver-call error mapper: `.map_err(driver("cuLaunchKernel"))`.
+pub(crate) fn driver<E: fmt::Debug>(call: &str) -> impl FnOnce(E) -> GpuError + '_ {
+    move |e| GpuError::Driver {
+        call: call.to_string(),
+        detail: format!("{e:?}"),
+    }
+}
+
+/// `value` as a `u32` (grid and block dimensions), or [`GpuError::Overflow`] naming `what`.
+pub(crate) fn to_u32(what: &str, value: i64) -> Result<u32> {
+    u32::try_from(value).map_err(|_| GpuError::Overflow {
+        what: what.to_string(),
+        value,
+        limit: u32::MAX as i64,
+    })
+}
+
+/// `value` as an `i32` (extent parameters), or [`GpuError::Overflow`] naming `what`.
+pub(crate) fn to_i32(what: &str, value: i64) -> Result<i32> {
+    i32::try_from(value).map_err(|_| GpuError::Overflow {
+        what: what.to_string(),
+        value,
+        limit: i32::MAX as i64,
+    })
 }

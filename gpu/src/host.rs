@@ -1,4 +1,29 @@
-//! Host-side helpers for references: f16/bf16 conversions and a small deterministic RNG.
+//! Host-side helpers the tests, benchmarks and examples share: f16/bf16 conversions (by bits and by
+//! [`DType`]), a small deterministic RNG with fills of 16-bit inputs, the points of a result to check,
+//! a CPU reference GEMM and the relative error against it.
+//!
+//! ```
+//! use gpu::host::{ReferenceGemm, Rng, decode, max_rel_error};
+//! use gpu::{DType, Major};
+//! // A (2,3) and B (3,2) as small integers in bf16, K-major (A row-major, B column-major).
+//! let mut rng = Rng(1);
+//! let (a, b) = (rng.small_ints(DType::BF16, 6, 2), rng.small_ints(DType::BF16, 6, 2));
+//! let (a, b) = (decode(DType::BF16, &a), decode(DType::BF16, &b));
+//! let r = ReferenceGemm::from_majors((2, 2, 3), (&a, Major::K, 3), (&b, Major::K, 3));
+//! let d00: f32 = (0..3).map(|k| a[k] * b[k]).sum();
+//! assert_eq!(r.at(0, 0), d00 as f64);
+//! // the same operands as layouts: A (M,K) row-major, B (K,N) column-major
+//! let r2 = ReferenceGemm::from_layouts(&a, &"(2,3):(3,_1)".parse().unwrap(), &b, &"(3,2):(_1,3)".parse().unwrap()).unwrap();
+//! assert_eq!(r2.at(1, 1), r.at(1, 1));
+//! assert_eq!(max_rel_error([(1.5, 1.0), (0.25, 0.0)]), 0.5);
+//! let u = rng.uniform();
+//! assert!((-1.0..1.0).contains(&u));
+//! ```
+
+use crate::dtype::{DType, Major};
+use crate::error::Result;
+use layout_core::Layout;
+use layout_core::tensor::{make_gmem_ptr, make_tensor};
 
 /// f32 -> IEEE binary16 bits, round to nearest even.
 pub fn f32_to_f16(f: f32) -> u16 {
@@ -75,6 +100,163 @@ pub fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits((h as u32) << 16)
 }
 
+/// `f` in `dt`'s 16-bit encoding, rounded to nearest even.
+///
+/// # Panics
+/// For [`DType::F32`], which has no 16-bit encoding.
+pub fn from_f32(dt: DType, f: f32) -> u16 {
+    match dt {
+        DType::F16 => f32_to_f16(f),
+        DType::BF16 => f32_to_bf16(f),
+        DType::F32 => panic!("from_f32: f32 has no 16-bit encoding"),
+    }
+}
+
+/// The value of `dt`'s 16-bit encoding `h` (exact).
+///
+/// # Panics
+/// For [`DType::F32`], which has no 16-bit encoding.
+pub fn to_f32(dt: DType, h: u16) -> f32 {
+    match dt {
+        DType::F16 => f16_to_f32(h),
+        DType::BF16 => bf16_to_f32(h),
+        DType::F32 => panic!("to_f32: f32 has no 16-bit encoding"),
+    }
+}
+
+/// `f` rounded to the nearest value of `dt` (itself for f32).
+pub fn round_to(dt: DType, f: f32) -> f32 {
+    match dt {
+        DType::F32 => f,
+        _ => to_f32(dt, from_f32(dt, f)),
+    }
+}
+
+/// The values of 16-bit encodings of `dt`.
+pub fn decode(dt: DType, bits: &[u16]) -> Vec<f32> {
+    bits.iter().map(|&h| to_f32(dt, h)).collect()
+}
+
+/// The 16-bit encodings of `dt` of values (rounded to nearest even).
+pub fn encode(dt: DType, values: &[f32]) -> Vec<u16> {
+    values.iter().map(|&f| from_f32(dt, f)).collect()
+}
+
+/// Every coordinate `(i, j)` of an `m x n` result, row by row.
+pub fn all_points(m: i64, n: i64) -> Vec<(i64, i64)> {
+    (0..m).flat_map(|i| (0..n).map(move |j| (i, j))).collect()
+}
+
+/// Coordinates of an `m x n` result to check when checking all is too slow: every `step`-th
+/// column of the given rows, every `step`-th row of the given columns, and `random` points drawn
+/// from `rng`.
+pub fn edge_points(
+    (m, n): (i64, i64),
+    rows: &[i64],
+    cols: &[i64],
+    step: usize,
+    random: usize,
+    rng: &mut Rng,
+) -> Vec<(i64, i64)> {
+    let mut points = Vec::new();
+    for &i in rows {
+        points.extend((0..n).step_by(step).map(|j| (i, j)));
+    }
+    for &j in cols {
+        points.extend((0..m).step_by(step).map(|i| (i, j)));
+    }
+    points.extend((0..random).map(|_| rng.point(m, n)));
+    points
+}
+
+/// The largest relative difference `|got - want| / max(|want|, 1)` of `(got, want)` pairs (0 for none).
+pub fn max_rel_error(pairs: impl IntoIterator<Item = (f32, f32)>) -> f32 {
+    pairs
+        .into_iter()
+        .map(|(got, want)| (got - want).abs() / want.abs().max(1.0))
+        .fold(0.0, f32::max)
+}
+
+/// The CPU reference GEMM `D(i,j) = sum_k A(i,k) B(k,j)`, accumulated in f64 over f32 inputs. The
+/// operands are copied K-contiguous once, so each point is one dot product.
+#[derive(Clone, Debug)]
+pub struct ReferenceGemm {
+    k: i64,
+    /// A as (M,K), K-contiguous.
+    a: Vec<f32>,
+    /// B as (N,K), K-contiguous.
+    b: Vec<f32>,
+}
+
+/// `rows x k` values `at(row, kk)`, K-contiguous.
+fn k_contiguous(rows: i64, k: i64, at: impl Fn(i64, i64) -> f32) -> Vec<f32> {
+    (0..rows * k).map(|x| at(x / k, x % k)).collect()
+}
+
+/// Element `(row, kk)` of a `(rows, K)` operand stored `major` with leading dimension `ld`.
+fn strided(data: &[f32], major: Major, ld: i64) -> impl Fn(i64, i64) -> f32 + '_ {
+    move |row, kk| match major {
+        Major::K => data[(row * ld + kk) as usize],
+        Major::MN => data[(row + kk * ld) as usize],
+    }
+}
+
+impl ReferenceGemm {
+    /// Operands given by layouts over their buffers (layout-core host tensors): A `(M,K)` and B
+    /// `(K,N)`, as [`GemmSpec`](crate::kernels::gemm_sm80::GemmSpec) has them.
+    pub fn from_layouts(
+        a: &[f32],
+        a_layout: &Layout,
+        b: &[f32],
+        b_layout: &Layout,
+    ) -> Result<Self> {
+        let ta = make_tensor(make_gmem_ptr(a), a_layout.clone())?;
+        let tb = make_tensor(make_gmem_ptr(b), b_layout.clone())?;
+        let extent = |l: &Layout, i: usize| -> layout_core::Result<i64> {
+            Ok(layout_core::size(&layout_core::get(l, &[i])?)?.value)
+        };
+        let (m, k, n) = (
+            extent(a_layout, 0)?,
+            extent(a_layout, 1)?,
+            extent(b_layout, 1)?,
+        );
+        let mut a_k = Vec::with_capacity((m * k) as usize);
+        for x in 0..m * k {
+            a_k.push(*ta.get((x / k, x % k))?);
+        }
+        let mut b_k = Vec::with_capacity((n * k) as usize);
+        for x in 0..n * k {
+            b_k.push(*tb.get((x % k, x / k))?);
+        }
+        Ok(ReferenceGemm { k, a: a_k, b: b_k })
+    }
+
+    /// Operands given by extents `(M, N, K)`, majors and leading dimensions: A `(M,K)` is row-major
+    /// (`K`) or column-major (`MN`), B `(K,N)` column-major (`K`) or row-major (`MN`).
+    pub fn from_majors(
+        (m, n, k): (i64, i64, i64),
+        (a, a_major, lda): (&[f32], Major, i64),
+        (b, b_major, ldb): (&[f32], Major, i64),
+    ) -> Self {
+        ReferenceGemm {
+            k,
+            a: k_contiguous(m, k, strided(a, a_major, lda)),
+            b: k_contiguous(n, k, strided(b, b_major, ldb)),
+        }
+    }
+
+    /// `D(i, j)`.
+    pub fn at(&self, i: i64, j: i64) -> f64 {
+        let k = self.k as usize;
+        let (a, b) = (i as usize * k, j as usize * k);
+        self.a[a..a + k]
+            .iter()
+            .zip(&self.b[b..b + k])
+            .map(|(&x, &y)| x as f64 * y as f64)
+            .sum()
+    }
+}
+
 /// SplitMix64: a small deterministic generator for test data.
 #[derive(Clone, Debug)]
 pub struct Rng(pub u64);
@@ -91,6 +273,32 @@ impl Rng {
     /// A small integer in `[-r, r]`.
     pub fn small_int(&mut self, r: i64) -> i64 {
         (self.next_u64() % (2 * r as u64 + 1)) as i64 - r
+    }
+    /// Uniform in `[-1, 1)` with a full 24-bit mantissa of random bits (multiples of 2^-23).
+    pub fn uniform(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u32 << 23) as f32 - 1.0
+    }
+    /// A random coordinate of an `m x n` matrix.
+    pub fn point(&mut self, m: i64, n: i64) -> (i64, i64) {
+        let i = (self.next_u64() % m as u64) as i64;
+        (i, (self.next_u64() % n as u64) as i64)
+    }
+    /// `len` values drawn by `value`, in `dt`'s 16-bit encoding.
+    pub fn fill(
+        &mut self,
+        dt: DType,
+        len: usize,
+        mut value: impl FnMut(&mut Rng) -> f32,
+    ) -> Vec<u16> {
+        (0..len).map(|_| from_f32(dt, value(self))).collect()
+    }
+    /// `len` integers in `[-r, r]` in `dt`'s 16-bit encoding (exact products and sums in f32).
+    pub fn small_ints(&mut self, dt: DType, len: usize, r: i64) -> Vec<u16> {
+        self.fill(dt, len, |g| g.small_int(r) as f32)
+    }
+    /// `len` values [`uniform`](Self::uniform) in `[-1, 1)`, rounded to `dt`'s 16-bit encoding.
+    pub fn uniforms(&mut self, dt: DType, len: usize) -> Vec<u16> {
+        self.fill(dt, len, Rng::uniform)
     }
 }
 
@@ -120,5 +328,39 @@ mod tests {
         }
         assert_eq!(f32_to_f16(1.0 + 1.0 / 2048.0), 0x3c00); // tie to even
         assert_eq!(f32_to_bf16(1.0), 0x3f80);
+        assert_eq!(round_to(DType::F16, 0.1), 0.099975586);
+        assert_eq!(round_to(DType::F32, 0.1), 0.1);
+    }
+
+    #[test]
+    fn reference_from_layouts_matches_majors() {
+        // A (5,7) column-major with ld 8 in a hierarchical layout, B (7,3) row-major with ld 8
+        let (m, n, k) = (5, 3, 7);
+        let mut rng = Rng(5);
+        let a = decode(DType::F16, &rng.small_ints(DType::F16, 8 * 7, 2));
+        let b = decode(DType::F16, &rng.small_ints(DType::F16, 7 * 8, 2));
+        let al: Layout = "(5,(7,1)):(_1,(8,_0))".parse().unwrap();
+        let bl: Layout = "(7,3):(8,_1)".parse().unwrap();
+        let r = ReferenceGemm::from_layouts(&a, &al, &b, &bl).unwrap();
+        let s = ReferenceGemm::from_majors((m, n, k), (&a, Major::MN, 8), (&b, Major::MN, 8));
+        for (i, j) in all_points(m, n) {
+            let want: f64 = (0..k)
+                .map(|x| a[(i + 8 * x) as usize] as f64 * b[(8 * x + j) as usize] as f64)
+                .sum();
+            assert_eq!((r.at(i, j), s.at(i, j)), (want, want), "({i},{j})");
+        }
+    }
+
+    #[test]
+    fn points_cover_the_edges() {
+        let p = edge_points((10, 20), &[0, 9], &[19], 3, 5, &mut Rng(1));
+        assert_eq!(p.len(), 2 * 7 + 4 + 5);
+        assert!(
+            p.iter()
+                .all(|&(i, j)| (0..10).contains(&i) && (0..20).contains(&j))
+        );
+        assert_eq!(all_points(2, 3).len(), 6);
+        let u: Vec<f32> = decode(DType::BF16, &Rng(2).uniforms(DType::BF16, 100));
+        assert!(u.iter().all(|x| (-1.0..=1.0).contains(x)));
     }
 }

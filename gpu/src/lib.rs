@@ -1,19 +1,25 @@
-//! CUDA kernel generation from CuTe layouts.
+//! CUDA kernel generation from CuTe layouts, layered as CuTe is.
+//!
+//! | layer | module | what it holds |
+//! | --- | --- | --- |
+//! | 1. instructions (`cute/arch`) | [`arch`] | one typed wrapper per PTX family: vector ld/st, `cp.async`, `ldmatrix`, `mma.sync`, `wgmma` + fences and descriptors, TMA, `mbarrier`, `setmaxnreg`, named barriers |
+//! | 2. atoms and tilings (`cute/atom`) | [`atom`] | thread-value layouts from `layout_core::atom` (`MmaTraits`, `CopyAtom`, `TiledMma`, `TiledCopy`) |
+//! | the emitter | [`emit`] | layout -> C index expressions (static leaves literal, dynamic leaves parameters, basis strides, swizzles) |
+//! | 3. pieces (`collective`) | [`piece`] | tile schedulers, shared-memory operand stages, mainloops (cp.async multistage; TMA + mbarrier warp-specialized), fragment loaders, MMA loops, epilogues |
+//! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM: each a composition of pieces |
+//! | 5. host | [`kernel`], [`runtime`] (feature `cuda`), [`nvrtc`] | one kernel description (buffers, tensor maps, scalars), one runtime with one compile cache |
+//! | shared by tests, benches, examples | [`host`], [`configs`], `runtime::bench` (feature `cuda`) | conversions, RNG fills, CPU reference GEMM; named configurations and problem layouts; cuBLAS reference runs and result tables |
 //!
 //! Generators write self-contained CUDA C (no headers; f16/bf16 as raw 16-bit payloads for inline
-//! PTX; `extern "C"` entry points) from layouts: the tiling, thread-value partitioning, shared-memory
-//! swizzle and predication are layout operations, stated in comments next to the index expressions
-//! they produce. Static layout leaves become literals, dynamic ones kernel parameters.
+//! PTX; `extern "C"` entry points): the tiling, thread-value partitioning, shared-memory swizzle and
+//! predication are layout operations, stated in comments next to the index expressions they produce.
+//! Static layout leaves become literals, dynamic ones kernel parameters.
 //!
-//! - [`copy::generate_copy`]: tiled copy between any two layouts, vector width from `max_common_vector`;
-//! - [`transpose::generate_transpose`]: transpose through swizzled shared memory;
-//! - [`gemm::generate_gemm`]: `D = alpha*A*B + beta*C` with `mma.sync.m16n8k16`, `cp.async`, `ldmatrix`.
-//!
-//! With the `nvrtc` feature (default), [`nvrtc`] compiles sources to CUBIN (needs only libnvrtc); with `cuda`,
-//! [`runner`] loads and launches them with cudarc (needs libcuda and a GPU).
+//! With the `nvrtc` feature (default), [`nvrtc`] compiles sources to CUBIN (needs only libnvrtc); with
+//! `cuda`, [`runtime`] loads and launches them with cudarc (needs libcuda and a GPU).
 //!
 //! ```
-//! use gpu::copy::{generate_copy, CopySpec};
+//! use gpu::kernels::copy::{generate_copy, CopySpec};
 //! let src = "((_4,250),1000):((_1,_4),1000)".parse().unwrap();
 //! let dst = "((_4,250),1000):((_1,_4),1000)".parse().unwrap();
 //! let k = generate_copy(&CopySpec::new(src, dst, 4)).unwrap();
@@ -23,22 +29,25 @@
 // `is_multiple_of` needs Rust 1.87; the workspace supports 1.85.
 #![allow(clippy::manual_is_multiple_of)]
 
-pub mod copy;
+pub mod arch;
+pub mod atom;
+pub mod configs;
+pub mod dtype;
+pub mod emit;
 pub mod error;
-pub mod gemm;
-pub mod hopper;
 pub mod host;
 pub mod kernel;
-pub mod ptx;
+pub mod kernels;
+pub mod piece;
 pub mod smem;
-pub mod transpose;
 
-#[cfg(feature = "cuda")]
-pub mod baseline;
+#[cfg(feature = "nvrtc")]
+pub mod cubin_cache;
 #[cfg(feature = "nvrtc")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]
-pub mod runner;
+pub mod runtime;
 
+pub use dtype::{DType, Major};
 pub use error::{GpuError, Result};
-pub use kernel::{Arg, Kernel};
+pub use kernel::{Arg, Buffer, Kernel, TensorMapArg};

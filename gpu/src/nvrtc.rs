@@ -1,6 +1,6 @@
 //! NVRTC: generated source -> CUBIN for one architecture. Needs only libnvrtc (no driver, no GPU).
 
-use crate::error::{GpuError, Result};
+use crate::error::{GpuError, Result, driver};
 use cudarc::nvrtc::{result as nv, sys};
 use std::ffi::CString;
 
@@ -79,17 +79,30 @@ pub fn nvrtc_available() -> bool {
     std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// NVRTC's version as `major.minor` (`"none"` when libnvrtc cannot be loaded): part of the on-disk
+/// cache's key, so a CUBIN from another compiler version is not reused.
+pub fn nvrtc_version_string() -> String {
+    if !nvrtc_available() {
+        return "none".into();
+    }
+    let (mut major, mut minor) = (0i32, 0i32);
+    // SAFETY: libnvrtc is loaded (checked above); the out-parameters are valid locals.
+    let r = unsafe { sys::nvrtcVersion(&mut major, &mut minor) };
+    if r == sys::nvrtcResult::NVRTC_SUCCESS {
+        format!("{major}.{minor}")
+    } else {
+        "unknown".into()
+    }
+}
+
 /// Compiles `source` to a CUBIN for `arch` (`"sm_80"`, `"sm_90a"`).
 pub fn compile(source: &str, name: &str, arch: &str) -> Result<Compiled> {
     if !nvrtc_available() {
         return Err(GpuError::LibraryMissing("libnvrtc"));
     }
-    let src =
-        CString::new(source).map_err(|_| GpuError::Cuda("source contains a NUL byte".into()))?;
-    let fname =
-        CString::new(format!("{name}.cu")).map_err(|_| GpuError::Cuda("bad kernel name".into()))?;
-    let prog = nv::create_program(&src, Some(&fname))
-        .map_err(|e| GpuError::Cuda(format!("nvrtcCreateProgram: {e:?}")))?;
+    let src = CString::new(source).map_err(driver("CString::new(source)"))?;
+    let fname = CString::new(format!("{name}.cu")).map_err(driver("CString::new(kernel name)"))?;
+    let prog = nv::create_program(&src, Some(&fname)).map_err(driver("nvrtcCreateProgram"))?;
     let opts = [
         format!("--gpu-architecture={arch}"),
         "--ptxas-options=--verbose".to_string(),
@@ -115,14 +128,15 @@ pub fn compile(source: &str, name: &str, arch: &str) -> Result<Compiled> {
             let mut size = 0usize;
             let r = sys::nvrtcGetCUBINSize(prog, &mut size);
             if r != sys::nvrtcResult::NVRTC_SUCCESS || size == 0 {
-                Err(GpuError::Cuda(format!(
-                    "nvrtcGetCUBINSize: {r:?} (is {arch} a real architecture?)"
-                )))
+                Err(GpuError::Driver {
+                    call: "nvrtcGetCUBINSize".into(),
+                    detail: format!("{r:?} (is {arch} a real architecture?)"),
+                })
             } else {
                 let mut buf = vec![0u8; size];
                 let r = sys::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut _);
                 if r != sys::nvrtcResult::NVRTC_SUCCESS {
-                    Err(GpuError::Cuda(format!("nvrtcGetCUBIN: {r:?}")))
+                    Err(driver("nvrtcGetCUBIN")(r))
                 } else {
                     Ok(Compiled {
                         cubin: buf,

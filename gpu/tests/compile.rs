@@ -7,38 +7,23 @@ mod common;
 
 #[test]
 fn every_kernel_compiles_without_spills() {
-    if !gpu::nvrtc::nvrtc_available() {
-        let msg = "libnvrtc cannot be loaded: source .ci/nvrtc.sh (installs NVRTC 13.0 from PyPI)";
-        if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-            panic!("CI=true and {msg}");
-        }
-        common::loud(&format!(
-            "***** SKIP every_kernel_compiles_without_spills: {msg} *****"
-        ));
+    if !common::nvrtc_or_skip("every_kernel_compiles_without_spills") {
         return;
     }
     let mut failures = Vec::new();
     let mut kernels = common::sample_kernels();
     // the 2-CTA/SM 128x128x64 (2x2 warps, 3 stages) GEMM: double-buffered fragments in 255 registers
-    let k64 = gpu::gemm::GemmConfig {
-        bm: 128,
-        bn: 128,
-        bk: 64,
-        warps_m: 2,
-        warps_n: 2,
-        stages: 3,
-        min_blocks: 2,
-        group_m: 8,
-    };
+    let k64 = gpu::configs::sm80_two_ctas_k64();
     // (K-major A and B; with both operands MN-major it needs 16 bytes of spill at 255 registers)
     for (i, o) in [
-        (gpu::gemm::DType::F16, gpu::gemm::DType::F16),
-        (gpu::gemm::DType::BF16, gpu::gemm::DType::F32),
+        (gpu::DType::F16, gpu::DType::F16),
+        (gpu::DType::BF16, gpu::DType::F32),
     ] {
-        let spec = common::gemm_spec(4095, 4097, 1023, true, false, i, o, k64);
+        let majors = (gpu::Major::K, gpu::Major::K);
+        let spec = common::gemm_spec((4095, 4097, 1023), majors, i, o, k64);
         kernels.push((
             format!("gemm_128x128x64_w2x2_s3_{i:?}_{o:?}"),
-            gpu::gemm::generate_gemm(&spec).unwrap(),
+            gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap(),
         ));
     }
     for (label, k) in kernels {
@@ -73,8 +58,7 @@ fn every_kernel_compiles_without_spills() {
 
 #[test]
 fn compile_errors_are_errors() {
-    if !gpu::nvrtc::nvrtc_available() {
-        common::loud("***** SKIP compile_errors_are_errors: libnvrtc missing *****");
+    if !common::nvrtc_or_skip("compile_errors_are_errors") {
         return;
     }
     let e = gpu::nvrtc::compile(

@@ -3,16 +3,12 @@
 //! Without it: a loud SKIP, or a failure when CI=true.
 #![cfg(feature = "nvrtc")]
 
-use gpu::gemm::DType;
-use gpu::hopper::{HopperConfig, HopperProblem, Major, generate_hopper_gemm};
+use gpu::DType;
+use gpu::Major;
+use gpu::configs::sm90_persistent_tma_store;
+use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 
-fn loud(msg: &str) {
-    eprintln!(
-        "\n{}\n{msg}\n{}\n",
-        "*".repeat(msg.len()),
-        "*".repeat(msg.len())
-    );
-}
+mod common;
 
 fn configs() -> Vec<(HopperConfig, DType, DType)> {
     vec![
@@ -28,30 +24,14 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
             DType::F16,
             DType::F16,
         ),
-        (
-            HopperConfig {
-                tma_store: true,
-                persistent: true,
-                stages: 6,
-                ..HopperConfig::default()
-            },
-            DType::BF16,
-            DType::F32,
-        ),
+        (sm90_persistent_tma_store(), DType::BF16, DType::F32),
         (HopperConfig::pingpong(), DType::BF16, DType::BF16),
     ]
 }
 
 #[test]
 fn hopper_gemm_compiles_without_spills() {
-    if !gpu::nvrtc::nvrtc_available() {
-        let msg = "libnvrtc cannot be loaded: source .ci/nvrtc.sh (installs NVRTC 13.0 from PyPI)";
-        if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
-            panic!("CI=true and {msg}");
-        }
-        loud(&format!(
-            "***** SKIP hopper_gemm_compiles_without_spills: {msg} *****"
-        ));
+    if !common::nvrtc_or_skip("hopper_gemm_compiles_without_spills") {
         return;
     }
     let mut failures = Vec::new();
@@ -82,35 +62,35 @@ fn hopper_gemm_compiles_without_spills() {
     for ((cfg, tin, tout), problem) in runs {
         let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();
         let t0 = std::time::Instant::now();
-        match gpu::nvrtc::compile(&k.kernel.source, &k.kernel.name, "sm_90a") {
+        match gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
             Ok(c) => {
                 eprintln!(
                     "{:50} {}x{} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}  ({:.0} ms)",
-                    k.kernel.name,
+                    k.name,
                     problem.m,
                     problem.n,
                     c.report.registers,
-                    k.kernel.dynamic_smem_bytes,
+                    k.dynamic_smem_bytes,
                     c.report.stack_frame,
                     c.report.spill_stores,
                     c.report.spill_loads,
                     t0.elapsed().as_secs_f64() * 1e3
                 );
                 if c.report.registers == 0 || !c.report.is_clean() {
-                    failures.push(format!("{}: {:?}\n{}", k.kernel.name, c.report, c.log));
+                    failures.push(format!("{}: {:?}\n{}", k.name, c.report, c.log));
                 }
-                if let Some(sass) = sass_of(&c.cubin, &k.kernel.name) {
+                if let Some(sass) = sass_of(&c.cubin, &k.name) {
                     let n = sass.lines().filter(|l| l.contains("HGMMA")).count();
                     eprintln!("  cuobjdump: {n} HGMMA instructions");
                     if n == 0 || sass.contains("LDL") || sass.contains("STL") {
                         failures.push(format!(
                             "{}: SASS without HGMMA or with local memory",
-                            k.kernel.name
+                            k.name
                         ));
                     }
                 }
             }
-            Err(e) => failures.push(format!("{}: {e}", k.kernel.name)),
+            Err(e) => failures.push(format!("{}: {e}", k.name)),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

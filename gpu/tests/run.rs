@@ -24,14 +24,15 @@ mod common;
 mod gpu_run {
     use super::common;
 
-    use common::{gemm_spec, l};
-    use gpu::copy::{CopySpec, generate_copy};
-    use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
-    use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-    use gpu::runner::Runtime;
-    use gpu::transpose::{TransposeSpec, generate_transpose};
+    use common::{copy_kernel, gemm_spec, l};
+    use cudarc::driver::DeviceRepr;
+    use gpu::configs::{sm80_256x128_s3, sm80_large, sm80_two_ctas, sm80_two_ctas_k64};
+    use gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, encode, round_to};
+    use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
+    use gpu::runtime::Runtime;
+    use gpu::{DType, Kernel, Major};
+    use layout_core::Layout;
     use layout_core::tensor::{self, make_gmem_ptr, make_tensor};
-    use layout_core::{IntTuple, Layout, select};
 
     fn runtime(test: &str) -> Option<Runtime> {
         match Runtime::new(0) {
@@ -66,11 +67,7 @@ mod gpu_run {
 
     fn run_copy_case(rt: &Runtime, src: &str, dst: &str, transpose: bool) {
         let (sl, dl) = (l(src), l(dst));
-        let k = if transpose {
-            generate_transpose(&TransposeSpec::new(sl.clone(), dl.clone(), 4)).unwrap()
-        } else {
-            generate_copy(&CopySpec::new(sl.clone(), dl.clone(), 4)).unwrap()
-        };
+        let k = copy_kernel(src, dst, 4, transpose);
         let mut rng = Rng(42);
         let src_data: Vec<u32> = (0..cosize(&sl)).map(|_| rng.next_u64() as u32).collect();
         let dst_init: Vec<u32> = vec![0xdead_beef; cosize(&dl)];
@@ -136,159 +133,81 @@ mod gpu_run {
         run_copy_case(&rt, "(1000,2048):(2048,_1)", "(1000,2048):(_1,1000)", true);
     }
 
-    fn to_f32(dt: DType, h: u16) -> f32 {
-        if dt == DType::F16 {
-            f16_to_f32(h)
-        } else {
-            bf16_to_f32(h)
-        }
+    /// A and B (integers in [-2, 2] of the input type) and C (integers in [-3, 3]) of a GEMM: every
+    /// product and sum is exact in f32.
+    fn gemm_inputs(spec: &GemmSpec, rng: &mut Rng) -> (Vec<u16>, Vec<u16>, Vec<f32>) {
+        let a = rng.small_ints(spec.input, cosize(&spec.a), 2);
+        let b = rng.small_ints(spec.input, cosize(&spec.b), 2);
+        let c = (0..cosize(&spec.c))
+            .map(|_| rng.small_int(3) as f32)
+            .collect();
+        (a, b, c)
     }
-    fn from_f32(dt: DType, f: f32) -> u16 {
-        if dt == DType::F16 {
-            f32_to_f16(f)
-        } else {
-            f32_to_bf16(f)
+
+    /// Launches a kernel taking (A, B, C, D) once, D filled with `fill` first, and downloads D.
+    fn launch_abcd<T: DeviceRepr + Default + Clone>(
+        rt: &Runtime,
+        k: &Kernel,
+        (a, b, c): (&[u16], &[u16], &[T]),
+        fill: T,
+    ) -> Vec<T> {
+        let (da, db, dc) = (
+            rt.upload(a).unwrap(),
+            rt.upload(b).unwrap(),
+            rt.upload(c).unwrap(),
+        );
+        let dd = rt.upload(&vec![fill; c.len()]).unwrap();
+        let args = [rt.bind(&da), rt.bind(&db), rt.bind(&dc), rt.bind(&dd)];
+        rt.launch(k, &args).unwrap();
+        rt.sync().unwrap();
+        rt.download(&dd).unwrap()
+    }
+
+    /// D of one run of the GEMM, as f32 (16-bit outputs start as NaN, f32 ones as NaN too).
+    fn gemm_output(
+        rt: &Runtime,
+        k: &Kernel,
+        spec: &GemmSpec,
+        a: &[u16],
+        b: &[u16],
+        c: &[f32],
+    ) -> Vec<f32> {
+        match spec.output {
+            DType::F32 => launch_abcd(rt, k, (a, b, c), f32::NAN),
+            out => decode(out, &launch_abcd(rt, k, (a, b, &encode(out, c)), 0x7e00)),
         }
     }
 
-    /// Runs one GEMM and checks it. `full`: compare every element, else every row and column at the
-    /// tile edges plus 20000 random points.
-    fn run_gemm(rt: &Runtime, spec: &GemmSpec, full: bool) {
-        let k = generate_gemm(spec).unwrap();
-        let shape = |l: &Layout, i: usize| l.shape().get(i).unwrap().as_int().unwrap().value;
-        let (m, kk, n) = (shape(&spec.a, 0), shape(&spec.a, 1), shape(&spec.b, 1));
-        let mut rng = Rng(7 + (m * 31 + n * 7 + kk) as u64);
-        let ah: Vec<u16> = (0..cosize(&spec.a))
-            .map(|_| from_f32(spec.input, rng.small_int(2) as f32))
-            .collect();
-        let bh: Vec<u16> = (0..cosize(&spec.b))
-            .map(|_| from_f32(spec.input, rng.small_int(2) as f32))
-            .collect();
-        let cvals: Vec<f32> = (0..cosize(&spec.c))
-            .map(|_| rng.small_int(3) as f32)
-            .collect();
-        // The CPU reference: layout-core's host tensors over the same buffers with the kernel's
-        // layouts: A (M,K), B (N,K) = select<1,0> of the kernel's (K,N) B, C (M,N), and the reference
-        // `tensor::gemm` on the (1,K) x (1,K) -> (1,1) sub-tensors at each checked point (exact in f32:
-        // small integers).
-        let (af, bf): (Vec<f32>, Vec<f32>) = (
-            ah.iter().map(|&h| to_f32(spec.input, h)).collect(),
-            bh.iter().map(|&h| to_f32(spec.input, h)).collect(),
-        );
-        let ta = make_tensor(make_gmem_ptr(&af[..]), spec.a.clone()).unwrap();
-        let tb = make_tensor(make_gmem_ptr(&bf[..]), select(&spec.b, &[1, 0]).unwrap()).unwrap();
-        let tcv = make_tensor(make_gmem_ptr(&cvals[..]), spec.c.clone()).unwrap();
-        // (1,K) layout of one row of a (rows,K) operand: (_1, mode 1)
-        let row_of = |l: &Layout| -> Layout {
-            let k = layout_core::get(l, &[1]).unwrap();
-            Layout::new(
-                IntTuple::Tuple(vec![IntTuple::s(1), k.shape().clone()]),
-                IntTuple::Tuple(vec![IntTuple::s(0), k.stride().clone()]),
-            )
-            .unwrap()
-        };
-        let (a_row, b_row) = (row_of(ta.layout()), row_of(tb.layout()));
-        let one: Layout = "(_1,_1):(_0,_0)".parse().unwrap();
-        let coff = |i: i64, j: i64| tcv.index_of((i, j)).unwrap() as usize;
-        let reference = |i: i64, j: i64| -> f32 {
-            let ai = ta
-                .relayout(a_row.clone(), ta.index_of((i, 0)).unwrap())
-                .unwrap();
-            let bj = tb
-                .relayout(b_row.clone(), tb.index_of((j, 0)).unwrap())
-                .unwrap();
-            let mut acc = [0f32];
-            let mut t = make_tensor(make_gmem_ptr(&mut acc[..]), one.clone()).unwrap();
-            tensor::gemm(&ai, &bj, &mut t).unwrap();
-            spec.alpha * acc[0] + spec.beta * cvals[coff(i, j)]
-        };
-        let da = rt.upload(&ah).unwrap();
-        let db = rt.upload(&bh).unwrap();
-        let got: Vec<f32> = if spec.output == DType::F32 {
-            let dc = rt.upload(&cvals).unwrap();
-            let dd = rt.upload(&vec![f32::NAN; cvals.len()]).unwrap();
-            rt.launch(
-                &k,
-                &[rt.bind(&da), rt.bind(&db), rt.bind(&dc), rt.bind(&dd)],
-            )
-            .unwrap();
-            rt.sync().unwrap();
-            rt.download(&dd).unwrap()
-        } else {
-            let ch: Vec<u16> = cvals.iter().map(|&v| from_f32(spec.output, v)).collect();
-            let dc = rt.upload(&ch).unwrap();
-            let dd = rt.upload(&vec![0x7e00u16; ch.len()]).unwrap();
-            rt.launch(
-                &k,
-                &[rt.bind(&da), rt.bind(&db), rt.bind(&dc), rt.bind(&dd)],
-            )
-            .unwrap();
-            rt.sync().unwrap();
-            let out = spec.output;
-            rt.download(&dd)
-                .unwrap()
-                .iter()
-                .map(|&h| to_f32(out, h))
-                .collect()
-        };
-        let check = |i: i64, j: i64| -> Option<String> {
-            let want = reference(i, j);
-            let want_rounded = match spec.output {
-                DType::F32 => want,
-                o => to_f32(o, from_f32(o, want)),
-            };
-            let g = got[coff(i, j)];
-            if g == want_rounded {
-                None
-            } else {
-                Some(format!(
-                    "D({i},{j}) = {g}, want {want_rounded} (exact {want})"
-                ))
-            }
-        };
-        let mut points = Vec::new();
+    /// Every element (`full`), else every 3rd element of the rows and columns at the tile edges and
+    /// 20000 random points.
+    fn gemm_points(
+        spec: &GemmSpec,
+        (m, n): (i64, i64),
+        full: bool,
+        rng: &mut Rng,
+    ) -> Vec<(i64, i64)> {
         if full {
-            for i in 0..m {
-                for j in 0..n {
-                    points.push((i, j));
-                }
-            }
-        } else {
-            let bm = spec.config.bm;
-            let bn = spec.config.bn;
-            for &i in &[
-                0,
-                m - 1,
-                (m - 1) / bm * bm,
-                ((m - 1) / bm * bm).saturating_sub(1),
-            ] {
-                for j in (0..n).step_by(3) {
-                    points.push((i, j));
-                }
-            }
-            for &j in &[
-                0,
-                n - 1,
-                (n - 1) / bn * bn,
-                ((n - 1) / bn * bn).saturating_sub(1),
-            ] {
-                for i in (0..m).step_by(3) {
-                    points.push((i, j));
-                }
-            }
-            for _ in 0..20000 {
-                points.push((
-                    (rng.next_u64() % m as u64) as i64,
-                    (rng.next_u64() % n as u64) as i64,
-                ));
-            }
+            return all_points(m, n);
         }
+        let edges = |extent: i64, tile: i64| {
+            let last = (extent - 1) / tile * tile;
+            [0, extent - 1, last, last.saturating_sub(1)]
+        };
+        let (rows, cols) = (edges(m, spec.config.bm), edges(n, spec.config.bn));
+        edge_points((m, n), &rows, &cols, 3, 20000, rng)
+    }
+
+    /// The mismatches `check` reports at `points` (at most 5 per thread), checked on all cores.
+    fn mismatches(
+        points: &[(i64, i64)],
+        check: impl Fn(i64, i64) -> Option<String> + Sync,
+    ) -> Vec<String> {
         let threads = std::thread::available_parallelism()
             .map(|x| x.get())
             .unwrap_or(4)
             .min(32);
-        let chunk = points.len().div_ceil(threads);
-        let bad: Vec<String> = std::thread::scope(|s| {
+        let chunk = points.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
             let hs: Vec<_> = points
                 .chunks(chunk)
                 .map(|ps| {
@@ -301,7 +220,33 @@ mod gpu_run {
                 })
                 .collect();
             hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
-        });
+        })
+    }
+
+    /// Runs one GEMM and checks it. `full`: compare every element, else every row and column at the
+    /// tile edges plus 20000 random points.
+    fn run_gemm(rt: &Runtime, spec: &GemmSpec, full: bool) {
+        let k = generate_gemm(spec).unwrap();
+        let shape = |l: &Layout, i: usize| l.shape().get(i).unwrap().as_int().unwrap().value;
+        let (m, kk, n) = (shape(&spec.a, 0), shape(&spec.a, 1), shape(&spec.b, 1));
+        let mut rng = Rng(7 + (m * 31 + n * 7 + kk) as u64);
+        let (ah, bh, cvals) = gemm_inputs(spec, &mut rng);
+        // The CPU reference: layout-core's host tensors over the same buffers with the kernel's
+        // layouts (exact in f32: small integers).
+        let (af, bf) = (decode(spec.input, &ah), decode(spec.input, &bh));
+        let reference = ReferenceGemm::from_layouts(&af, &spec.a, &bf, &spec.b).unwrap();
+        let tc = make_tensor(make_gmem_ptr(&cvals[..]), spec.c.clone()).unwrap();
+        let coff = |i: i64, j: i64| tc.index_of((i, j)).unwrap() as usize;
+        let got = gemm_output(rt, &k, spec, &ah, &bh, &cvals);
+        let check = |i: i64, j: i64| -> Option<String> {
+            let want = spec.alpha * reference.at(i, j) as f32 + spec.beta * cvals[coff(i, j)];
+            let want_rounded = round_to(spec.output, want);
+            let g = got[coff(i, j)];
+            (g != want_rounded)
+                .then(|| format!("D({i},{j}) = {g}, want {want_rounded} (exact {want})"))
+        };
+        let points = gemm_points(spec, (m, n), full, &mut rng);
+        let bad = mismatches(&points, check);
         assert!(
             bad.is_empty(),
             "{} (A {} B {}): {} points checked, mismatches:\n{}",
@@ -318,95 +263,29 @@ mod gpu_run {
         let Some(rt) = runtime(&format!("gemm_{m}x{n}x{k}")) else {
             return;
         };
-        let big = GemmConfig {
-            bm: 128,
-            bn: 256,
-            bk: 32,
-            warps_m: 2,
-            warps_n: 4,
-            stages: 4,
-            min_blocks: 1,
-            group_m: 8,
-        };
-        // 2 CTAs per SM: 128 registers per thread, fragments single-buffered
-        let two_ctas = GemmConfig {
-            bn: 128,
-            min_blocks: 2,
-            ..big
-        };
-        let two_ctas_k64 = GemmConfig {
-            bn: 128,
-            bk: 64,
-            warps_n: 2,
-            stages: 3,
-            min_blocks: 2,
-            ..big
-        };
+        use Major::{K, MN};
+        let (big, two_ctas, two_ctas_k64) = (sm80_large(), sm80_two_ctas(), sm80_two_ctas_k64());
+        let default = GemmConfig::default();
+        // (A major, B major): (K, MN) is A row-major, B row-major
         let cases = [
-            (
-                true,
-                true,
-                DType::F16,
-                DType::F32,
-                GemmConfig::default(),
-                1.0,
-                0.0,
-            ),
-            (
-                true,
-                false,
-                DType::BF16,
-                DType::F32,
-                GemmConfig::default(),
-                0.5,
-                2.0,
-            ),
-            (
-                false,
-                true,
-                DType::F16,
-                DType::F16,
-                GemmConfig::default(),
-                1.0,
-                1.0,
-            ),
-            (false, false, DType::BF16, DType::BF16, big, 1.0, -1.0),
-            (true, false, DType::F16, DType::F16, two_ctas, 1.0, 1.0),
-            (false, true, DType::BF16, DType::BF16, two_ctas, 1.0, -1.0),
-            (true, false, DType::F16, DType::F16, big, 2.0, 0.0),
+            ((K, MN), DType::F16, DType::F32, default, 1.0, 0.0),
+            ((K, K), DType::BF16, DType::F32, default, 0.5, 2.0),
+            ((MN, MN), DType::F16, DType::F16, default, 1.0, 1.0),
+            ((MN, K), DType::BF16, DType::BF16, big, 1.0, -1.0),
+            // 2 CTAs per SM: 128 registers per thread, fragments single-buffered
+            ((K, K), DType::F16, DType::F16, two_ctas, 1.0, 1.0),
+            ((MN, MN), DType::BF16, DType::BF16, two_ctas, 1.0, -1.0),
+            ((K, K), DType::F16, DType::F16, big, 2.0, 0.0),
             // 128x128x64, 2x2 warps, 3 stages, 2 CTAs/SM (double-buffered fragments): the bench's best
-            (true, false, DType::F16, DType::F16, two_ctas_k64, 1.0, 0.5),
+            ((K, K), DType::F16, DType::F16, two_ctas_k64, 1.0, 0.5),
             // beta = 0: the staged (shared-memory, 16-byte vector) epilogue on interior tiles
-            (true, false, DType::F16, DType::F16, two_ctas_k64, 1.0, 0.0),
-            (false, true, DType::BF16, DType::F32, two_ctas_k64, 0.5, 0.0),
-            (
-                false,
-                true,
-                DType::BF16,
-                DType::BF16,
-                two_ctas_k64,
-                1.0,
-                -1.0,
-            ),
-            (
-                true,
-                false,
-                DType::BF16,
-                DType::F32,
-                GemmConfig {
-                    bm: 256,
-                    bn: 128,
-                    warps_m: 4,
-                    warps_n: 2,
-                    stages: 3,
-                    ..big
-                },
-                1.0,
-                1.0,
-            ),
+            ((K, K), DType::F16, DType::F16, two_ctas_k64, 1.0, 0.0),
+            ((MN, MN), DType::BF16, DType::F32, two_ctas_k64, 0.5, 0.0),
+            ((MN, MN), DType::BF16, DType::BF16, two_ctas_k64, 1.0, -1.0),
+            ((K, K), DType::BF16, DType::F32, sm80_256x128_s3(), 1.0, 1.0),
         ];
-        for (ar, br, i, o, cfg, alpha, beta) in cases {
-            let mut spec = gemm_spec(m, n, k, ar, br, i, o, cfg);
+        for (majors, i, o, cfg, alpha, beta) in cases {
+            let mut spec = gemm_spec((m, n, k), majors, i, o, cfg);
             spec.alpha = alpha;
             spec.beta = beta;
             run_gemm(&rt, &spec, full);

@@ -3,8 +3,9 @@
 #![allow(clippy::manual_is_multiple_of)]
 mod common;
 
-use gpu::gemm::{DType, GemmConfig, plan_gemm};
-use gpu::transpose::{TransposeSpec, plan_transpose};
+use gpu::kernels::gemm_sm80::{GemmConfig, plan_gemm};
+use gpu::kernels::transpose::{TransposeSpec, plan_transpose};
+use gpu::{DType, Major};
 
 #[test]
 fn generated_sources() {
@@ -25,28 +26,12 @@ fn generated_sources() {
 #[test]
 fn same_source_for_other_dynamic_sizes() {
     // Dynamic leaves are parameters: a different M/N/K (same alignment class) gives the same text.
-    let a = gpu::gemm::generate_gemm(&common::gemm_spec(
-        1000,
-        1000,
-        1000,
-        true,
-        false,
-        DType::F16,
-        DType::F32,
-        GemmConfig::default(),
-    ))
-    .unwrap();
-    let b = gpu::gemm::generate_gemm(&common::gemm_spec(
-        4096,
-        512,
-        2048,
-        true,
-        false,
-        DType::F16,
-        DType::F32,
-        GemmConfig::default(),
-    ))
-    .unwrap();
+    let generate = |mnk| {
+        let majors = (Major::K, Major::K);
+        let spec = common::gemm_spec(mnk, majors, DType::F16, DType::F32, GemmConfig::default());
+        gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap()
+    };
+    let (a, b) = (generate((1000, 1000, 1000)), generate((4096, 512, 2048)));
     assert_eq!(a.source, b.source);
     assert_ne!(a.args, b.args);
 }
@@ -73,26 +58,28 @@ fn swizzles_remove_every_bank_conflict() {
     .unwrap();
     assert_eq!((t.v_in, t.v_out, t.conflicts), (1, 1, 0));
     assert!(t.unswizzled_conflicts > 0);
-    for (ar, br) in [(true, true), (true, false), (false, true), (false, false)] {
+    use Major::{K, MN};
+    for (am, bm) in [(K, MN), (K, K), (MN, MN), (MN, K)] {
         let p = plan_gemm(&common::gemm_spec(
-            256,
-            256,
-            256,
-            ar,
-            br,
+            (256, 256, 256),
+            (am, bm),
             DType::BF16,
             DType::F32,
             GemmConfig::default(),
         ))
         .unwrap();
-        assert_eq!((p.a_swizzle.1, p.b_swizzle.1), (0, 0), "{ar} {br}: {p:?}");
+        assert_eq!(
+            (p.a_swizzle.1, p.b_swizzle.1),
+            (0, 0),
+            "{am:?} {bm:?}: {p:?}"
+        );
         assert!(p.a_swizzle.2 > 0 && p.b_swizzle.2 > 0, "{p:?}");
     }
 }
 
 #[test]
 fn bad_inputs_are_errors() {
-    use gpu::copy::{CopySpec, generate_copy};
+    use gpu::kernels::copy::{CopySpec, generate_copy};
     let e = generate_copy(&CopySpec::new(
         common::l("(8,8):(1,8)"),
         common::l("(8,4):(1,8)"),
@@ -101,28 +88,22 @@ fn bad_inputs_are_errors() {
     .unwrap_err();
     assert!(e.to_string().contains("size"), "{e}");
     let mut spec = common::gemm_spec(
-        100,
-        100,
-        100,
-        true,
-        true,
+        (100, 100, 100),
+        (Major::K, Major::MN),
         DType::F16,
         DType::F32,
         GemmConfig::default(),
     );
     spec.a = common::l("(100,100):(101,_1)");
     assert!(
-        gpu::gemm::generate_gemm(&spec)
+        gpu::kernels::gemm_sm80::generate_gemm(&spec)
             .unwrap_err()
             .to_string()
             .contains("multiple of 8")
     );
     spec = common::gemm_spec(
-        100,
-        100,
-        100,
-        true,
-        true,
+        (100, 100, 100),
+        (Major::K, Major::MN),
         DType::F16,
         DType::F32,
         GemmConfig {
@@ -130,5 +111,5 @@ fn bad_inputs_are_errors() {
             ..GemmConfig::default()
         },
     );
-    assert!(gpu::gemm::generate_gemm(&spec).is_err());
+    assert!(gpu::kernels::gemm_sm80::generate_gemm(&spec).is_err());
 }

@@ -6,24 +6,28 @@
 //! `bench [--quick] [--gemm]` (quick: fewer GEMM configs and iterations; gemm: only the GEMM rows).
 
 #![allow(clippy::manual_is_multiple_of)]
-use gpu::copy::{CopySpec, generate_copy};
-use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
-use gpu::hopper::{HopperConfig, HopperProblem, generate_hopper_gemm};
-use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-use gpu::runner::Runtime;
-use gpu::transpose::{TransposeSpec, generate_transpose};
-use gpu::{GpuError, Result};
+use gpu::configs::{
+    BENCH_SIZES, sm80_large, sm80_spec, sm80_two_ctas, sm80_two_ctas_k64, sm80_two_ctas_w4x2,
+    sm90_persistent_tma_store,
+};
+use gpu::host::Rng;
+use gpu::kernels::copy::{CopySpec, generate_copy};
+use gpu::kernels::gemm_sm80::{GemmConfig, generate_gemm};
+use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
+use gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, print_table};
+use gpu::runtime::{RawBuffer, Runtime};
+use gpu::{DType, GpuError, Kernel, Result};
 
 fn layout(s: &str) -> Result<layout_core::Layout> {
     Ok(s.parse()?)
 }
 
-struct Row {
-    what: String,
-    ours: String,
-    base: String,
-    ratio: f64,
-    note: String,
+/// The command line: `--quick` (one configuration each, fewer iterations), `--gemm` (GEMM rows only).
+struct Options {
+    quick: bool,
+    gemm_only: bool,
+    iters: usize,
 }
 
 fn main() {
@@ -33,354 +37,263 @@ fn main() {
     }
 }
 
-fn cublas_err<E: std::fmt::Debug>(e: E) -> GpuError {
-    GpuError::Cuda(format!("cuBLAS: {e:?}"))
-}
-
 fn run() -> Result<()> {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let has = |flag: &str| std::env::args().any(|a| a == flag);
+    let quick = has("--quick");
+    let opts = Options {
+        quick,
+        gemm_only: has("--gemm"),
+        iters: if quick { 10 } else { 30 },
+    };
     let rt = Runtime::new(0)?;
     println!("device: {} ({})", rt.device_name()?, rt.arch());
     let mut rows = Vec::new();
-    let iters = if quick { 10 } else { 30 };
-    let gemm_only = std::env::args().any(|a| a == "--gemm");
-
-    if !gemm_only {
-        // ---- copy: 1 GiB of f32, contiguous; baseline cuMemcpyDtoD of the same bytes
-        let n: i64 = 1 << 28;
-        let bytes = (n * 4) as usize;
-        let src = rt.zeros::<u32>(n as usize)?;
-        let dst = rt.zeros::<u32>(n as usize)?;
-        let (sp, dp) = (rt.bind(&src), rt.bind(&dst));
-        let memcpy_ms = rt.time_ms(3, iters, || rt.memcpy_dtod(dp, sp, bytes))?;
-        let memcpy_gbs = 2.0 * bytes as f64 / memcpy_ms / 1e6;
-        let cl = layout(&format!("(_4,{}):(_1,_4)", n / 4))?;
-        let mut best_copy = (0.0, String::new());
-        for (t, u) in [(256, 4), (256, 2), (512, 4), (128, 8)] {
-            let k = generate_copy(&CopySpec {
-                src: cl.clone(),
-                dst: cl.clone(),
-                elem_bytes: 4,
-                threads: t,
-                unroll: u,
-            })?;
-            let loaded = rt.load(&k)?;
-            let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &[sp, dp]))?;
-            let gbs = 2.0 * bytes as f64 / ms / 1e6;
-            if gbs > best_copy.0 {
-                best_copy = (gbs, format!("{} ({} regs)", k.name, loaded.registers));
-            }
-        }
-        rows.push(Row {
-            what: "copy 1 GiB f32 (2^28 elems), GB/s".into(),
-            ours: format!("{:.0}", best_copy.0),
-            base: format!("{memcpy_gbs:.0} (cuMemcpyDtoD)"),
-            ratio: best_copy.0 / memcpy_gbs,
-            note: best_copy.1,
-        });
-
-        // ---- transpose 16384x16384 f32 (1 GiB) vs the same memcpy
-        let m: i64 = 16384;
-        let tsrc = layout(&format!("({m},{m}):({m},_1)"))?;
-        let tdst = layout(&format!("({m},{m}):(_1,{m})"))?;
-        let mut best_t = (0.0, String::new());
-        for (tm, tn, th) in [(64, 64, 256), (32, 32, 256), (64, 64, 512), (32, 64, 256)] {
-            let k = match generate_transpose(&TransposeSpec {
-                src: tsrc.clone(),
-                dst: tdst.clone(),
-                elem_bytes: 4,
-                tile_m: tm,
-                tile_n: tn,
-                threads: th,
-            }) {
-                Ok(k) => k,
-                Err(e) => {
-                    println!("transpose {tm}x{tn}/{th}: {e}");
-                    continue;
-                }
-            };
-            let loaded = rt.load(&k)?;
-            let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &[sp, dp]))?;
-            let gbs = 2.0 * bytes as f64 / ms / 1e6;
-            if gbs > best_t.0 {
-                best_t = (gbs, format!("{} ({} regs)", k.name, loaded.registers));
-            }
-        }
-        rows.push(Row {
-            what: "transpose 16384^2 f32, GB/s".into(),
-            ours: format!("{:.0}", best_t.0),
-            base: format!("{memcpy_gbs:.0} (cuMemcpyDtoD)"),
-            ratio: best_t.0 / memcpy_gbs,
-            note: best_t.1,
-        });
-        drop((src, dst));
+    if !opts.gemm_only {
+        rows.extend(memory_rows(&rt, opts.iters)?);
     }
-    // ---- GEMM vs cuBLAS: A row-major (M,K), B column-major (K,N), D row-major, out = in type
-    if !std::panic::catch_unwind(|| unsafe { cudarc::cublas::sys::is_culib_present() })
-        .unwrap_or(false)
-    {
-        return Err(GpuError::LibraryMissing("libcublas"));
+    rows.extend(gemm_rows(&rt, &opts)?);
+    print_table(["benchmark", "ours", "baseline", "ratio", "kernel"], &rows);
+    Ok(())
+}
+
+/// GB/s of reading and writing `bytes` in `ms` milliseconds.
+fn gbs(bytes: usize, ms: f64) -> f64 {
+    2.0 * bytes as f64 / ms / 1e6
+}
+
+/// Copy and transpose of 1 GiB of f32 against `cuMemcpyDtoD` of the same bytes.
+fn memory_rows(rt: &Runtime, iters: usize) -> Result<Vec<Row>> {
+    let n: i64 = 1 << 28;
+    let bytes = (n * 4) as usize;
+    let src = rt.zeros::<u32>(n as usize)?;
+    let dst = rt.zeros::<u32>(n as usize)?;
+    let args = [rt.bind(&src), rt.bind(&dst)];
+    let memcpy_ms = rt.time_ms(3, iters, || rt.memcpy_dtod(args[1], args[0], bytes))?;
+    let memcpy_gbs = gbs(bytes, memcpy_ms);
+    let copy = best_copy(rt, iters, &args, n)?;
+    let transpose = best_transpose(rt, iters, &args)?;
+    let memcpy = Some("cuMemcpyDtoD");
+    Ok(vec![
+        Row::versus(
+            "copy 1 GiB f32 (2^28 elems), GB/s".into(),
+            copy,
+            memcpy_gbs,
+            memcpy,
+        ),
+        Row::versus(
+            "transpose 16384^2 f32, GB/s".into(),
+            transpose,
+            memcpy_gbs,
+            memcpy,
+        ),
+    ])
+}
+
+/// GB/s of a copy-like kernel moving 1 GiB between the two buffers.
+fn time_gbs(
+    rt: &Runtime,
+    iters: usize,
+    k: &Kernel,
+    args: &[RawBuffer],
+    best: &mut Best,
+) -> Result<()> {
+    let loaded = rt.load(k)?;
+    let ms = rt.time_ms(3, iters, || rt.launch_loaded(k, &loaded, args))?;
+    best.offer(gbs(args[0].bytes(), ms), || {
+        format!("{} ({} regs)", k.name, loaded.registers)
+    });
+    Ok(())
+}
+
+/// The best of a few copy configurations (threads, unroll) over `n` contiguous f32.
+fn best_copy(rt: &Runtime, iters: usize, args: &[RawBuffer], n: i64) -> Result<Best> {
+    let cl = layout(&format!("(_4,{}):(_1,_4)", n / 4))?;
+    let mut best = Best::default();
+    for (threads, unroll) in [(256, 4), (256, 2), (512, 4), (128, 8)] {
+        let k = generate_copy(&CopySpec {
+            src: cl.clone(),
+            dst: cl.clone(),
+            elem_bytes: 4,
+            threads,
+            unroll,
+        })?;
+        time_gbs(rt, iters, &k, args, &mut best)?;
     }
-    let blas = cudarc::cublas::CudaBlas::new(rt.stream().clone()).map_err(cublas_err)?;
-    let handle = *blas.handle();
-    let configs: Vec<GemmConfig> = {
-        let big = GemmConfig {
-            bm: 128,
-            bn: 256,
-            bk: 32,
-            warps_m: 2,
-            warps_n: 4,
-            stages: 4,
-            min_blocks: 1,
-            group_m: 8,
+    Ok(best)
+}
+
+/// The best of a few transpose configurations (tile, threads) of 16384x16384 f32.
+fn best_transpose(rt: &Runtime, iters: usize, args: &[RawBuffer]) -> Result<Best> {
+    let m: i64 = 16384;
+    let src = layout(&format!("({m},{m}):({m},_1)"))?;
+    let dst = layout(&format!("({m},{m}):(_1,{m})"))?;
+    let mut best = Best::default();
+    for (tile_m, tile_n, threads) in [(64, 64, 256), (32, 32, 256), (64, 64, 512), (32, 64, 256)] {
+        let spec = TransposeSpec {
+            src: src.clone(),
+            dst: dst.clone(),
+            elem_bytes: 4,
+            tile_m,
+            tile_n,
+            threads,
         };
-        let all = vec![
-            big,
-            GemmConfig { stages: 3, ..big },
-            GemmConfig { stages: 5, ..big },
-            GemmConfig { group_m: 16, ..big },
-            GemmConfig {
-                bm: 256,
-                bn: 128,
-                warps_m: 4,
-                warps_n: 2,
-                ..big
-            },
-            GemmConfig::default(),
-            // 2 CTAs per SM (128 registers per thread, single-buffered fragments)
-            GemmConfig {
-                bn: 128,
-                min_blocks: 2,
-                ..big
-            },
-            GemmConfig {
-                bn: 128,
-                warps_m: 4,
-                warps_n: 2,
-                min_blocks: 2,
-                ..big
-            },
-            GemmConfig {
-                bn: 128,
-                stages: 5,
-                min_blocks: 2,
-                ..big
-            },
-            GemmConfig {
-                bn: 128,
-                bk: 64,
-                stages: 3,
-                min_blocks: 2,
-                ..big
-            },
-            GemmConfig {
-                bm: 256,
-                bn: 128,
-                warps_m: 4,
-                warps_n: 4,
-                ..big
-            },
-            // 2 CTAs per SM, 2x2 warps of 64x64, bk 64: double-buffered fragments (gemm3)
-            GemmConfig {
-                bn: 128,
-                bk: 64,
-                warps_n: 2,
-                stages: 3,
-                min_blocks: 2,
-                ..big
-            },
-        ];
-        // --quick: one config, f16, 8192^3 only (used under ncu)
-        if quick { vec![all[6]] } else { all }
-    };
-    for dt in [DType::F16, DType::BF16] {
-        for (mm, nn, kk) in [
-            (4096i64, 4096i64, 4096i64),
-            (8192, 8192, 8192),
-            (4095, 4097, 1023),
-        ] {
-            let up = |x: i64| (x + 7) / 8 * 8;
-            let (lda, ldb, ldc) = (up(kk), up(kk), up(nn));
-            let a_l = layout(&format!("({mm},{kk}):({lda},_1)"))?;
-            let b_l = layout(&format!("({kk},{nn}):(_1,{ldb})"))?;
-            let c_l = layout(&format!("({mm},{nn}):({ldc},_1)"))?;
-            let mut rng = Rng(1);
-            let conv = |f: f32| {
-                if dt == DType::F16 {
-                    f32_to_f16(f)
-                } else {
-                    f32_to_bf16(f)
-                }
-            };
-            let back = |h: u16| {
-                if dt == DType::F16 {
-                    f16_to_f32(h)
-                } else {
-                    bf16_to_f32(h)
-                }
-            };
-            let ah: Vec<u16> = (0..(mm * lda) as usize)
-                .map(|_| conv(rng.small_int(4) as f32 / 4.0))
-                .collect();
-            let bh: Vec<u16> = (0..(nn * ldb) as usize)
-                .map(|_| conv(rng.small_int(4) as f32 / 4.0))
-                .collect();
-            let da = rt.upload(&ah)?;
-            let db = rt.upload(&bh)?;
-            let dc = rt.zeros::<u16>((mm * ldc) as usize)?;
-            let dd = rt.zeros::<u16>((mm * ldc) as usize)?;
-            let dref = rt.zeros::<u16>((mm * ldc) as usize)?;
-            let flops = 2.0 * (mm * nn * kk) as f64;
-            let (alpha, beta) = (1.0f32, 0.0f32);
-            let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
-            // Row-major D (M,N) = column-major D^T (N,M) = B^T A^T: cuBLAS A-operand is our B (column-major
-            // K x N, transposed), B-operand is our A (row-major M x K = column-major K x M).
-            let baseline = gpu::baseline::BaselineGemm {
-                dtype: dt,
-                m: mm,
-                n: nn,
-                k: kk,
-                a: (pa, lda),
-                b: (pb, ldb),
-                d: (pref, ldc),
-            };
-            // SAFETY: da, db and dref hold the operands' sizes and outlive the timed launches.
-            let cublas = || unsafe { baseline.run(handle) };
-            let gi = if mm >= 8192 { iters / 2 } else { iters };
-            let cub_ms = rt.time_ms(3, gi, cublas)?;
-            let reference = rt.download(&dref)?;
-            let cub_tf = flops / cub_ms / 1e9;
-            let mut best = (0.0, String::new());
-            for cfg in &configs {
-                let spec = GemmSpec {
-                    a: a_l.clone(),
-                    b: b_l.clone(),
-                    c: c_l.clone(),
-                    input: dt,
-                    output: dt,
-                    alpha,
-                    beta,
-                    config: *cfg,
-                };
-                let k = generate_gemm(&spec)?;
-                let loaded = rt.load(&k)?;
-                let ptrs = [rt.bind(&da), rt.bind(&db), rt.bind(&dc), rt.bind(&dd)];
-                let ms = rt.time_ms(3, gi, || rt.launch_loaded(&k, &loaded, &ptrs))?;
-                // agreement with cuBLAS (both accumulate in f32; outputs rounded to the 16-bit type)
-                let ours = rt.download(&dd)?;
-                let mut worst = 0f32;
-                for i in (0..mm).step_by(7) {
-                    for j in (0..nn).step_by(13) {
-                        let o = (i * ldc + j) as usize;
-                        let (x, y) = (back(ours[o]), back(reference[o]));
-                        worst = worst.max((x - y).abs() / y.abs().max(1.0));
-                    }
-                }
-                let tf = flops / ms / 1e9;
-                println!(
-                    "  {:?} {mm}x{nn}x{kk} {}: {tf:.0} TFLOP/s ({} regs, {} B smem), max rel diff vs cuBLAS {worst:.2e}",
-                    dt, k.name, loaded.registers, k.dynamic_smem_bytes
-                );
-                if worst > 1e-2 {
-                    return Err(GpuError::Launch(format!(
-                        "{} disagrees with cuBLAS: {worst}",
-                        k.name
-                    )));
-                }
-                if tf > best.0 {
-                    best = (tf, format!("{} ({} regs)", k.name, loaded.registers));
-                }
-            }
-            rows.push(Row {
-                what: format!(
-                    "GEMM {:?} {mm}x{nn}x{kk} (A row, B col, D row), TFLOP/s",
-                    dt
-                )
-                .to_lowercase(),
-                ours: format!("{:.0}", best.0),
-                base: format!("{cub_tf:.0} (cublasGemmEx)"),
-                ratio: best.0 / cub_tf,
-                note: best.1,
-            });
-            // ---- the Hopper GEMM (wgmma + TMA) on the same buffers, same cuBLAS baseline
-            if rt.arch() != "sm_90a" && rt.arch() != "sm_90" {
-                continue;
-            }
-            let hp = HopperProblem::padded(mm, nn, kk);
-            assert_eq!((hp.lda, hp.ldb, hp.ldd), (lda, ldb, ldc));
-            let large = HopperConfig::large();
-            let hcfgs: Vec<HopperConfig> = if quick {
-                vec![large]
-            } else {
-                vec![
-                    large,
-                    HopperConfig {
-                        group_m: 16,
-                        ..large
-                    },
-                    HopperConfig {
-                        tma_store: false,
-                        ..large
-                    },
-                    HopperConfig {
-                        persistent: true,
-                        stages: 6,
-                        tma_store: true,
-                        ..HopperConfig::default()
-                    },
-                ]
-            };
-            let mut best = (0.0, String::new());
-            for cfg in &hcfgs {
-                let k = generate_hopper_gemm(&hp, dt, dt, cfg)?;
-                let loaded = gpu::hopper::run::load(&rt, &k)?;
-                let bound =
-                    gpu::hopper::run::bind(&rt, &k, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                let ms =
-                    rt.time_ms(3, gi, || gpu::hopper::run::launch(&rt, &k, &loaded, &bound))?;
-                let ours = rt.download(&dd)?;
-                let mut worst = 0f32;
-                for i in (0..mm).step_by(7) {
-                    for j in (0..nn).step_by(13) {
-                        let o = (i * ldc + j) as usize;
-                        let (x, y) = (back(ours[o]), back(reference[o]));
-                        worst = worst.max((x - y).abs() / y.abs().max(1.0));
-                    }
-                }
-                let tf = flops / ms / 1e9;
-                println!(
-                    "  {:?} {mm}x{nn}x{kk} {}: {tf:.0} TFLOP/s ({} regs, {} B smem), max rel diff vs cuBLAS {worst:.2e}",
-                    dt, k.kernel.name, loaded.registers, k.kernel.dynamic_smem_bytes
-                );
-                if worst > 1e-2 {
-                    return Err(GpuError::Launch(format!(
-                        "{} disagrees with cuBLAS: {worst}",
-                        k.kernel.name
-                    )));
-                }
-                if tf > best.0 {
-                    best = (tf, format!("{} ({} regs)", k.kernel.name, loaded.registers));
-                }
-            }
-            rows.push(Row {
-                what: format!(
-                    "GEMM {:?} {mm}x{nn}x{kk} (A row, B col, D row), Hopper wgmma+TMA, TFLOP/s",
-                    dt
-                )
-                .to_lowercase(),
-                ours: format!("{:.0}", best.0),
-                base: format!("{cub_tf:.0} (cublasGemmEx)"),
-                ratio: best.0 / cub_tf,
-                note: best.1,
-            });
+        match generate_transpose(&spec) {
+            Ok(k) => time_gbs(rt, iters, &k, args, &mut best)?,
+            Err(e) => println!("transpose {tile_m}x{tile_n}/{threads}: {e}"),
         }
     }
-    println!("\n| benchmark | ours | baseline | ratio | kernel |\n| --- | --- | --- | --- | --- |");
-    for r in rows {
-        println!(
-            "| {} | {} | {} | {:.2} | {} |",
-            r.what, r.ours, r.base, r.ratio, r.note
-        );
+    Ok(best)
+}
+
+/// The mma.sync configurations measured (`--quick`: one, 2 CTAs per SM).
+fn sm80_configs(quick: bool) -> Vec<GemmConfig> {
+    let big = sm80_large();
+    if quick {
+        return vec![sm80_two_ctas()];
     }
+    vec![
+        big,
+        GemmConfig { stages: 3, ..big },
+        GemmConfig { stages: 5, ..big },
+        GemmConfig { group_m: 16, ..big },
+        GemmConfig {
+            bm: 256,
+            bn: 128,
+            warps_m: 4,
+            warps_n: 2,
+            ..big
+        },
+        GemmConfig::default(),
+        // 2 CTAs per SM (128 registers per thread, single-buffered fragments)
+        sm80_two_ctas(),
+        sm80_two_ctas_w4x2(),
+        GemmConfig {
+            stages: 5,
+            ..sm80_two_ctas()
+        },
+        GemmConfig {
+            bk: 64,
+            stages: 3,
+            ..sm80_two_ctas()
+        },
+        GemmConfig {
+            bm: 256,
+            bn: 128,
+            warps_m: 4,
+            warps_n: 4,
+            ..big
+        },
+        // 2 CTAs per SM, 2x2 warps of 64x64, bk 64: double-buffered fragments (gemm3)
+        sm80_two_ctas_k64(),
+    ]
+}
+
+/// The wgmma configurations measured (`--quick`: the large one).
+fn sm90_configs(quick: bool) -> Vec<HopperConfig> {
+    let large = HopperConfig::large();
+    if quick {
+        return vec![large];
+    }
+    vec![
+        large,
+        HopperConfig {
+            group_m: 16,
+            ..large
+        },
+        HopperConfig {
+            tma_store: false,
+            ..large
+        },
+        sm90_persistent_tma_store(),
+    ]
+}
+
+/// GEMM vs cuBLAS: A row-major (M,K), B column-major (K,N), D row-major, out = in type; the Hopper
+/// GEMM too on sm_90.
+fn gemm_rows(rt: &Runtime, opts: &Options) -> Result<Vec<Row>> {
+    let cublas = Cublas::new(rt)?;
+    let sm80 = sm80_configs(opts.quick);
+    let sm90 = (rt.arch() == "sm_90a" || rt.arch() == "sm_90").then(|| sm90_configs(opts.quick));
+    let mut rows = Vec::new();
+    for dt in [DType::F16, DType::BF16] {
+        for (m, n, k) in BENCH_SIZES {
+            let mut rng = Rng(1);
+            let p = HopperProblem::padded(m, n, k);
+            let quarters = |g: &mut Rng| g.small_int(4) as f32 / 4.0;
+            let a = rng.fill(dt, p.a_len() as usize, quarters);
+            let b = rng.fill(dt, p.b_len() as usize, quarters);
+            let mut g = DeviceGemm::new(rt, dt, p, &a, &b)?;
+            let iters = if m >= 8192 {
+                opts.iters / 2
+            } else {
+                opts.iters
+            };
+            let cublas_tf = g.time_cublas(rt, &cublas, 3, iters)?;
+            let what = format!("GEMM {dt:?} {m}x{n}x{k} (A row, B col, D row)");
+            let best = best_sm80(rt, &g, &sm80, iters)?;
+            rows.push(gemm_row(format!("{what}, TFLOP/s"), best, cublas_tf));
+            if let Some(sm90) = &sm90 {
+                let best = best_sm90(rt, &g, sm90, iters)?;
+                let what = format!("{what}, Hopper wgmma+TMA, TFLOP/s");
+                rows.push(gemm_row(what, best, cublas_tf));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn gemm_row(what: String, best: Best, cublas_tf: f64) -> Row {
+    Row::versus(what.to_lowercase(), best, cublas_tf, Some("cublasGemmEx"))
+}
+
+/// The best of the mma.sync configurations on `g`'s buffers.
+fn best_sm80(rt: &Runtime, g: &DeviceGemm, configs: &[GemmConfig], iters: usize) -> Result<Best> {
+    let mut best = Best::default();
+    for cfg in configs {
+        let k = generate_gemm(&sm80_spec(&g.problem, g.dtype, g.dtype, *cfg)?)?;
+        let loaded = rt.load(&k)?;
+        let args = g.abcd(rt);
+        let ms = rt.time_ms(3, iters, || rt.launch_loaded(&k, &loaded, &args))?;
+        report(rt, g, &k, loaded.registers, ms, &mut best)?;
+    }
+    Ok(best)
+}
+
+/// The best of the wgmma configurations on `g`'s buffers.
+fn best_sm90(rt: &Runtime, g: &DeviceGemm, configs: &[HopperConfig], iters: usize) -> Result<Best> {
+    let mut best = Best::default();
+    for cfg in configs {
+        let k = generate_hopper_gemm(&g.problem, g.dtype, g.dtype, cfg)?;
+        let bound = rt.prepare(&k, &g.abd(rt))?;
+        let ms = rt.time_ms(3, iters, || rt.run(&bound))?;
+        report(rt, g, &k, bound.loaded().registers, ms, &mut best)?;
+    }
+    Ok(best)
+}
+
+/// Prints one kernel's TFLOP/s and its agreement with cuBLAS (an error past 1e-2), and offers it
+/// to `best`.
+fn report(
+    rt: &Runtime,
+    g: &DeviceGemm,
+    k: &Kernel,
+    regs: i32,
+    ms: f64,
+    best: &mut Best,
+) -> Result<()> {
+    let worst = g.max_rel_diff(rt)?;
+    let tf = g.tflops(ms);
+    let (dt, p) = (g.dtype, &g.problem);
+    println!(
+        "  {dt:?} {}x{}x{} {}: {tf:.0} TFLOP/s ({regs} regs, {} B smem), max rel diff vs cuBLAS {worst:.2e}",
+        p.m, p.n, p.k, k.name, k.dynamic_smem_bytes
+    );
+    if worst > 1e-2 {
+        return Err(GpuError::CheckFailed(format!(
+            "{} disagrees with cuBLAS: {worst}",
+            k.name
+        )));
+    }
+    best.offer(tf, || format!("{} ({regs} regs)", k.name));
     Ok(())
 }

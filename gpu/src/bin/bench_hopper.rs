@@ -21,12 +21,12 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod imp {
-    use gpu::gemm::DType;
-    use gpu::hopper::run::{bind, launch, load};
-    use gpu::hopper::{HopperConfig, HopperProblem, Major, generate_hopper_gemm};
-    use gpu::host::{Rng, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-    use gpu::runner::Runtime;
-    use gpu::{GpuError, Result};
+    use gpu::configs::{BENCH_SIZES, sm90_persistent_tma_store};
+    use gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, from_f32};
+    use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+    use gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, print_table};
+    use gpu::runtime::{DeviceBuffer, Runtime};
+    use gpu::{DType, GpuError, Kernel, Major, Result};
 
     pub fn main() {
         let args: Vec<String> = std::env::args().collect();
@@ -48,33 +48,43 @@ mod imp {
         }
     }
 
-    fn conv(dt: DType, f: f32) -> u16 {
-        if dt == DType::F16 {
-            f32_to_f16(f)
-        } else {
-            f32_to_bf16(f)
-        }
-    }
-    fn back(dt: DType, h: u16) -> f32 {
-        if dt == DType::F16 {
-            f16_to_f32(h)
-        } else {
-            bf16_to_f32(h)
-        }
-    }
-
+    /// A and B of a problem: integers in [-2, 2] of `dt`.
     fn inputs(p: &HopperProblem, dt: DType, seed: u64) -> (Vec<u16>, Vec<u16>) {
         let mut rng = Rng(seed);
-        let a = (0..p.a_len() as usize)
-            .map(|_| conv(dt, rng.small_int(2) as f32))
-            .collect();
-        let b = (0..p.b_len() as usize)
-            .map(|_| conv(dt, rng.small_int(2) as f32))
-            .collect();
-        (a, b)
+        let a = rng.small_ints(dt, p.a_len() as usize, 2);
+        (a, rng.small_ints(dt, p.b_len() as usize, 2))
     }
 
-    fn configs_for_check() -> Vec<HopperConfig> {
+    /// The check's sizes: all, `small` (M K up to 10^6, for memcheck), `tiny` (M N K up to 3 10^6,
+    /// for racecheck).
+    fn check_sizes(small: bool, tiny: bool) -> Vec<(i64, i64, i64)> {
+        let all = [
+            (128i64, 128i64, 128i64),
+            (1000, 1000, 1000),
+            (4096, 4096, 4096),
+            (4095, 4097, 1023),
+            (8192, 128, 8192),
+            (77, 300, 40),
+        ];
+        let keep = |&(m, n, k): &(i64, i64, i64)| {
+            if tiny {
+                m * n * k <= 3_000_000
+            } else {
+                !small || m * k <= 1_000_000
+            }
+        };
+        all.into_iter().filter(keep).collect()
+    }
+
+    /// The configurations checked: all five with K-major operands, the three schedules otherwise.
+    fn check_configs(p: &HopperProblem) -> Vec<HopperConfig> {
+        if (p.a_major, p.b_major) != (Major::K, Major::K) {
+            return vec![
+                HopperConfig::default(),
+                HopperConfig::large(),
+                HopperConfig::pingpong(),
+            ];
+        }
         vec![
             HopperConfig::default(),
             HopperConfig {
@@ -92,318 +102,251 @@ mod imp {
 
     /// Exactness on small integers: f32 outputs equal the exact sums, 16-bit outputs their correct rounding.
     fn check(rt: &Runtime, small: bool, tiny: bool) -> Result<()> {
-        let all = [
-            (128i64, 128i64, 128i64),
-            (1000, 1000, 1000),
-            (4096, 4096, 4096),
-            (4095, 4097, 1023),
-            (8192, 128, 8192),
-            (77, 300, 40),
-        ];
-        let sizes: Vec<(i64, i64, i64)> = if tiny {
-            all.iter()
-                .copied()
-                .filter(|&(m, n, k)| m * n * k <= 3_000_000)
-                .collect()
-        } else if small {
-            all.iter()
-                .copied()
-                .filter(|&(m, _, k)| m * k <= 1_000_000)
-                .collect()
-        } else {
-            all.to_vec()
-        };
-        let mut failed = 0;
         let majors = [
             (Major::K, Major::K),
             (Major::MN, Major::K),
             (Major::K, Major::MN),
             (Major::MN, Major::MN),
         ];
-        for (m, n, k) in sizes {
-            for (am, bmj) in majors {
-                let p = HopperProblem::padded(m, n, k).with_majors(am, bmj);
-                for (tin, tout) in [
-                    (DType::BF16, DType::F32),
-                    (DType::F16, DType::F16),
-                    (DType::BF16, DType::BF16),
-                ] {
-                    let (ah, bh) = inputs(&p, tin, 7);
-                    let af: Vec<f32> = ah.iter().map(|&h| back(tin, h)).collect();
-                    let bf: Vec<f32> = bh.iter().map(|&h| back(tin, h)).collect();
-                    let da = rt.upload(&ah)?;
-                    let db = rt.upload(&bh)?;
-                    // element strides of A (m, k) and B (n, k) in their buffers
-                    let (sam, sak) = if am == Major::K {
-                        (p.lda, 1)
-                    } else {
-                        (1, p.lda)
-                    };
-                    let (sbn, sbk) = if bmj == Major::K {
-                        (p.ldb, 1)
-                    } else {
-                        (1, p.ldb)
-                    };
-                    // K-contiguous copies for the reference
-                    let ak: Vec<f32> = (0..m * k)
-                        .map(|x| af[((x / k) * sam + (x % k) * sak) as usize])
-                        .collect();
-                    let bk: Vec<f32> = (0..n * k)
-                        .map(|x| bf[((x / k) * sbn + (x % k) * sbk) as usize])
-                        .collect();
-                    let refv = |i: i64, j: i64| -> f32 {
-                        let mut s = 0f32;
-                        for kk in 0..k {
-                            s += ak[(i * k + kk) as usize] * bk[(j * k + kk) as usize];
-                        }
-                        s
-                    };
-                    // points: everything up to 1000^3, else edges + random points
-                    let mut pts = Vec::new();
-                    if m * n <= 1_100_000 && m * n * k <= 1_100_000_000 {
-                        for i in 0..m {
-                            for j in 0..n {
-                                pts.push((i, j));
-                            }
-                        }
-                    } else {
-                        let mut r = Rng(3);
-                        for i in 0..m {
-                            pts.push((i, 0));
-                            pts.push((i, n - 1));
-                        }
-                        for j in 0..n {
-                            pts.push((0, j));
-                            pts.push((m - 1, j));
-                        }
-                        for _ in 0..20000 {
-                            pts.push((
-                                (r.next_u64() % m as u64) as i64,
-                                (r.next_u64() % n as u64) as i64,
-                            ));
-                        }
-                    }
-                    let exp: Vec<f32> = pts.iter().map(|&(i, j)| refv(i, j)).collect();
-                    // the MN-major combinations with the three schedules (the K-major one with all five)
-                    let cfgs: Vec<HopperConfig> = if (am, bmj) == (Major::K, Major::K) {
-                        configs_for_check()
-                    } else {
-                        vec![
-                            HopperConfig::default(),
-                            HopperConfig::large(),
-                            HopperConfig::pingpong(),
-                        ]
-                    };
-                    for cfg in cfgs {
-                        let kern = generate_hopper_gemm(&p, tin, tout, &cfg)?;
-                        let l = load(rt, &kern)?;
-                        let bad;
-                        if tout == DType::F32 {
-                            let dd = rt.upload(&vec![f32::NAN; (p.m * p.ldd) as usize])?;
-                            let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                            launch(rt, &kern, &l, &b)?;
-                            rt.sync()?;
-                            let out = rt.download(&dd)?;
-                            bad = pts
-                                .iter()
-                                .zip(&exp)
-                                .filter(|&(&(i, j), &e)| out[(i * p.ldd + j) as usize] != e)
-                                .count();
-                            // padding columns untouched
-                            let pad_bad = (0..m)
-                                .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
-                                .filter(|&(i, j)| !out[(i * p.ldd + j) as usize].is_nan())
-                                .count();
-                            if pad_bad > 0 {
-                                println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
-                                failed += 1;
-                            }
-                        } else {
-                            let dd = rt.upload(&vec![0x7fffu16; (p.m * p.ldd) as usize])?;
-                            let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                            launch(rt, &kern, &l, &b)?;
-                            rt.sync()?;
-                            let out = rt.download(&dd)?;
-                            bad = pts
-                                .iter()
-                                .zip(&exp)
-                                .filter(|&(&(i, j), &e)| {
-                                    out[(i * p.ldd + j) as usize] != conv(tout, e)
-                                })
-                                .count();
-                            let pad_bad = (0..m)
-                                .flat_map(|i| (n..p.ldd).map(move |j| (i, j)))
-                                .filter(|&(i, j)| out[(i * p.ldd + j) as usize] != 0x7fff)
-                                .count();
-                            if pad_bad > 0 {
-                                println!("  {} wrote {pad_bad} padding elements", kern.kernel.name);
-                                failed += 1;
-                            }
-                        }
-                        println!(
-                            "check {m}x{n}x{k} {} {tin:?}->{tout:?} {}: {} points, {bad} wrong ({} regs, {} B local, compile {:.0} ms) {}",
-                            p.majors_tag(),
-                            kern.kernel.name,
-                            pts.len(),
-                            l.registers,
-                            l.local_bytes,
-                            l.compile_s * 1e3,
-                            if bad == 0 { "OK" } else { "FAIL" }
-                        );
-                        if bad > 0 {
-                            failed += 1;
-                        }
-                    }
+        let types = [
+            (DType::BF16, DType::F32),
+            (DType::F16, DType::F16),
+            (DType::BF16, DType::BF16),
+        ];
+        let mut failed = 0;
+        for (m, n, k) in check_sizes(small, tiny) {
+            for (am, bm) in majors {
+                let p = HopperProblem::padded(m, n, k).with_majors(am, bm);
+                for (tin, tout) in types {
+                    failed += check_problem(rt, &p, tin, tout)?;
                 }
             }
         }
         if failed > 0 {
-            return Err(GpuError::Launch(format!("{failed} checks failed")));
+            return Err(GpuError::CheckFailed(format!("{failed} checks failed")));
         }
         println!("check: all exact");
         Ok(())
     }
 
-    fn bench(rt: &Runtime, quick: bool) -> Result<()> {
-        let blas = cudarc::cublas::CudaBlas::new(rt.stream().clone())
-            .map_err(|e| GpuError::Cuda(format!("cuBLAS: {e:?}")))?;
-        let handle = *blas.handle();
+    /// The points of D checked: everything up to 1000^3, else the edges and 20000 random points.
+    fn check_points(p: &HopperProblem) -> Vec<(i64, i64)> {
+        let (m, n) = (p.m, p.n);
+        if m * n <= 1_100_000 && m * n * p.k <= 1_100_000_000 {
+            return all_points(m, n);
+        }
+        edge_points((m, n), &[0, m - 1], &[0, n - 1], 1, 20000, &mut Rng(3))
+    }
+
+    /// Checks every configuration of one problem and type pair; returns the number of failures.
+    fn check_problem(rt: &Runtime, p: &HopperProblem, tin: DType, tout: DType) -> Result<usize> {
+        let (ah, bh) = inputs(p, tin, 7);
+        let (af, bf) = (decode(tin, &ah), decode(tin, &bh));
+        let (da, db) = (rt.upload(&ah)?, rt.upload(&bh)?);
+        let reference = ReferenceGemm::from_majors(
+            (p.m, p.n, p.k),
+            (&af, p.a_major, p.lda),
+            (&bf, p.b_major, p.ldb),
+        );
+        let pts = check_points(p);
+        let exp: Vec<f32> = pts
+            .iter()
+            .map(|&(i, j)| reference.at(i, j) as f32)
+            .collect();
+        let mut failed = 0;
+        for cfg in check_configs(p) {
+            let kern = generate_hopper_gemm(p, tin, tout, &cfg)?;
+            let (bad, pad_bad) = if tout == DType::F32 {
+                let out = run_once(rt, p, &kern, &da, &db, f32::NAN)?;
+                compare(p, &out, &pts, &exp, |e| e, |x| x.is_nan())
+            } else {
+                let out = run_once(rt, p, &kern, &da, &db, 0x7fffu16)?;
+                compare(p, &out, &pts, &exp, |e| from_f32(tout, e), |&h| h == 0x7fff)
+            };
+            if pad_bad > 0 {
+                println!("  {} wrote {pad_bad} padding elements", kern.name);
+                failed += 1;
+            }
+            print_check(rt, p, &kern, (tin, tout), pts.len(), bad)?;
+            if bad > 0 {
+                failed += 1;
+            }
+        }
+        Ok(failed)
+    }
+
+    /// Runs a kernel once on D filled with `fill` and downloads D.
+    fn run_once<T>(
+        rt: &Runtime,
+        p: &HopperProblem,
+        kern: &Kernel,
+        da: &DeviceBuffer<u16>,
+        db: &DeviceBuffer<u16>,
+        fill: T,
+    ) -> Result<Vec<T>>
+    where
+        T: cudarc::driver::DeviceRepr + Default + Clone,
+    {
+        let dd = rt.upload(&vec![fill; (p.m * p.ldd) as usize])?;
+        let b = rt.prepare(kern, &[rt.bind(da), rt.bind(db), rt.bind(&dd)])?;
+        rt.run(&b)?;
+        rt.sync()?;
+        rt.download(&dd)
+    }
+
+    /// (points where `out` differs from `encode(expected)`, padding columns not `untouched`).
+    fn compare<T: PartialEq>(
+        p: &HopperProblem,
+        out: &[T],
+        pts: &[(i64, i64)],
+        exp: &[f32],
+        encode: impl Fn(f32) -> T,
+        untouched: impl Fn(&T) -> bool,
+    ) -> (usize, usize) {
+        let at = |i: i64, j: i64| &out[(i * p.ldd + j) as usize];
+        let bad = pts
+            .iter()
+            .zip(exp)
+            .filter(|&(&(i, j), &e)| *at(i, j) != encode(e))
+            .count();
+        let pad_bad = (0..p.m)
+            .flat_map(|i| (p.n..p.ldd).map(move |j| (i, j)))
+            .filter(|&(i, j)| !untouched(at(i, j)))
+            .count();
+        (bad, pad_bad)
+    }
+
+    fn print_check(
+        rt: &Runtime,
+        p: &HopperProblem,
+        kern: &Kernel,
+        (tin, tout): (DType, DType),
+        points: usize,
+        bad: usize,
+    ) -> Result<()> {
+        let l = rt.load(kern)?;
+        println!(
+            "check {}x{}x{} {} {tin:?}->{tout:?} {}: {points} points, {bad} wrong ({} regs, {} B local, compile {:.0} ms) {}",
+            p.m,
+            p.n,
+            p.k,
+            p.majors_tag(),
+            kern.name,
+            l.registers,
+            l.local_bytes,
+            l.compile_s * 1e3,
+            if bad == 0 { "OK" } else { "FAIL" }
+        );
+        Ok(())
+    }
+
+    /// The benchmark's configurations (`quick`: the large one).
+    fn bench_configs(quick: bool) -> Vec<HopperConfig> {
         let large = HopperConfig::large();
-        let configs: Vec<HopperConfig> = if quick {
-            vec![large]
+        if quick {
+            return vec![large];
+        }
+        vec![
+            HopperConfig {
+                persistent: true,
+                stages: 6,
+                ..HopperConfig::default()
+            },
+            sm90_persistent_tma_store(),
+            large,
+            HopperConfig {
+                tma_store: false,
+                ..large
+            },
+            HopperConfig {
+                group_m: 16,
+                ..large
+            },
+            HopperConfig {
+                group_m: 4,
+                ..large
+            },
+            HopperConfig {
+                bm: 256,
+                bn: 128,
+                ..large
+            },
+        ]
+    }
+
+    /// TFLOP/s of every configuration against cuBLAS (results equal to cuBLAS's at sampled points).
+    fn bench(rt: &Runtime, quick: bool) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let configs = bench_configs(quick);
+        let (dts, sizes) = if quick {
+            (vec![DType::BF16], vec![(8192, 8192, 8192)])
         } else {
-            vec![
-                HopperConfig {
-                    persistent: true,
-                    stages: 6,
-                    ..HopperConfig::default()
-                },
-                HopperConfig {
-                    persistent: true,
-                    stages: 6,
-                    tma_store: true,
-                    ..HopperConfig::default()
-                },
-                large,
-                HopperConfig {
-                    tma_store: false,
-                    ..large
-                },
-                HopperConfig {
-                    group_m: 16,
-                    ..large
-                },
-                HopperConfig {
-                    group_m: 4,
-                    ..large
-                },
-                HopperConfig {
-                    bm: 256,
-                    bn: 128,
-                    ..large
-                },
-            ]
-        };
-        let dts: &[DType] = if quick {
-            &[DType::BF16]
-        } else {
-            &[DType::F16, DType::BF16]
-        };
-        let sizes: &[(i64, i64, i64)] = if quick {
-            &[(8192, 8192, 8192)]
-        } else {
-            &[
-                (4096, 4096, 4096),
-                (8192, 8192, 8192),
-                (4095, 4097, 1023),
-                (8192, 128, 8192),
-            ]
+            let mut sizes = BENCH_SIZES.to_vec();
+            sizes.push((8192, 128, 8192));
+            (vec![DType::F16, DType::BF16], sizes)
         };
         let mut table = Vec::new();
-        for &dt in dts {
-            for &(m, n, k) in sizes {
+        for dt in dts {
+            for &(m, n, k) in &sizes {
                 let p = HopperProblem::padded(m, n, k);
-                let (ah, bh) = inputs(&p, dt, 1);
-                let da = rt.upload(&ah)?;
-                let db = rt.upload(&bh)?;
-                let dd = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
-                let dref = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
-                let flops = 2.0 * (m * n * k) as f64;
-                let (pa, pb, pref) = (rt.bind(&da).ptr(), rt.bind(&db).ptr(), rt.bind(&dref).ptr());
-                let baseline = gpu::baseline::BaselineGemm {
-                    dtype: dt,
-                    m,
-                    n,
-                    k,
-                    a: (pa, p.lda),
-                    b: (pb, p.ldb),
-                    d: (pref, p.ldd),
-                };
-                // SAFETY: da, db and dref hold the operands' sizes and outlive the timed launches.
-                let cublas = || unsafe { baseline.run(handle) };
+                let (a, b) = inputs(&p, dt, 1);
+                let mut g = DeviceGemm::new(rt, dt, p, &a, &b)?;
                 let iters = if m * n * k >= 8192 * 8192 * 8192 {
                     20
                 } else {
                     50
                 };
-                let cub_ms = rt.time_ms(5, iters, cublas)?;
-                let cub_tf = flops / cub_ms / 1e9;
-                let reference = rt.download(&dref)?;
-                let mut best = (0.0f64, String::new());
-                for cfg in &configs {
-                    let kern = match generate_hopper_gemm(&p, dt, dt, cfg) {
-                        Ok(k) => k,
-                        Err(e) => {
-                            println!("  skip {cfg:?}: {e}");
-                            continue;
-                        }
-                    };
-                    let l = load(rt, &kern)?;
-                    let b = bind(rt, &kern, rt.bind(&da), rt.bind(&db), rt.bind(&dd))?;
-                    let ms = rt.time_ms(5, iters, || launch(rt, &kern, &l, &b))?;
-                    let out = rt.download(&dd)?;
-                    let mut bad = 0usize;
-                    for i in (0..m).step_by(7) {
-                        for j in (0..n).step_by(13) {
-                            let o = (i * p.ldd + j) as usize;
-                            if out[o] != reference[o] {
-                                bad += 1;
-                            }
-                        }
-                    }
-                    let tf = flops / ms / 1e9;
-                    println!(
-                        "  {dt:?} {m}x{n}x{k} {}: {tf:.0} TFLOP/s ({:.3} ms; cuBLAS {cub_tf:.0}; {} regs; NVRTC {:.0} ms; {bad} differ from cuBLAS)",
-                        kern.kernel.name,
-                        ms,
-                        l.registers,
-                        l.compile_s * 1e3
-                    );
-                    if bad > 0 {
-                        return Err(GpuError::Launch(format!(
-                            "{} disagrees with cuBLAS at {bad} points",
-                            kern.kernel.name
-                        )));
-                    }
-                    if tf > best.0 {
-                        best = (tf, kern.kernel.name.clone());
-                    }
-                }
-                table.push(format!(
-                    "| {} {m}x{n}x{k} | {:.0} | {cub_tf:.0} | {:.2} | `{}` |",
-                    format!("{dt:?}").to_lowercase(),
-                    best.0,
-                    best.0 / cub_tf,
-                    best.1
-                ));
+                let cublas_tf = g.time_cublas(rt, &cublas, 5, iters)?;
+                let best = bench_problem(rt, &g, &configs, iters, cublas_tf)?;
+                let what = format!("{} {m}x{n}x{k}", format!("{dt:?}").to_lowercase());
+                table.push(Row::versus(what, best, cublas_tf, None));
             }
         }
-        println!(
-            "\n| GEMM (TFLOP/s) | ours | cuBLAS | ratio | best kernel |\n| --- | --- | --- | --- | --- |"
-        );
-        for r in table {
-            println!("{r}");
-        }
+        let header = ["GEMM (TFLOP/s)", "ours", "cuBLAS", "ratio", "best kernel"];
+        print_table(header, &table);
         Ok(())
+    }
+
+    /// Times every configuration on `g`'s buffers; the best, its kernel's name in backquotes.
+    fn bench_problem(
+        rt: &Runtime,
+        g: &DeviceGemm,
+        configs: &[HopperConfig],
+        iters: usize,
+        cublas_tf: f64,
+    ) -> Result<Best> {
+        let mut best = Best::default();
+        for cfg in configs {
+            let kern = match generate_hopper_gemm(&g.problem, g.dtype, g.dtype, cfg) {
+                Ok(k) => k,
+                Err(e) => {
+                    println!("  skip {cfg:?}: {e}");
+                    continue;
+                }
+            };
+            let b = rt.prepare(&kern, &g.abd(rt))?;
+            let l = b.loaded();
+            let ms = rt.time_ms(5, iters, || rt.run(&b))?;
+            let bad = g.differing(rt)?;
+            let tf = g.tflops(ms);
+            let (dt, p) = (g.dtype, &g.problem);
+            println!(
+                "  {dt:?} {}x{}x{} {}: {tf:.0} TFLOP/s ({ms:.3} ms; cuBLAS {cublas_tf:.0}; {} regs; NVRTC {:.0} ms; {bad} differ from cuBLAS)",
+                p.m,
+                p.n,
+                p.k,
+                kern.name,
+                l.registers,
+                l.compile_s * 1e3
+            );
+            if bad > 0 {
+                return Err(GpuError::CheckFailed(format!(
+                    "{} disagrees with cuBLAS at {bad} points",
+                    kern.name
+                )));
+            }
+            best.offer(tf, || format!("`{}`", kern.name));
+        }
+        Ok(best)
     }
 }

@@ -1,10 +1,12 @@
 //! Kernel configurations shared by the snapshot, compile and run tests.
 #![allow(dead_code)]
 
-use gpu::Kernel;
-use gpu::copy::{CopySpec, generate_copy};
-use gpu::gemm::{DType, GemmConfig, GemmSpec, generate_gemm};
-use gpu::transpose::{TransposeSpec, generate_transpose};
+use gpu::configs::{sm80_256x128_s3, sm80_large, sm80_spec, sm80_two_ctas, sm80_two_ctas_w4x2};
+use gpu::kernels::copy::{CopySpec, generate_copy};
+use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
+use gpu::kernels::gemm_sm90::HopperProblem;
+use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
+use gpu::{DType, Kernel, Major};
 use layout_core::Layout;
 
 /// Writes straight to the process's stderr, past the test harness's capture, so a skip is seen.
@@ -17,201 +19,170 @@ pub fn l(s: &str) -> Layout {
     s.parse().unwrap_or_else(|e| panic!("bad layout {s}: {e}"))
 }
 
-/// GEMM layouts for (M,N,K) with row-major (`true`) or column-major A and B, C/D row-major with
-/// leading dimensions rounded up to multiples of 8.
-#[allow(clippy::too_many_arguments)]
+/// The SM80 GEMM `D = A B` of (M,N,K) with these operand majors (A row-major and B column-major
+/// when K-major), D row-major; leading dimensions rounded up to multiples of 8.
 pub fn gemm_spec(
-    m: i64,
-    n: i64,
-    k: i64,
-    a_row: bool,
-    b_row: bool,
+    (m, n, k): (i64, i64, i64),
+    (a_major, b_major): (Major, Major),
     input: DType,
     output: DType,
     config: GemmConfig,
 ) -> GemmSpec {
-    let up = |x: i64| (x + 7) / 8 * 8;
-    let a = if a_row {
-        format!("({m},{k}):({},_1)", up(k))
+    let problem = HopperProblem::padded(m, n, k).with_majors(a_major, b_major);
+    sm80_spec(&problem, input, output, config).unwrap()
+}
+
+/// Whether libnvrtc can be loaded; without it a loud SKIP of `test`, or a panic when CI=true.
+pub fn nvrtc_or_skip(test: &str) -> bool {
+    if gpu::nvrtc::nvrtc_available() {
+        return true;
+    }
+    let msg = "libnvrtc cannot be loaded: source .ci/nvrtc.sh (installs NVRTC 13.0 from PyPI)";
+    if std::env::var("CI").map(|v| v == "true").unwrap_or(false) {
+        panic!("CI=true and {msg}");
+    }
+    loud(&format!("***** SKIP {test}: {msg} *****"));
+    false
+}
+
+/// A copy (`transpose`: a transpose) kernel from layout `src` to layout `dst`.
+pub fn copy_kernel(src: &str, dst: &str, elem_bytes: usize, transpose: bool) -> Kernel {
+    let (s, d) = (l(src), l(dst));
+    if transpose {
+        generate_transpose(&TransposeSpec::new(s, d, elem_bytes)).unwrap()
     } else {
-        format!("({m},{k}):(_1,{})", up(m))
-    };
-    let b = if b_row {
-        format!("({k},{n}):({},_1)", up(n))
-    } else {
-        format!("({k},{n}):(_1,{})", up(k))
-    };
-    let c = format!("({m},{n}):({},_1)", up(n));
-    GemmSpec {
-        a: l(&a),
-        b: l(&b),
-        c: l(&c),
-        input,
-        output,
-        alpha: 1.0,
-        beta: 0.0,
-        config,
+        generate_copy(&CopySpec::new(s, d, elem_bytes)).unwrap()
     }
 }
 
 /// Every generator in a few configurations: (label, kernel).
 pub fn sample_kernels() -> Vec<(String, Kernel)> {
     let mut out = Vec::new();
-    let copies = [
+    // (label, source, destination, element bytes, transpose)
+    let moves = [
         (
             "copy_contiguous_f32",
             "((_4,250),1000):((_1,_4),1000)",
             "((_4,250),1000):((_1,_4),1000)",
             4,
+            false,
         ),
         (
             "copy_row_to_col_f32",
             "(1000,1000):(1000,_1)",
             "(1000,1000):(_1,1000)",
             4,
+            false,
         ),
         (
             "copy_hierarchical_f16",
             "((_8,_4),(3,64)):((_1,_8),(32,96))",
             "(_32,(3,64)):(_1,(6144,96))",
             2,
+            false,
         ),
         (
             "copy_static_f64",
             "(_64,_64):(_1,_64)",
             "(_64,_64):(_1,_64)",
             8,
+            false,
         ),
-    ];
-    for (name, s, d, e) in copies {
-        out.push((
-            name.to_string(),
-            generate_copy(&CopySpec::new(l(s), l(d), e)).unwrap(),
-        ));
-    }
-    let transposes = [
         (
             "transpose_f32_aligned",
             "(4096,4096):(4096,_1)",
             "(4096,4096):(_1,4096)",
             4,
+            true,
         ),
         (
             "transpose_f32_odd",
             "(1023,2049):(2049,_1)",
             "(1023,2049):(_1,1023)",
             4,
+            true,
         ),
         (
             "transpose_f64",
             "(512,256):(256,_1)",
             "(512,256):(_1,512)",
             8,
+            true,
         ),
     ];
-    for (name, s, d, e) in transposes {
-        out.push((
-            name.to_string(),
-            generate_transpose(&TransposeSpec::new(l(s), l(d), e)).unwrap(),
-        ));
+    for (name, s, d, e, transpose) in moves {
+        out.push((name.to_string(), copy_kernel(s, d, e, transpose)));
     }
-    let big = GemmConfig {
-        bm: 128,
-        bn: 256,
-        bk: 32,
-        warps_m: 2,
-        warps_n: 4,
-        stages: 4,
-        min_blocks: 1,
-        group_m: 8,
-    };
+    out.extend(gemm_kernels());
+    out
+}
+
+/// The SM80 GEMM in a few configurations, at 4095x4097x1023: (label, kernel).
+fn gemm_kernels() -> Vec<(String, Kernel)> {
+    let mut out = Vec::new();
+    use Major::{K, MN};
     let gemms = [
         (
             "gemm_f16_f32_rr",
-            true,
-            true,
+            (K, MN),
             DType::F16,
             DType::F32,
             GemmConfig::default(),
         ),
         (
             "gemm_bf16_bf16_rc",
-            true,
-            false,
+            (K, K),
             DType::BF16,
             DType::BF16,
             GemmConfig::default(),
         ),
         (
             "gemm_f16_f16_cr",
-            false,
-            true,
+            (MN, MN),
             DType::F16,
             DType::F16,
             GemmConfig::default(),
         ),
         (
             "gemm_bf16_f32_cc",
-            false,
-            false,
+            (MN, K),
             DType::BF16,
             DType::F32,
             GemmConfig::default(),
         ),
         (
             "gemm_f16_f16_rc_128x256",
-            true,
-            false,
+            (K, K),
             DType::F16,
             DType::F16,
-            big,
+            sm80_large(),
         ),
         (
             "gemm_f16_f16_rc_128x128_w2x4_2ctas",
-            true,
-            false,
+            (K, K),
             DType::F16,
             DType::F16,
-            GemmConfig {
-                bn: 128,
-                min_blocks: 2,
-                ..big
-            },
+            sm80_two_ctas(),
         ),
         (
             "gemm_bf16_bf16_cr_128x128_w4x2_2ctas",
-            false,
-            true,
+            (MN, MN),
             DType::BF16,
             DType::BF16,
-            GemmConfig {
-                bn: 128,
-                warps_m: 4,
-                warps_n: 2,
-                min_blocks: 2,
-                ..big
-            },
+            sm80_two_ctas_w4x2(),
         ),
         (
             "gemm_bf16_bf16_rc_256x128_s3",
-            true,
-            false,
+            (K, K),
             DType::BF16,
             DType::BF16,
-            GemmConfig {
-                bm: 256,
-                bn: 128,
-                warps_m: 4,
-                warps_n: 2,
-                stages: 3,
-                ..big
-            },
+            sm80_256x128_s3(),
         ),
     ];
-    for (name, ar, br, i, o, cfg) in gemms {
+    for (name, majors, i, o, cfg) in gemms {
         out.push((
             name.to_string(),
-            generate_gemm(&gemm_spec(4095, 4097, 1023, ar, br, i, o, cfg)).unwrap(),
+            generate_gemm(&gemm_spec((4095, 4097, 1023), majors, i, o, cfg)).unwrap(),
         ));
     }
     out

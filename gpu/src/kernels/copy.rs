@@ -7,9 +7,10 @@
 //! 3. the CTA tile over vector indices is `(threads, unroll):(1, threads)` (thread-value layout), tile
 //!    `blockIdx.x` of `zipped_divide(vectors, threads*unroll)`; the last tile is predicated.
 
-use crate::error::{Result, unsupported};
-use crate::kernel::{Kernel, Leaf, Mode, Params, flat_modes, offset_statements, pattern};
-use crate::ptx;
+use crate::arch::memory::global_vector_fns;
+use crate::emit::{Leaf, Mode, Params, flat_modes, offset_statements, pattern};
+use crate::error::{Result, to_u32};
+use crate::kernel::{Buffer, Kernel};
 use layout_core::{Layout, Tiler, coalesce, composition, max_common_layout, size, zipped_divide};
 
 /// A copy problem: `dst(i) = src(i)` for every logical index `i`.
@@ -40,6 +41,10 @@ impl CopySpec {
     }
 }
 
+fn unsupported<T>(reason: String) -> Result<T> {
+    crate::error::config("copy", reason)
+}
+
 fn leaves(modes: &[Mode], tensor: &str) -> Vec<(Leaf, Leaf)> {
     modes
         .iter()
@@ -58,8 +63,101 @@ fn pow2_factor(n: i64) -> i64 {
     n & n.wrapping_neg()
 }
 
-/// Generates the copy kernel.
-pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
+/// The vector accesses of a copy: width, and the vector modes of each tensor.
+struct VectorPlan {
+    /// `max_common_vector(src, dst)`.
+    common: i64,
+    /// Elements per access.
+    v: i64,
+    /// The tiler printed in the header (`_v`, or the common layout's first `v` coordinates).
+    tiler_text: String,
+    src_rest: Vec<Mode>,
+    dst_rest: Vec<Mode>,
+}
+
+/// The widest access: a power of two dividing the common vector, at most 16 bytes, at least 4 bytes
+/// (sub-word elements fall back to 4-byte vectors only when the common vector allows it).
+fn vector_width(common: i64, eb: i64) -> Result<i64> {
+    let v = pow2_factor(common).min(16 / eb).max(1);
+    if v * eb >= 4 {
+        return Ok(v);
+    }
+    if (4 / eb) <= pow2_factor(common) {
+        Ok(4 / eb)
+    } else {
+        unsupported(format!(
+            "{eb}-byte elements with common vector {common}: accesses narrower than 4 bytes are not generated"
+        ))
+    }
+}
+
+/// `R = max_common_layout(src, dst)`: the coordinates on which both layouts are the identity (static
+/// leaves only); the vector tiler is the first `v` coordinates of R (`R o _v:_1`), and `zipped_divide` by it
+/// gives mode 0 = one contiguous vector `_v:_1` in both tensors and mode 1 = the vectors (same logical
+/// order in both, so dst(j) = src(j) vector by vector). Dividing by `_1` changes nothing: skipped.
+fn vector_plan(spec: &CopySpec, eb: i64) -> Result<VectorPlan> {
+    let common = max_common_layout(&spec.src, &spec.dst)?;
+    let mcv = size(&common)?.value;
+    let v = vector_width(mcv, eb)?;
+    if v == 1 {
+        return Ok(VectorPlan {
+            common: mcv,
+            v,
+            tiler_text: "_1".to_string(),
+            src_rest: flat_modes(&coalesce(&spec.src)?)?,
+            dst_rest: flat_modes(&coalesce(&spec.dst)?)?,
+        });
+    }
+    let unit: Layout = format!("_{v}:_1").parse()?;
+    let rv = composition(&common, &unit)?;
+    let tiler = Tiler::from(rv.clone());
+    let mut rests = Vec::new();
+    for l in [&spec.src, &spec.dst] {
+        let z = zipped_divide(l, &tiler)?;
+        let vec_mode = coalesce(&z.mode(0)?)?;
+        if vec_mode != unit {
+            return unsupported(format!(
+                "zipped_divide({l}, {rv}) mode 0 is {vec_mode}, not a contiguous vector _{v}:_1"
+            ));
+        }
+        rests.push(flat_modes(&coalesce(&z.mode(1)?)?)?);
+    }
+    let dst_rest = rests.pop().unwrap_or_default();
+    let src_rest = rests.pop().unwrap_or_default();
+    Ok(VectorPlan {
+        common: mcv,
+        v,
+        tiler_text: if rv == unit {
+            format!("_{v}")
+        } else {
+            rv.to_string()
+        },
+        src_rest,
+        dst_rest,
+    })
+}
+
+/// Alignment: every static stride of the vector modes must be a multiple of v; dynamic strides are
+/// checked against the vector here (their values are known) and the pointers at launch.
+fn check_alignment(plan: &VectorPlan) -> Result<()> {
+    let v = plan.v;
+    for (s, d) in plan.src_rest.iter().chain(&plan.dst_rest) {
+        if d.is_static && !s.is_static_eq(1) && d.value % v != 0 {
+            return unsupported(format!(
+                "stride {d} is not a multiple of the vector {v}: vectors would be misaligned"
+            ));
+        }
+        if !d.is_static && d.value % v != 0 {
+            return unsupported(format!(
+                "dynamic stride value {} is not a multiple of the vector {v}",
+                d.value
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_spec(spec: &CopySpec) -> Result<i64> {
     let eb = spec.elem_bytes as i64;
     if ![1, 2, 4, 8, 16].contains(&eb) {
         return unsupported(format!("element size {eb} bytes"));
@@ -75,75 +173,27 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
             spec.src, n.value, spec.dst, n_dst.value
         ));
     }
-    // R = max_common_layout(src, dst): the coordinates on which both layouts are the identity
-    // `i -> i` (static leaves only); max_common_vector = size(R).
-    let common = max_common_layout(&spec.src, &spec.dst)?;
-    let mcv = size(&common)?.value;
-    // Widest access: a power of two dividing the common vector, at most 16 bytes, at least 4 bytes
-    // (sub-word elements fall back to 4-byte vectors only when the common vector allows it).
-    let mut v = pow2_factor(mcv).min(16 / eb).max(1);
-    if v * eb < 4 {
-        if (4 / eb) <= pow2_factor(mcv) {
-            v = 4 / eb;
-        } else {
-            return unsupported(format!(
-                "{eb}-byte elements with common vector {mcv}: accesses narrower than 4 bytes are not generated"
-            ));
-        }
-    }
+    Ok(n.value)
+}
+
+fn fmt_modes(m: &[Mode]) -> String {
+    let s: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
+    let d: Vec<String> = m.iter().map(|x| x.1.to_string()).collect();
+    format!("({}):({})", s.join(","), d.join(","))
+}
+
+/// Generates the copy kernel.
+pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
+    let n = check_spec(spec)?;
+    let eb = spec.elem_bytes as i64;
+    let plan = vector_plan(spec, eb)?;
+    check_alignment(&plan)?;
+    let VectorPlan { common: mcv, v, .. } = plan;
     let vb = v * eb;
     let words = (vb / 4) as usize;
-    // The vector tiler: the first v coordinates of R (R o _v:_1); zipped_divide by it gives mode 0 =
-    // one contiguous vector `_v:_1` in both tensors and mode 1 = the vectors (same logical order in
-    // both, so dst(j) = src(j) vector by vector). Dividing by _1 changes nothing: skipped.
-    let (src_rest, dst_rest, tiler_text) = if v == 1 {
-        (
-            flat_modes(&coalesce(&spec.src)?)?,
-            flat_modes(&coalesce(&spec.dst)?)?,
-            "_1".to_string(),
-        )
-    } else {
-        let rv = composition(&common, &format!("_{v}:_1").parse::<Layout>()?)?;
-        let tiler = Tiler::from(rv.clone());
-        let unit: Layout = format!("_{v}:_1").parse()?;
-        let mut rests = Vec::new();
-        for l in [&spec.src, &spec.dst] {
-            let z = zipped_divide(l, &tiler)?;
-            let vec_mode = coalesce(&z.mode(0)?)?;
-            if vec_mode != unit {
-                return unsupported(format!(
-                    "zipped_divide({l}, {rv}) mode 0 is {vec_mode}, not a contiguous vector _{v}:_1"
-                ));
-            }
-            rests.push(flat_modes(&coalesce(&z.mode(1)?)?)?);
-        }
-        let text = if rv == unit {
-            format!("_{v}")
-        } else {
-            rv.to_string()
-        };
-        let dst_rest = rests.pop().unwrap_or_default();
-        let src_rest = rests.pop().unwrap_or_default();
-        (src_rest, dst_rest, text)
-    };
-    // Alignment: every static stride of the vector modes must be a multiple of v; dynamic strides are
-    // checked by the runner against `pointer_alignment` and the stride values at launch.
-    for (s, d) in src_rest.iter().chain(&dst_rest) {
-        if d.is_static && !s.is_static_eq(1) && d.value % v != 0 {
-            return unsupported(format!(
-                "stride {d} is not a multiple of the vector {v}: vectors would be misaligned"
-            ));
-        }
-        if !d.is_static && d.value % v != 0 {
-            return unsupported(format!(
-                "dynamic stride value {} is not a multiple of the vector {v}",
-                d.value
-            ));
-        }
-    }
-    let nvec = n.value / v;
-    let src_l = leaves(&src_rest, "src");
-    let dst_l = leaves(&dst_rest, "dst");
+    let nvec = n / v;
+    let src_l = leaves(&plan.src_rest, "src");
+    let dst_l = leaves(&plan.dst_rest, "dst");
     let mut p = Params::default();
     p.ptr("const unsigned char* __restrict__", "src");
     p.ptr("unsigned char* __restrict__", "dst");
@@ -151,16 +201,14 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
         p.extent(s)?;
         p.stride(d);
     }
-    let nvec_leaf = Leaf::new(layout_core::Int::new(nvec, n.is_static), "nvec");
+    let nvec_leaf = Leaf::new(
+        layout_core::Int::new(nvec, size(&spec.src)?.is_static),
+        "nvec",
+    );
     p.extent(&nvec_leaf)?;
     let (t, u) = (spec.threads as i64, spec.unroll as i64);
     let tile = t * u;
     let name = format!("cute_copy_e{eb}_v{v}_t{t}_u{u}");
-    let fmt_modes = |m: &[Mode]| {
-        let s: Vec<String> = m.iter().map(|x| x.0.to_string()).collect();
-        let d: Vec<String> = m.iter().map(|x| x.1.to_string()).collect();
-        format!("({}):({})", s.join(","), d.join(","))
-    };
 
     let mut c = String::new();
     c += &format!(
@@ -173,14 +221,15 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
     );
     c += &format!("// max_common_vector(src, dst) = {mcv} -> {v} elements = {vb}-byte accesses\n");
     c += &format!(
-        "// vector modes, coalesce(zipped_divide(., {tiler_text}) mode 1): src {}  dst {}\n",
-        fmt_modes(&src_rest),
-        fmt_modes(&dst_rest)
+        "// vector modes, coalesce(zipped_divide(., {}) mode 1): src {}  dst {}\n",
+        plan.tiler_text,
+        fmt_modes(&plan.src_rest),
+        fmt_modes(&plan.dst_rest)
     );
     c += &format!(
         "// CTA tile over vector indices: thread-value layout (_{t},_{u}):(_1,_{t}), tile = blockIdx.x of zipped_divide(vectors, _{tile})\n"
     );
-    c += &ptx::global_vector_fns(vb as usize);
+    c += &global_vector_fns(vb as usize);
     c += &format!(
         "extern \"C\" __global__ void __launch_bounds__({t}) {name}(\n    {}) {{\n",
         p.signature()
@@ -203,15 +252,18 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
     c += &format!("      st_global(dst + dof * {eb}, r[u]);\n    }}\n  }}\n}}\n");
 
     let grid = ((nvec + tile - 1) / tile).max(1);
-    let grid =
-        u32::try_from(grid).map_err(|_| crate::GpuError::Unsupported(format!("{grid} CTAs")))?;
     Ok(Kernel {
         name,
         source: c,
-        grid: (grid, 1, 1),
+        grid: (to_u32("copy grid", grid)?, 1, 1),
+        persistent: false,
         block: (spec.threads, 1, 1),
         dynamic_smem_bytes: 0,
         args: p.args,
+        buffers: vec![
+            Buffer::for_layout("src", &spec.src, eb)?,
+            Buffer::for_layout("dst", &spec.dst, eb)?,
+        ],
         pointer_alignment: vb as usize,
     })
 }

@@ -1,7 +1,7 @@
 //! The cuBLAS baseline the GEMM benchmarks compare against, in one place.
 
+use crate::dtype::DType;
 use crate::error::{GpuError, Result};
-use crate::gemm::DType;
 use std::ffi::c_void;
 
 /// Operands of the baseline GEMM: `D (M,N) row-major = A (M,K) row-major x B (K,N) column-major`,
@@ -40,9 +40,10 @@ impl BaselineGemm {
             DType::F16 => cudaDataType::CUDA_R_16F,
             DType::BF16 => cudaDataType::CUDA_R_16BF,
             DType::F32 => {
-                return Err(GpuError::Unsupported(
-                    "the cuBLAS baseline takes f16 or bf16".into(),
-                ));
+                return Err(GpuError::Config {
+                    kernel: "cuBLAS baseline",
+                    reason: "the cuBLAS baseline takes f16 or bf16, not f32".into(),
+                });
             }
         };
         let (alpha, beta) = (1.0f32, 0.0f32);
@@ -70,6 +71,6 @@ impl BaselineGemm {
                 cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
             )
         }
-        .map_err(|e| GpuError::Cuda(format!("cuBLAS: {e:?}")))
+        .map_err(crate::error::driver("cublasGemmEx"))
     }
 }

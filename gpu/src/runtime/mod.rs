@@ -1,20 +1,29 @@
-//! Runner: compile generated kernels with NVRTC for the device, cache them by source, launch them.
+//! The one runtime: compile generated kernels with NVRTC for the device (one cache, keyed by architecture
+//! and source), bind their buffers (checking count, alignment and size before any launch), encode their
+//! TMA tensor maps, and launch them on the runtime's stream; persistent kernels get at most one CTA per SM
+//! (the SM count is queried from the device).
 //!
 //! Every entry point checks for libcuda first and returns [`GpuError::LibraryMissing`] or
-//! [`GpuError::Cuda`] instead of panicking when CUDA or a GPU is missing.
+//! [`GpuError::Driver`] instead of panicking when CUDA or a GPU is missing.
 
-use crate::error::{GpuError, Result};
+pub mod baseline;
+pub mod bench;
+pub mod tensor_map;
+
+use crate::cubin_cache::CubinCache;
+use crate::error::{GpuError, Result, driver};
 use crate::kernel::{Arg, Kernel};
-use crate::nvrtc::{PtxasReport, compile};
+use crate::nvrtc::PtxasReport;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
     LaunchConfig, PushKernelArg, ValidAsZeroBits, sys,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use tensor_map::TensorMap;
 
-fn cuda<E: std::fmt::Debug>(what: &str) -> impl FnOnce(E) -> GpuError + '_ {
-    move |e| GpuError::Cuda(format!("{what}: {e:?}"))
+fn cuda(what: &str) -> impl FnOnce(cudarc::driver::DriverError) -> GpuError + '_ {
+    driver(what)
 }
 
 /// Whether libcuda can be loaded.
@@ -32,6 +41,8 @@ pub struct LoadedKernel {
     pub registers: i32,
     /// Local memory per thread in bytes (driver attribute).
     pub local_bytes: i32,
+    /// NVRTC compile time in seconds.
+    pub compile_s: f64,
 }
 
 /// A typed device buffer.
@@ -74,7 +85,9 @@ pub struct Runtime {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     arch: String,
+    sm_count: u32,
     cache: Mutex<HashMap<String, Arc<LoadedKernel>>>,
+    disk: CubinCache,
 }
 
 impl Runtime {
@@ -88,9 +101,21 @@ impl Runtime {
         }
         let n = CudaContext::device_count().map_err(cuda("cuDeviceGetCount"))?;
         if n as usize <= ordinal {
-            return Err(GpuError::Cuda(format!("no GPU {ordinal}: {n} device(s)")));
+            return Err(GpuError::NoDevice {
+                ordinal,
+                count: n as usize,
+            });
         }
         let ctx = CudaContext::new(ordinal).map_err(cuda("cuCtxCreate"))?;
+        Runtime::with_stream(ctx.default_stream())
+    }
+
+    /// A runtime launching on the caller's `stream` (and its context), e.g. a candle or user stream.
+    pub fn with_stream(stream: Arc<CudaStream>) -> Result<Runtime> {
+        if !crate::nvrtc::nvrtc_available() {
+            return Err(GpuError::LibraryMissing("libnvrtc"));
+        }
+        let ctx = stream.context().clone();
         let (major, minor) = ctx
             .compute_capability()
             .map_err(cuda("compute capability"))?;
@@ -100,18 +125,27 @@ impl Runtime {
         } else {
             format!("sm_{major}{minor}")
         };
-        let stream = ctx.default_stream();
+        let sm_count = ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(cuda("SM count"))? as u32;
         Ok(Runtime {
             ctx,
             stream,
             arch,
+            sm_count,
             cache: Mutex::new(HashMap::new()),
+            disk: CubinCache::from_env(),
         })
     }
 
     /// The architecture kernels are compiled for (`sm_90a` on an H100).
     pub fn arch(&self) -> &str {
         &self.arch
+    }
+
+    /// Streaming multiprocessors of the device (the grid of persistent kernels).
+    pub fn sm_count(&self) -> u32 {
+        self.sm_count
     }
 
     /// Device name.
@@ -135,12 +169,17 @@ impl Runtime {
         if let Some(l) = self
             .cache
             .lock()
-            .map_err(|_| GpuError::Cuda("cache lock poisoned".into()))?
+            .map_err(|_| GpuError::Driver {
+                call: "kernel cache".into(),
+                detail: "lock poisoned by a panic in another thread".into(),
+            })?
             .get(&key)
         {
             return Ok(l.clone());
         }
-        let compiled = compile(&k.source, &k.name, &self.arch)?;
+        let t0 = std::time::Instant::now();
+        let (compiled, _cached) = self.disk.get_or_compile(&k.source, &k.name, &self.arch)?;
+        let compile_s = t0.elapsed().as_secs_f64();
         let module = self
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
@@ -166,10 +205,14 @@ impl Runtime {
             report: compiled.report,
             registers,
             local_bytes,
+            compile_s,
         });
         self.cache
             .lock()
-            .map_err(|_| GpuError::Cuda("cache lock poisoned".into()))?
+            .map_err(|_| GpuError::Driver {
+                call: "kernel cache".into(),
+                detail: "lock poisoned by a panic in another thread".into(),
+            })?
             .insert(key, l.clone());
         Ok(l)
     }
@@ -201,81 +244,83 @@ impl Runtime {
         }
     }
 
-    /// Launches `k` with its pointer arguments bound in order to `ptrs` (asynchronous).
-    pub fn launch(&self, k: &Kernel, ptrs: &[RawBuffer]) -> Result<()> {
-        let loaded = self.load(k)?;
-        self.launch_loaded(k, &loaded, ptrs)
+    /// Launches `k` with its buffers bound in order to `buffers` (asynchronous).
+    pub fn launch(&self, k: &Kernel, buffers: &[RawBuffer]) -> Result<()> {
+        let prepared = self.prepare(k, buffers)?;
+        self.run(&prepared)
     }
 
-    /// Launches an already loaded kernel.
+    /// Launches an already loaded kernel (its tensor maps are encoded again).
     pub fn launch_loaded(
         &self,
         k: &Kernel,
-        loaded: &LoadedKernel,
-        ptrs: &[RawBuffer],
+        loaded: &Arc<LoadedKernel>,
+        buffers: &[RawBuffer],
     ) -> Result<()> {
-        let names = k.pointer_names();
-        if names.len() != ptrs.len() {
-            return Err(GpuError::Launch(format!(
-                "{} takes {} pointers ({:?}), {} given",
-                k.name,
-                names.len(),
-                names,
-                ptrs.len()
-            )));
-        }
-        for (n, p) in names.iter().zip(ptrs) {
-            if p.ptr % k.pointer_alignment as u64 != 0 {
-                return Err(GpuError::Launch(format!(
-                    "{n} is not {}-byte aligned",
-                    k.pointer_alignment
-                )));
-            }
-        }
-        let mut ptr_vals: Vec<u64> = Vec::new();
-        let mut i32_vals: Vec<i32> = Vec::new();
-        let mut i64_vals: Vec<i64> = Vec::new();
-        let mut f32_vals: Vec<f32> = Vec::new();
-        let mut pi = 0;
-        for a in &k.args {
-            match a {
-                Arg::Ptr(_) => {
-                    ptr_vals.push(ptrs[pi].ptr);
-                    pi += 1;
-                }
-                Arg::I32(_, v) => i32_vals.push(*v),
-                Arg::I64(_, v) => i64_vals.push(*v),
-                Arg::F32(_, v) => f32_vals.push(*v),
-            }
-        }
-        let mut b = self.stream.launch_builder(&loaded.function);
-        let (mut ip, mut ii, mut il, mut ifl) = (0, 0, 0, 0);
-        for a in &k.args {
-            match a {
-                Arg::Ptr(_) => {
-                    b.arg(&ptr_vals[ip]);
-                    ip += 1;
-                }
-                Arg::I32(..) => {
-                    b.arg(&i32_vals[ii]);
-                    ii += 1;
-                }
-                Arg::I64(..) => {
-                    b.arg(&i64_vals[il]);
-                    il += 1;
-                }
-                Arg::F32(..) => {
-                    b.arg(&f32_vals[ifl]);
-                    ifl += 1;
-                }
-            }
-        }
-        let cfg = LaunchConfig {
-            grid_dim: k.grid,
-            block_dim: k.block,
-            shared_mem_bytes: k.dynamic_smem_bytes,
+        self.run(&self.bind_kernel(k, loaded.clone(), buffers)?)
+    }
+
+    /// Loads `k` and binds `buffers` to it: the checks and the tensor-map encoding happen here, once, so
+    /// that [`Runtime::run`] only launches.
+    pub fn prepare(&self, k: &Kernel, buffers: &[RawBuffer]) -> Result<Prepared> {
+        let loaded = self.load(k)?;
+        self.bind_kernel(k, loaded, buffers)
+    }
+
+    fn bind_kernel(
+        &self,
+        k: &Kernel,
+        loaded: Arc<LoadedKernel>,
+        buffers: &[RawBuffer],
+    ) -> Result<Prepared> {
+        check_buffers(k, buffers)?;
+        let find = |name: &str| -> Result<RawBuffer> {
+            let i = k.buffers.iter().position(|b| b.name == name);
+            i.map(|i| buffers[i]).ok_or_else(|| GpuError::Config {
+                kernel: "runtime",
+                reason: format!("{}: argument refers to an unknown buffer {name}", k.name),
+            })
         };
-        unsafe { b.launch(cfg) }.map_err(cuda("cuLaunchKernel"))?;
+        let mut values = Vec::with_capacity(k.args.len());
+        for a in &k.args {
+            values.push(match a {
+                Arg::Ptr(n) => ArgValue::Ptr(find(n)?.ptr),
+                Arg::TensorMap(m) => ArgValue::Map(tensor_map::encode(m, find(&m.buffer)?.ptr)?),
+                Arg::I32(_, v) => ArgValue::I32(*v),
+                Arg::I64(_, v) => ArgValue::I64(*v),
+                Arg::F32(_, v) => ArgValue::F32(*v),
+            });
+        }
+        let mut grid = k.grid;
+        if k.persistent {
+            grid.0 = grid.0.min(self.sm_count).max(1);
+        }
+        Ok(Prepared {
+            loaded,
+            values,
+            config: LaunchConfig {
+                grid_dim: grid,
+                block_dim: k.block,
+                shared_mem_bytes: k.dynamic_smem_bytes,
+            },
+        })
+    }
+
+    /// Launches a prepared kernel (asynchronous).
+    pub fn run(&self, p: &Prepared) -> Result<()> {
+        let mut b = self.stream.launch_builder(&p.loaded.function);
+        for v in &p.values {
+            match v {
+                ArgValue::Ptr(x) => b.arg(x),
+                ArgValue::Map(x) => b.arg(x),
+                ArgValue::I32(x) => b.arg(x),
+                ArgValue::I64(x) => b.arg(x),
+                ArgValue::F32(x) => b.arg(x),
+            };
+        }
+        // SAFETY: the arguments are the kernel's parameter list in order (types from its description),
+        // the buffers were checked to be large enough and aligned.
+        unsafe { b.launch(p.config) }.map_err(cuda("cuLaunchKernel"))?;
         Ok(())
     }
 
@@ -310,7 +355,11 @@ impl Runtime {
     /// `cuMemcpyDtoD` of `bytes` from `src` to `dst` on the stream.
     pub fn memcpy_dtod(&self, dst: RawBuffer, src: RawBuffer, bytes: usize) -> Result<()> {
         if bytes > dst.bytes || bytes > src.bytes {
-            return Err(GpuError::Launch("memcpy larger than a buffer".into()));
+            return Err(GpuError::BufferTooSmall {
+                arg: "memcpy".into(),
+                bytes: dst.bytes.min(src.bytes),
+                needed: bytes,
+            });
         }
         unsafe {
             cudarc::driver::result::memcpy_dtod_async(
@@ -333,4 +382,60 @@ impl RawBuffer {
     pub fn bytes(&self) -> usize {
         self.bytes
     }
+}
+
+/// A kernel argument's value, as the launch passes it.
+enum ArgValue {
+    Ptr(u64),
+    Map(TensorMap),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+}
+
+/// A kernel bound to its buffers, tensor maps encoded: launch it with [`Runtime::run`].
+pub struct Prepared {
+    loaded: Arc<LoadedKernel>,
+    values: Vec<ArgValue>,
+    config: LaunchConfig,
+}
+
+impl Prepared {
+    /// The loaded kernel (registers, ptxas report).
+    pub fn loaded(&self) -> &LoadedKernel {
+        &self.loaded
+    }
+    /// The grid the launch uses (persistent kernels: at most one CTA per SM).
+    pub fn grid(&self) -> (u32, u32, u32) {
+        self.config.grid_dim
+    }
+}
+
+/// The buffers a launch binds: as many as the kernel takes, aligned for its vector accesses, and at least
+/// as large as the tensors it reads and writes.
+fn check_buffers(k: &Kernel, buffers: &[RawBuffer]) -> Result<()> {
+    if k.buffers.len() != buffers.len() {
+        return Err(GpuError::ArgCount {
+            kernel: k.name.clone(),
+            expected: k.buffers.len(),
+            given: buffers.len(),
+        });
+    }
+    for (spec, b) in k.buffers.iter().zip(buffers) {
+        if b.ptr % k.pointer_alignment as u64 != 0 {
+            return Err(GpuError::Misaligned {
+                arg: spec.name.clone(),
+                address: b.ptr,
+                alignment: k.pointer_alignment,
+            });
+        }
+        if b.bytes < spec.bytes {
+            return Err(GpuError::BufferTooSmall {
+                arg: spec.name.clone(),
+                bytes: b.bytes,
+                needed: spec.bytes,
+            });
+        }
+    }
+    Ok(())
 }

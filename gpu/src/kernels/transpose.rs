@@ -10,9 +10,10 @@
 //! - predication: a vector is loaded/stored when its first coordinate is inside `(M,N)`
 //!   (the vector widths divide the extents, so vectors never straddle the edge).
 
-use crate::error::{Result, unsupported};
-use crate::kernel::flat_modes;
-use crate::kernel::{Kernel, Leaf, Params, pattern};
+use crate::arch::memory::{SMEM_ADDR, Space, global_vector_fns, load_fn, store_fn};
+use crate::emit::{Leaf, Params, basis_coord, basis_coord_expr, flat_modes, pattern, swizzle_expr};
+use crate::error::{Result, to_u32};
+use crate::kernel::{Buffer, Kernel};
 use crate::smem::{WarpAccess, choose_swizzle};
 use layout_core::{Layout, Swizzle};
 
@@ -47,6 +48,10 @@ impl TransposeSpec {
     }
 }
 
+fn unsupported<T>(reason: String) -> Result<T> {
+    crate::error::config("transpose", reason)
+}
+
 fn pow2_factor(n: i64) -> i64 {
     if n == 0 {
         1 << 20
@@ -70,6 +75,7 @@ pub struct TransposePlan {
     pub unswizzled_conflicts: usize,
 }
 
+#[derive(Clone, Copy)]
 struct Geometry {
     tm: i64,
     tn: i64,
@@ -83,19 +89,39 @@ struct Geometry {
 }
 
 impl Geometry {
-    /// Load phase: vector index q -> (m, n) in the tile: `(_{TN/vin},_{TM}):(_{vin}@1,_1@0)`.
-    fn load_coord(&self, q: i64) -> (i64, i64) {
-        let per_row = self.tn / self.v_in;
-        (q / per_row, (q % per_row) * self.v_in)
+    /// Load phase: vector index q -> (m, n) in the tile, `(_{TN/vin},_{TM}):(_{vin}@1,_1@0)`: consecutive
+    /// threads read consecutive vectors of a row.
+    fn load_layout(&self) -> Result<Layout> {
+        Ok(format!(
+            "(_{},_{}):(_{}@1,_1@0)",
+            self.tn / self.v_in,
+            self.tm,
+            self.v_in
+        )
+        .parse()?)
     }
-    /// Store phase: vector index q -> (m, n):
-    /// `(_{G},_{TN},_{TM/vout/G}):(_{vout}@0,_1@1,_{G*vout}@0)`.
-    fn store_coord(&self, q: i64) -> (i64, i64) {
-        let g = self.group;
-        let mv = q % g + (q / (g * self.tn)) * g;
-        (mv * self.v_out, (q / g) % self.tn)
+    /// Store phase: vector index q -> (m, n), `(_{G},_{TN},_{TM/vout/G}):(_{vout}@0,_1@1,_{G*vout}@0)`: a
+    /// group of G threads walks down a column, then the next column.
+    fn store_layout(&self) -> Result<Layout> {
+        let (g, vo) = (self.group, self.v_out);
+        let rest = (self.tm / vo / g).max(1);
+        Ok(format!("(_{g},_{},_{rest}):(_{vo}@0,_1@1,_{}@0)", self.tn, g * vo).parse()?)
     }
-    fn accesses(&self, f: &dyn Fn(i64) -> i64) -> Vec<WarpAccess> {
+    /// The (m, n) of every vector of both phases, evaluated once from the layouts.
+    fn coords(&self) -> Result<[Vec<[i64; 2]>; 2]> {
+        let (load, store) = (self.load_layout()?, self.store_layout()?);
+        let n_in = self.tm * self.tn / self.v_in;
+        let n_out = self.tm * self.tn / self.v_out;
+        Ok([
+            (0..n_in)
+                .map(|q| basis_coord(&load, q))
+                .collect::<Result<_>>()?,
+            (0..n_out)
+                .map(|q| basis_coord(&store, q))
+                .collect::<Result<_>>()?,
+        ])
+    }
+    fn accesses(&self, coords: &[Vec<[i64; 2]>; 2], f: &dyn Fn(i64) -> i64) -> Vec<WarpAccess> {
         let mut out = Vec::new();
         let il = self.tm * self.tn / self.v_in / self.t;
         let is = self.tm * self.tn / self.v_out / self.t;
@@ -103,7 +129,7 @@ impl Geometry {
             for i in 0..il {
                 let addrs = (0..32)
                     .map(|l| {
-                        let (m, n) = self.load_coord(warp * 32 + l + i * self.t);
+                        let [m, n] = coords[0][(warp * 32 + l + i * self.t) as usize];
                         f(m * self.tn + n) * self.e
                     })
                     .collect();
@@ -116,7 +142,7 @@ impl Geometry {
                 for k in 0..self.v_out {
                     let addrs = (0..32)
                         .map(|l| {
-                            let (m, n) = self.store_coord(warp * 32 + l + i * self.t);
+                            let [m, n] = coords[1][(warp * 32 + l + i * self.t) as usize];
                             f((m + k) * self.tn + n) * self.e
                         })
                         .collect();
@@ -208,8 +234,9 @@ fn plan(spec: &TransposeSpec) -> Result<(TransposePlan, Geometry, [Leaf; 4])> {
             v_out,
             group,
         };
-        let unswizzled = crate::smem::total_conflicts(&g.accesses(&|x| x));
-        let (sw, c) = choose_swizzle(base, tile_log2, |f| g.accesses(f));
+        let coords = g.coords()?;
+        let unswizzled = crate::smem::total_conflicts(&g.accesses(&coords, &|x| x));
+        let (sw, c) = choose_swizzle(base, tile_log2, |f| g.accesses(&coords, f));
         if c == 0 || group <= min_group {
             break (g, sw, c, unswizzled);
         }
@@ -232,6 +259,94 @@ fn plan(spec: &TransposeSpec) -> Result<(TransposePlan, Geometry, [Leaf; 4])> {
         g,
         leaves,
     ))
+}
+
+/// The entry point: global -> registers -> swizzled shared tile -> column vectors -> global.
+fn body(
+    g: &Geometry,
+    sw: Swizzle,
+    [m, n, sm, sn]: [&Leaf; 4],
+    name: &str,
+    signature: &str,
+) -> Result<String> {
+    // vector q -> (m, n) by the load and store layouts
+    let mn = |l: Layout| -> Result<String> {
+        Ok(format!(
+            "    const int m = {}, n = {};  // (m, n) = {l} (q)\n",
+            basis_coord_expr(&l, "q", 0)?,
+            basis_coord_expr(&l, "q", 1)?
+        ))
+    };
+    let (load_mn, store_mn) = (mn(g.load_layout()?)?, mn(g.store_layout()?)?);
+    // predication: a vector is moved when its first coordinate is inside (M, N)
+    let inside = format!(
+        "    if (m0 + m < {} && n0 + n < {}) {{\n",
+        m.expr(),
+        n.expr()
+    );
+    let Geometry {
+        tm,
+        tn,
+        t,
+        e,
+        v_in,
+        v_out,
+        group: _,
+    } = *g;
+    let (il, is) = (tm * tn / v_in / t, tm * tn / v_out / t);
+    let words_in = (v_in * e / 4).max(1);
+    let ew = e / 4;
+    let swz = |x: &str| swizzle_expr(sw, x);
+    let mut c = String::new();
+    c += &format!(
+        "extern \"C\" __global__ void __launch_bounds__({t}) {name}(\n    {}) {{\n",
+        signature
+    );
+    c += &format!(
+        "  __shared__ __attribute__((aligned(128))) unsigned int tile[{}];\n",
+        tm * tn * ew
+    );
+    c += "  const unsigned int sbase = smem_u32(tile);\n";
+    c += &format!("  const int m0 = blockIdx.y * {tm}, n0 = blockIdx.x * {tn};\n");
+    c += &format!("  unsigned int r[{il}][{words_in}];\n");
+    c += "  // global -> registers (all loads in flight first)\n";
+    c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
+    c += &format!("    const int q = threadIdx.x + i * {t};\n");
+    c += &load_mn;
+    c += &inside;
+    c += &format!("      // src(m0+m, n0+n) = (m0+m)*{} + (n0+n)\n", sm.expr());
+    c += &format!(
+        "      ld_global(src + ((long long)(m0 + m) * (long long)({}) + (long long)(n0 + n)) * {e}, r[i]);\n",
+        sm.expr()
+    );
+    c += "    }\n  }\n";
+    c += "  // registers -> shared memory at the swizzled offset of (m, n)\n";
+    c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
+    c += &format!("    const int q = threadIdx.x + i * {t};\n");
+    c += &load_mn;
+    c += &format!("    const int a = m * {tn} + n;\n");
+    c += &format!("    st_shared_in(sbase + {} * {e}, r[i]);\n", swz("a"));
+    c += "  }\n  __syncthreads();\n";
+    c += "  // shared memory -> registers (column vectors) -> global\n";
+    c += &format!("  #pragma unroll\n  for (int i = 0; i < {is}; ++i) {{\n");
+    c += &format!("    const int q = threadIdx.x + i * {t};\n");
+    c += &store_mn;
+    c += &format!("    unsigned int w[{}];\n", (v_out * ew).max(1));
+    c += &format!("    #pragma unroll\n    for (int k = 0; k < {v_out}; ++k) {{\n");
+    c += &format!("      const int a = (m + k) * {tn} + n;\n");
+    c += &format!(
+        "      ld_shared_elem(sbase + {} * {e}, &w[k * {ew}]);\n",
+        swz("a")
+    );
+    c += "    }\n";
+    c += &inside;
+    c += &format!("      // dst(m0+m, n0+n) = (m0+m) + (n0+n)*{}\n", sn.expr());
+    c += &format!(
+        "      st_global_out(dst + ((long long)(m0 + m) + (long long)(n0 + n) * (long long)({})) * {e}, w);\n",
+        sn.expr()
+    );
+    c += "    }\n  }\n}\n";
+    Ok(c)
 }
 
 /// Generates the transpose kernel.
@@ -264,14 +379,6 @@ pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
     let is = tm * tn / v_out / t;
     let (bin, bout) = (v_in * e, v_out * e);
     let name = format!("cute_transpose_e{e}_{tm}x{tn}_vin{v_in}_vout{v_out}_t{t}");
-    let mask = ((1i64 << sw.bits) - 1) << (sw.base + sw.shift);
-    let swz = |x: &str| {
-        if sw.bits == 0 {
-            x.to_string()
-        } else {
-            format!("(({x}) ^ ((({x}) & {mask}) >> {}))", sw.shift)
-        }
-    };
     let words_in = (bin / 4).max(1);
     let ew = e / 4;
     let mut c = String::new();
@@ -297,109 +404,14 @@ pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
         tm / v_out / group,
         group * v_out
     );
-    c += &crate::ptx::global_vector_fns(bin as usize);
-    c += &format!(
-        r#"__device__ __forceinline__ void st_shared_in(unsigned int a, const unsigned int* r) {{
-{}}}
-__device__ __forceinline__ void ld_shared_elem(unsigned int a, unsigned int* r) {{
-{}}}
-__device__ __forceinline__ void st_global_out(void* p, const unsigned int* r) {{
-{}}}
-"#,
-        match words_in {
-            4 =>
-                "  asm volatile(\"st.shared.v4.b32 [%0], {%1,%2,%3,%4};\" :: \"r\"(a), \"r\"(r[0]), \"r\"(r[1]), \"r\"(r[2]), \"r\"(r[3]) : \"memory\");\n",
-            2 =>
-                "  asm volatile(\"st.shared.v2.b32 [%0], {%1,%2};\" :: \"r\"(a), \"r\"(r[0]), \"r\"(r[1]) : \"memory\");\n",
-            _ =>
-                "  asm volatile(\"st.shared.b32 [%0], %1;\" :: \"r\"(a), \"r\"(r[0]) : \"memory\");\n",
-        },
-        if ew == 2 {
-            "  asm volatile(\"ld.shared.v2.b32 {%0,%1}, [%2];\" : \"=r\"(r[0]), \"=r\"(r[1]) : \"r\"(a) : \"memory\");\n"
-        } else {
-            "  asm volatile(\"ld.shared.b32 %0, [%1];\" : \"=r\"(r[0]) : \"r\"(a) : \"memory\");\n"
-        },
-        match bout {
-            16 =>
-                "  asm volatile(\"st.global.v4.b32 [%0], {%1,%2,%3,%4};\" :: \"l\"(p), \"r\"(r[0]), \"r\"(r[1]), \"r\"(r[2]), \"r\"(r[3]) : \"memory\");\n",
-            8 =>
-                "  asm volatile(\"st.global.v2.b32 [%0], {%1,%2};\" :: \"l\"(p), \"r\"(r[0]), \"r\"(r[1]) : \"memory\");\n",
-            _ =>
-                "  asm volatile(\"st.global.b32 [%0], %1;\" :: \"l\"(p), \"r\"(r[0]) : \"memory\");\n",
-        }
-    );
-    c += crate::ptx::SMEM_ADDR;
-    c += &format!(
-        "extern \"C\" __global__ void __launch_bounds__({t}) {name}(\n    {}) {{\n",
-        p.signature()
-    );
-    c += &format!(
-        "  __shared__ __attribute__((aligned(128))) unsigned int tile[{}];\n",
-        tm * tn * ew
-    );
-    c += "  const unsigned int sbase = smem_u32(tile);\n";
-    c += &format!("  const int m0 = blockIdx.y * {tm}, n0 = blockIdx.x * {tn};\n");
-    c += &format!("  unsigned int r[{il}][{words_in}];\n");
-    c += "  // global -> registers (all loads in flight first)\n";
-    c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
-    c += &format!("    const int q = threadIdx.x + i * {t};\n");
-    c += &format!(
-        "    const int m = q / {}, n = (q % {}) * {v_in};\n",
-        tn / v_in,
-        tn / v_in
-    );
-    c += &format!(
-        "    if (m0 + m < {} && n0 + n < {}) {{\n",
-        m.expr(),
-        n.expr()
-    );
-    c += &format!("      // src(m0+m, n0+n) = (m0+m)*{} + (n0+n)\n", sm.expr());
-    c += &format!(
-        "      ld_global(src + ((long long)(m0 + m) * (long long)({}) + (long long)(n0 + n)) * {e}, r[i]);\n",
-        sm.expr()
-    );
-    c += "    }\n  }\n";
-    c += "  // registers -> shared memory at the swizzled offset of (m, n)\n";
-    c += &format!("  #pragma unroll\n  for (int i = 0; i < {il}; ++i) {{\n");
-    c += &format!("    const int q = threadIdx.x + i * {t};\n");
-    c += &format!(
-        "    const int m = q / {}, n = (q % {}) * {v_in};\n",
-        tn / v_in,
-        tn / v_in
-    );
-    c += &format!("    const int a = m * {tn} + n;\n");
-    c += &format!("    st_shared_in(sbase + {} * {e}, r[i]);\n", swz("a"));
-    c += "  }\n  __syncthreads();\n";
-    c += "  // shared memory -> registers (column vectors) -> global\n";
-    c += &format!("  #pragma unroll\n  for (int i = 0; i < {is}; ++i) {{\n");
-    c += &format!("    const int q = threadIdx.x + i * {t};\n");
-    c += &format!(
-        "    const int m = (q % {group} + (q / {}) * {group}) * {v_out}, n = (q / {group}) % {tn};\n",
-        group * tn
-    );
-    c += &format!("    unsigned int w[{}];\n", (v_out * ew).max(1));
-    c += &format!("    #pragma unroll\n    for (int k = 0; k < {v_out}; ++k) {{\n");
-    c += &format!("      const int a = (m + k) * {tn} + n;\n");
-    c += &format!(
-        "      ld_shared_elem(sbase + {} * {e}, &w[k * {ew}]);\n",
-        swz("a")
-    );
-    c += "    }\n";
-    c += &format!(
-        "    if (m0 + m < {} && n0 + n < {}) {{\n",
-        m.expr(),
-        n.expr()
-    );
-    c += &format!("      // dst(m0+m, n0+n) = (m0+m) + (n0+n)*{}\n", sn.expr());
-    c += &format!(
-        "      st_global_out(dst + ((long long)(m0 + m) + (long long)(n0 + n) * (long long)({})) * {e}, w);\n",
-        sn.expr()
-    );
-    c += "    }\n  }\n}\n";
-    let gx = u32::try_from((n.int.value + tn - 1) / tn)
-        .map_err(|_| crate::GpuError::Unsupported("grid too large".into()))?;
-    let gy = u32::try_from((m.int.value + tm - 1) / tm)
-        .map_err(|_| crate::GpuError::Unsupported("grid too large".into()))?;
+    c += &global_vector_fns(bin as usize);
+    c += &store_fn("st_shared_in", Space::Shared, words_in as usize);
+    c += &load_fn("ld_shared_elem", Space::Shared, ew as usize);
+    c += &store_fn("st_global_out", Space::Global, (bout / 4) as usize);
+    c += SMEM_ADDR;
+    c += &body(&g, pl.swizzle, [&m, &n, &sm, &sn], &name, &p.signature())?;
+    let gx = to_u32("transpose grid x", (n.int.value + tn - 1) / tn)?;
+    let gy = to_u32("transpose grid y", (m.int.value + tm - 1) / tm)?;
     if gy > 65535 {
         return unsupported(format!("{gy} tiles along m exceed gridDim.y"));
     }
@@ -407,9 +419,14 @@ __device__ __forceinline__ void st_global_out(void* p, const unsigned int* r) {{
         name,
         source: c,
         grid: (gx.max(1), gy.max(1), 1),
+        persistent: false,
         block: (t as u32, 1, 1),
         dynamic_smem_bytes: 0,
         args: p.args,
+        buffers: vec![
+            Buffer::for_layout("src", &spec.src, e)?,
+            Buffer::for_layout("dst", &spec.dst, e)?,
+        ],
         pointer_alignment: bin.max(bout) as usize,
     })
 }

@@ -1,0 +1,17 @@
+//! `cvt` between f32 and the 16-bit floating-point payloads.
+
+/// Device functions `f32_to_f16`, `f16_to_f32`, `f32_to_bf16`, `bf16_to_f32` (`cvt.rn.*`, round to
+/// nearest even).
+pub const CONVERT: &str = r#"__device__ __forceinline__ unsigned short f32_to_f16(float f) {
+  unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h;
+}
+__device__ __forceinline__ float f16_to_f32(unsigned short h) {
+  float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f;
+}
+__device__ __forceinline__ unsigned short f32_to_bf16(float f) {
+  unsigned short h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h;
+}
+__device__ __forceinline__ float bf16_to_f32(unsigned short h) {
+  return __int_as_float(((int)h) << 16);
+}
+"#;

@@ -1,0 +1,24 @@
+//! `ldmatrix` (SM75+): four 8x8 matrices of 16-bit values from shared memory into a warp's registers.
+//! Lane `i` supplies the address of row `i % 8` of matrix `i / 8`; which element of the tile that row
+//! is comes from the copy atom's thread-value layout (`crate::atom::ldmatrix_lanes`).
+
+use layout_core::atom::gmma::Major;
+
+/// `ldmatrix_x4(r, addr)` and `ldmatrix_x4_trans(r, addr)` (`.trans`: for MN-major tiles).
+pub const LDMATRIX: &str = r#"__device__ __forceinline__ void ldmatrix_x4(unsigned int* r, unsigned int addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned int* r, unsigned int addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+"#;
+
+/// The function of [`LDMATRIX`] that reads a tile stored with `major` contiguous into a K-major fragment.
+pub fn ldmatrix_fn(major: Major) -> &'static str {
+    match major {
+        Major::K => "ldmatrix_x4",
+        Major::MN => "ldmatrix_x4_trans",
+    }
+}

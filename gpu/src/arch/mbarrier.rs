@@ -1,0 +1,25 @@
+//! `mbarrier` (SM90): transaction-counting barriers in shared memory, the handshake of TMA pipelines.
+
+/// `mbar_init(bar, count)`, `mbar_expect_tx(bar, bytes)` (arrive and expect `bytes` of TMA traffic),
+/// `mbar_arrive(bar)`, `mbar_wait(bar, parity)` (spin on `try_wait.parity`).
+pub const MBARRIER: &str = r#"__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(u32 bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
+  u32 ok = 0;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  } while (!ok);
+}
+"#;
+
+/// The statement making initialized mbarriers visible to the async proxy (TMA) and the cluster.
+pub const INIT_FENCE: &str =
+    "asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");";

@@ -1,0 +1,27 @@
+//! Layer 1, instructions (CuTe's `arch`): one typed wrapper per PTX instruction family the kernels use,
+//! emitted as inline-asm device functions (or statements) into generated sources.
+//!
+//! Values travel as 32-bit registers (`unsigned int`); f16/bf16 are raw 16-bit payloads packed two to a
+//! register; shared-memory addresses are 32-bit shared-window addresses ([`memory::SMEM_ADDR`]).
+//!
+//! | module | PTX |
+//! | --- | --- |
+//! | [`memory`] | `cvta.to.shared`, `ld/st.global[.nc].v{1,2,4}`, `ld/st.shared.v{1,2,4}` |
+//! | [`cp_async`] | `cp.async.cg.shared.global` (+ zero-fill), commit/wait groups |
+//! | [`ldmatrix`] | `ldmatrix.sync.aligned.m8n8.x4[.trans]` |
+//! | [`mma_sync`] | `mma.sync.aligned.m16n8k16` |
+//! | [`convert`] | `cvt` between f32 and f16/bf16 |
+//! | [`wgmma`] | `wgmma.mma_async` (+ fence, commit, wait), shared-memory matrix descriptors |
+//! | [`tma`] | `cp.async.bulk.tensor.2d` loads and stores, bulk groups, tensor-map prefetch |
+//! | [`mbarrier`] | `mbarrier.init/arrive/expect_tx/try_wait` |
+//! | [`sync`] | `setmaxnreg`, named barriers `bar.sync/bar.arrive`, proxy fences |
+
+pub mod convert;
+pub mod cp_async;
+pub mod ldmatrix;
+pub mod mbarrier;
+pub mod memory;
+pub mod mma_sync;
+pub mod sync;
+pub mod tma;
+pub mod wgmma;

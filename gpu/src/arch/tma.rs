@@ -1,0 +1,37 @@
+//! TMA (SM90, `cp.async.bulk.tensor`): tile copies between global and shared memory described by a tensor
+//! map (`TmaDesc`, a `__grid_constant__` parameter encoded by the runtime from a
+//! [`TensorMapArg`](crate::kernel::TensorMapArg)).
+
+/// The `TmaDesc` type (a 128-byte `CUtensorMap`), `tma_load_2d(dst, map, bar, c0, c1)` completing on an
+/// mbarrier, and `tma_store_2d(map, src, c0, c1)` into the issuing thread's bulk async-group.
+/// Coordinates are innermost first; out-of-bounds elements of a box load as zero and are not stored.
+pub const TMA_2D: &str = r#"struct __align__(64) TmaDesc { u64 opaque[16]; };
+// TMA 2-D tile load into smem, completing (complete_tx) on the mbarrier.
+__device__ __forceinline__ void tma_load_2d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
+               :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1) : "memory");
+}
+// TMA 2-D tile store from smem (bulk async-group of the issuing thread).
+__device__ __forceinline__ void tma_store_2d(const TmaDesc* map, u32 src, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
+               :: "l"((u64)map), "r"(src), "r"(c0), "r"(c1) : "memory");
+}
+"#;
+
+/// Closes the issuing thread's current bulk async-group of TMA stores.
+pub const STORE_COMMIT: &str = "asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");";
+
+/// Waits until at most `pending` bulk groups of this thread are still reading shared memory.
+pub fn store_wait_read(pending: u32) -> String {
+    format!("asm volatile(\"cp.async.bulk.wait_group.read {pending};\" ::: \"memory\");")
+}
+
+/// Waits until at most `pending` bulk groups of this thread are incomplete (writes done).
+pub fn store_wait(pending: u32) -> String {
+    format!("asm volatile(\"cp.async.bulk.wait_group {pending};\" ::: \"memory\");")
+}
+
+/// Prefetches the tensor map parameter `map` into the descriptor cache.
+pub fn prefetch(map: &str) -> String {
+    format!("asm volatile(\"prefetch.tensormap [%0];\" :: \"l\"((u64)&{map}) : \"memory\");")
+}

@@ -1,0 +1,222 @@
+//! Layer 2, atoms and tilings: the thread-value layouts the kernels use, all taken from
+//! `layout_core::atom` (the same traits the CLI draws) and combined with the algebra. No kernel restates
+//! a thread-value layout as text: it asks here.
+//!
+//! ```
+//! use gpu::atom::{ldmatrix_lanes, sm80_mma};
+//! use gpu::{DType, Major};
+//! use layout_core::atom::Operand;
+//! // lane -> (m, k) of the row ldmatrix.x4 reads for the A operand of SM80_16x8x16, K-major tile
+//! assert_eq!(ldmatrix_lanes(&sm80_mma(DType::F16).unwrap(), Operand::A, Major::K).unwrap().to_string(),
+//!            "(_8,_2,_2):(_1@0,_8@0,_8@1)");
+//! ```
+
+use crate::dtype::{DType, Major};
+use crate::error::{GpuError, Result};
+use layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+use layout_core::{Int, IntTuple, Layout, ScaledBasis, Tiler, layout_eval};
+
+/// The SM80 `m16n8k16` tensor-core atom with f32 accumulation for `input` (f16 or bf16):
+/// `SM80_16x8x16_F32{F16F16|BF16BF16}F32_TN`.
+pub fn sm80_mma(input: DType) -> Result<MmaTraits> {
+    let ab = match input {
+        DType::F16 => "F16F16",
+        DType::BF16 => "BF16BF16",
+        DType::F32 => {
+            return Err(GpuError::Config {
+                kernel: "atom",
+                reason: "the SM80 m16n8k16 atom takes f16 or bf16 inputs, not f32".into(),
+            });
+        }
+    };
+    Ok(MmaTraits::from_name(&format!(
+        "SM80_16x8x16_F32{ab}F32_TN"
+    ))?)
+}
+
+/// A layout whose strides are offsets into a column-major `(rows, ..)` tile, rewritten with basis strides
+/// (`d -> (d % rows)@0 + (d / rows)@1`) so that it maps to coordinates: the form the kernels' comments and
+/// index expressions use (`((_4,_8),(_2,_2)):((_32,_1),(_16,_8))` in a 16-row tile is
+/// `((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))`). A stride with both parts non-zero is an error.
+pub fn as_coordinates(l: &Layout, rows: i64) -> Result<Layout> {
+    fn walk(t: &IntTuple, rows: i64) -> Result<IntTuple> {
+        match t {
+            IntTuple::Tuple(v) => Ok(IntTuple::tuple(
+                v.iter().map(|e| walk(e, rows)).collect::<Result<_>>()?,
+            )),
+            IntTuple::Int(d) => {
+                let (r, c) = (d.value % rows, d.value / rows);
+                match (r, c) {
+                    (0, 0) => Ok(IntTuple::Int(Int::s(0))),
+                    (r, 0) => Ok(IntTuple::Basis(ScaledBasis::new(Int::s(r), vec![0]))),
+                    (0, c) => Ok(IntTuple::Basis(ScaledBasis::new(Int::s(c), vec![1]))),
+                    _ => Err(GpuError::Config {
+                        kernel: "atom",
+                        reason: format!("stride {d} spans both modes of a {rows}-row tile"),
+                    }),
+                }
+            }
+            other => Ok(other.clone()),
+        }
+    }
+    Ok(Layout::new(l.shape().clone(), walk(l.stride(), rows)?)?)
+}
+
+/// The `ldmatrix.x4` copy atom reading a tile stored `major`-contiguous: `SM75_U32x4_LDSM_N` (K-major) or
+/// `SM75_U16x8_LDSM_T` (MN-major), over 16-bit values.
+fn ldmatrix_atom(major: Major) -> Result<CopyAtom> {
+    let name = match major {
+        Major::K => "SM75_U32x4_LDSM_N",
+        Major::MN => "SM75_U16x8_LDSM_T",
+    };
+    Ok(CopyAtom::from_name(name, 16)?)
+}
+
+/// lane -> `(mn, k)`: the tile element whose row (8 contiguous values) lane `i` of one `ldmatrix.x4`
+/// points at, for `operand` (A or B) of one `mma` atom widened to a 16x16 `(mn, k)` block, tile stored
+/// `major`-contiguous. CuTe's `make_tiled_copy_A/B(ldmatrix atom, tiled_mma)`: the source thread-value
+/// layout's value 0 of each thread, written as the basis-stride layout `(_8,_2,_2):(..)` that reproduces
+/// all 32 lanes (checked).
+pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result<Layout> {
+    let block: Tiler = "(_16,_16,_16)".parse()?;
+    let one: Layout = "(_1,_1,_1):(_0,_0,_0)".parse()?;
+    let tiled = TiledMma::new(mma.clone(), &one, Some(&block))?;
+    let copy = TiledCopy::for_mma(ldmatrix_atom(major)?, &tiled, operand)?;
+    let tv = copy.layout_s_tv()?;
+    let lane = |i: i64| -> Result<[i64; 2]> {
+        let at = IntTuple::tuple(vec![IntTuple::d(i), IntTuple::d(0)]);
+        let idx = layout_eval(&tv, &at)?
+            .as_int()
+            .map(|v| v.value)
+            .ok_or_else(|| GpuError::Config {
+                kernel: "atom",
+                reason: format!("{tv} at lane {i} is not an offset"),
+            })?;
+        Ok([idx % 16, idx / 16])
+    };
+    let basis = |c: [i64; 2]| -> IntTuple {
+        match c {
+            [0, k] => IntTuple::Basis(ScaledBasis::new(Int::s(k), vec![1])),
+            [mn, _] => IntTuple::Basis(ScaledBasis::new(Int::s(mn), vec![0])),
+        }
+    };
+    let strides = [lane(1)?, lane(8)?, lane(16)?];
+    let layout = Layout::new(
+        "(_8,_2,_2)".parse()?,
+        IntTuple::tuple(strides.iter().map(|c| basis(*c)).collect()),
+    )?;
+    for i in 0..32 {
+        if crate::emit::basis_coord(&layout, i)? != lane(i)? {
+            return Err(GpuError::Config {
+                kernel: "atom",
+                reason: format!("ldmatrix lanes of {tv} are not the linear layout {layout}"),
+            });
+        }
+    }
+    Ok(layout)
+}
+
+/// Where a thread's accumulator values sit in an MMA's C tile: the C thread-value layout as coordinates,
+/// the C expressions of the thread's first `(row, col)` (from the thread mode) and the coordinate offset of
+/// each value (from the value mode). Epilogues index accumulators with these, never by hand.
+#[derive(Clone, Debug)]
+pub struct Fragment {
+    /// The C layout as coordinates: `(thread, value) -> (row, col)`.
+    pub layout: Layout,
+    /// Row of the thread's value 0, a C expression of the thread variable.
+    pub row: String,
+    /// Column of the thread's value 0.
+    pub col: String,
+}
+
+impl Fragment {
+    /// The fragment of the C layout `layout_c` (offsets in a column-major tile of `rows` rows), for the
+    /// thread index expression `thread`.
+    ///
+    /// ```
+    /// use gpu::atom::{sm80_mma, Fragment};
+    /// let mma = sm80_mma(gpu::DType::F16).unwrap();
+    /// let f = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+    /// assert_eq!(f.layout.to_string(), "((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))");
+    /// assert_eq!((f.row.as_str(), f.col.as_str()), ("(lane / 4)", "(lane % 4) * 2"));
+    /// assert_eq!(f.value(2).unwrap(), [8, 0]); // the second pair is 8 rows down
+    /// ```
+    pub fn new(layout_c: &Layout, rows: i64, thread: &str) -> Result<Fragment> {
+        let layout = as_coordinates(layout_c, rows)?;
+        let threads = layout.mode(0)?;
+        Ok(Fragment {
+            row: crate::emit::basis_coord_expr(&threads, thread, 0)?,
+            col: crate::emit::basis_coord_expr(&threads, thread, 1)?,
+            layout,
+        })
+    }
+
+    /// The `(row, col)` offset of value `v` from the thread's value 0.
+    pub fn value(&self, v: i64) -> Result<[i64; 2]> {
+        crate::emit::basis_coord(&self.layout.mode(1)?, v)
+    }
+
+    /// Checks that values 0 and 1 are a column pair (stored together as one 2-element vector).
+    pub fn pairs_along_columns(&self) -> Result<()> {
+        if self.value(1)? == [0, 1] {
+            Ok(())
+        } else {
+            Err(GpuError::Config {
+                kernel: "atom",
+                reason: format!(
+                    "C layout {}: values 0 and 1 are not a column pair",
+                    self.layout
+                ),
+            })
+        }
+    }
+}
+
+/// The SM80 TiledMMA of a GEMM kernel: `warps_m x warps_n` m16n8k16 atoms, CuTe's
+/// `make_tiled_mma(atom, Layout<Shape<WM,WN,_1>>)`.
+pub fn sm80_tiled_mma(input: DType, warps_m: i64, warps_n: i64) -> Result<TiledMma> {
+    let atoms: Layout = format!("(_{warps_m},_{warps_n},_1):(_1,_{warps_m},_0)").parse()?;
+    Ok(TiledMma::new(sm80_mma(input)?, &atoms, None)?)
+}
+
+/// C expressions of the `(m, n)` atom coordinates of thread `thread` in a TiledMMA: the modes 1 and 2 of
+/// `thr_layout_vmnk` (`(atom thread, m, n, k) -> thread index`) inverted, which needs that layout to be
+/// compact column-major (checked for every thread).
+///
+/// ```
+/// let mma = gpu::atom::sm80_tiled_mma(gpu::DType::F16, 2, 4).unwrap();
+/// assert_eq!(gpu::atom::atom_coords(&mma, "tid").unwrap(), ["(tid / 32 % 2)", "(tid / 64 % 4)"]);
+/// ```
+pub fn atom_coords(mma: &TiledMma, thread: &str) -> Result<[String; 2]> {
+    let vmnk = &mma.thr_layout_vmnk;
+    let basis = |mode: usize| IntTuple::Basis(ScaledBasis::new(Int::s(1), vec![mode]));
+    let mut strides = Vec::new();
+    for (i, m) in vmnk.modes().iter().enumerate() {
+        let leaves = m.shape().leaves().len();
+        let stride = match i {
+            1 | 2 => basis(i - 1),
+            _ => IntTuple::Int(Int::s(0)),
+        };
+        strides.push(if leaves == 1 {
+            stride
+        } else {
+            IntTuple::tuple(vec![stride; leaves])
+        });
+    }
+    let coords = Layout::new(vmnk.shape().clone(), IntTuple::tuple(strides))?;
+    let col_major = layout_core::compact_col_major(vmnk.shape(), None)?;
+    for t in 0..layout_core::size(vmnk)?.value {
+        let c = layout_core::idx2crd(&IntTuple::s(t), vmnk.shape(), &col_major)?;
+        let back = layout_eval(vmnk, &c)?.as_int().map(|v| v.value);
+        if back != Some(t) {
+            return Err(GpuError::Config {
+                kernel: "atom",
+                reason: format!("thr_layout_vmnk {vmnk} is not compact column-major at thread {t}"),
+            });
+        }
+    }
+    Ok([
+        crate::emit::basis_coord_expr(&coords, thread, 0)?,
+        crate::emit::basis_coord_expr(&coords, thread, 1)?,
+    ])
+}

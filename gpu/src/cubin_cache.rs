@@ -1,0 +1,186 @@
+//! The on-disk cache of compiled kernels: a second process loads the CUBIN instead of running NVRTC again.
+//!
+//! One file per (architecture, source): `<dir>/<hash>.cubin`, where the hash is FNV-1a 64 of the
+//! architecture, the NVRTC version and the source. A file holds a magic line, the ptxas report, the
+//! CUBIN's length and hash, then the CUBIN. A file that is short, has another magic, or whose CUBIN does
+//! not match its hash is not trusted: the kernel is compiled again and the file rewritten (atomically,
+//! through a temporary file and a rename). The directory is `$CUTE_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/cute-rs`, else `$HOME/.cache/cute-rs`; `CUTE_CACHE_DIR=off` disables the cache.
+//!
+//! ```
+//! let dir = std::env::temp_dir().join(format!("cute-doc-cache-{}", std::process::id()));
+//! let cache = gpu::cubin_cache::CubinCache::at(dir.clone());
+//! assert!(cache.path("sm_90a", "__global__ void k() {}").starts_with(&dir));
+//! ```
+
+use crate::error::Result;
+use crate::nvrtc::{Compiled, PtxasReport, compile};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 16] = b"CUTE-CUBIN-v1\n\0\0";
+
+/// FNV-1a, 64 bits: a stable hash for file names and integrity checks (not cryptographic).
+pub fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for &b in *p {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A directory of compiled kernels.
+#[derive(Clone, Debug)]
+pub struct CubinCache {
+    dir: Option<PathBuf>,
+}
+
+impl CubinCache {
+    /// The cache in the directory the environment names (see the module docs), or a disabled cache.
+    pub fn from_env() -> CubinCache {
+        let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        let dir = match var("CUTE_CACHE_DIR") {
+            Some(v) if v == "off" => None,
+            Some(v) => Some(PathBuf::from(v)),
+            None => var("XDG_CACHE_HOME")
+                .map(|x| PathBuf::from(x).join("cute-rs"))
+                .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".cache").join("cute-rs"))),
+        };
+        CubinCache { dir }
+    }
+
+    /// The cache in `dir`.
+    pub fn at(dir: PathBuf) -> CubinCache {
+        CubinCache { dir: Some(dir) }
+    }
+
+    /// The file that holds the kernel `source` compiled for `arch`.
+    pub fn path(&self, arch: &str, source: &str) -> PathBuf {
+        let version = crate::nvrtc::nvrtc_version_string();
+        let h = fnv1a(&[arch.as_bytes(), version.as_bytes(), source.as_bytes()]);
+        self.dir
+            .clone()
+            .unwrap_or_default()
+            .join(format!("{h:016x}.cubin"))
+    }
+
+    /// The compiled kernel: from the cache when a trusted file is there, else compiled with NVRTC and
+    /// stored. Returns whether it came from the cache.
+    pub fn get_or_compile(&self, source: &str, name: &str, arch: &str) -> Result<(Compiled, bool)> {
+        let Some(_) = &self.dir else {
+            return Ok((compile(source, name, arch)?, false));
+        };
+        let path = self.path(arch, source);
+        if let Some(c) = read(&path) {
+            return Ok((c, true));
+        }
+        let compiled = compile(source, name, arch)?;
+        // a cache that cannot be written is not an error: the kernel is compiled either way
+        let _ = write(&path, &compiled);
+        Ok((compiled, false))
+    }
+}
+
+fn report_words(r: &PtxasReport) -> [u32; 6] {
+    [
+        r.registers,
+        r.stack_frame,
+        r.spill_stores,
+        r.spill_loads,
+        r.smem,
+        r.uses_lmem as u32,
+    ]
+}
+
+fn encode(c: &Compiled) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    for w in report_words(&c.report) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&(c.cubin.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a(&[&c.cubin]).to_le_bytes());
+    out.extend_from_slice(&c.cubin);
+    out
+}
+
+/// The cached kernel at `path`, or `None` when the file is absent, short, foreign or corrupt.
+fn read(path: &Path) -> Option<Compiled> {
+    let bytes = std::fs::read(path).ok()?;
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    let word = |i: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(
+            rest.get(4 * i..4 * i + 4)?.try_into().ok()?,
+        ))
+    };
+    let w: Vec<u32> = (0..6).map(word).collect::<Option<_>>()?;
+    let len = u64::from_le_bytes(rest.get(24..32)?.try_into().ok()?) as usize;
+    let hash = u64::from_le_bytes(rest.get(32..40)?.try_into().ok()?);
+    let cubin = rest.get(40..)?;
+    if cubin.len() != len || fnv1a(&[cubin]) != hash || len == 0 {
+        return None;
+    }
+    Some(Compiled {
+        cubin: cubin.to_vec(),
+        report: PtxasReport {
+            registers: w[0],
+            stack_frame: w[1],
+            spill_stores: w[2],
+            spill_loads: w[3],
+            smem: w[4],
+            uses_lmem: w[5] != 0,
+        },
+        log: String::new(),
+    })
+}
+
+fn write(path: &Path, c: &Compiled) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".{}.tmp", std::process::id()));
+    std::fs::write(&tmp, encode(c))?;
+    std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Compiled {
+        Compiled {
+            cubin: (0..200u8).collect(),
+            report: PtxasReport {
+                registers: 40,
+                smem: 1024,
+                ..PtxasReport::default()
+            },
+            log: String::new(),
+        }
+    }
+
+    #[test]
+    fn round_trip_and_corrupt_files_are_not_trusted() {
+        let dir = std::env::temp_dir().join(format!("cute-cache-test-{}", std::process::id()));
+        let path = dir.join("k.cubin");
+        write(&path, &sample()).unwrap();
+        let back = read(&path).unwrap();
+        assert_eq!((back.cubin, back.report), (sample().cubin, sample().report));
+        // flip one byte of the CUBIN: the hash no longer matches
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read(&path).is_none());
+        // truncated, foreign, empty
+        std::fs::write(&path, &bytes[..30]).unwrap();
+        assert!(read(&path).is_none());
+        std::fs::write(&path, b"not a cubin at all, just some text").unwrap();
+        assert!(read(&path).is_none());
+        std::fs::write(&path, b"").unwrap();
+        assert!(read(&path).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,53 @@
+//! Element types and operand majors, shared by every kernel.
+
+/// Which mode of an operand is contiguous in memory (CuTe's `GMMA::Major`, used for every kernel):
+/// `K` (A row-major, B column-major) or `MN` (A column-major, B row-major).
+pub use layout_core::atom::gmma::Major;
+
+/// Element types of kernel operands.
+///
+/// ```
+/// use gpu::DType;
+/// assert_eq!((DType::BF16.bytes(), DType::BF16.name()), (2, "bf16"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    /// IEEE binary16.
+    F16,
+    /// bfloat16.
+    BF16,
+    /// IEEE binary32.
+    F32,
+}
+
+impl DType {
+    /// Bytes per element.
+    pub fn bytes(self) -> i64 {
+        match self {
+            DType::F16 | DType::BF16 => 2,
+            DType::F32 => 4,
+        }
+    }
+
+    /// The PTX type name (`f16`, `bf16`, `f32`), also used in kernel names.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::F32 => "f32",
+        }
+    }
+
+    /// The C type generated code stores the element as (16-bit values are raw payloads).
+    pub fn c_type(self) -> &'static str {
+        match self {
+            DType::F32 => "float",
+            DType::F16 | DType::BF16 => "unsigned short",
+        }
+    }
+
+    /// True for the 16-bit floating-point types the tensor-core kernels take as inputs.
+    pub fn is_half(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16)
+    }
+}

@@ -1,0 +1,694 @@
+//! Hopper (sm_90a) GEMM: `wgmma.mma_async` fed by TMA (`cp.async.bulk.tensor`) through a warp-specialized,
+//! multistage mbarrier pipeline, generated from layouts.
+//!
+//! `D (M,N) row-major = A (M,K) row-major * B (K,N) column-major`, both operands K-major (the "TN" GEMM),
+//! f16 or bf16 in, f32 accumulation, D in f32, f16 or bf16.
+//!
+//! What comes from the layout algebra (and is stated in the generated text's comments):
+//! - the shared-memory stage layouts: the GMMA atom `GMMA::Layout_K_SW128_Atom` (`smem_atom`:
+//!   `Sw<3,3,3> o (8,64):(64,1)` for 16-bit values) tiled to the CTA tile with `tile_to_shape`;
+//! - the swizzle mode of the TMA box and of the wgmma descriptor, from the atom's swizzle (`Sw<3,..>`: 128 B);
+//! - the descriptor's stride byte offset (between 8-row core-matrix groups), the per-k16 and per-64-row
+//!   descriptor advances: offsets of the tiled smem layout at `(8,0)`, `(0,16)`, `(64,0)`;
+//! - the TMA box (one atom row of 128 B times the tile's rows) and the TMA coordinates: the tile modes of
+//!   `zipped_divide(make_identity_layout((M,K)), (BM,BK))` (coordinates, innermost first for TMA);
+//! - the accumulator fragment: `gmma_c_layout` `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))` gives the row
+//!   and column of every accumulator register in the epilogue.
+//! - the TMA-store epilogue's staging box: the 128-byte-swizzled K-major atom of the output type tiled to
+//!   `(64, 128 B of columns)`; its row pitch and swizzle give the `st.shared` addresses, the
+//!   `CU_TENSOR_MAP_SWIZZLE_128B` mode and the store box of D.
+
+use crate::arch::memory::SMEM_ADDR;
+use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, wgmma};
+use crate::dtype::{DType, Major};
+use crate::emit::{Leaf, Params, offset_at, tile_origin_expr};
+use crate::error::{Result, to_u32};
+use crate::kernel::{Buffer, Kernel, TensorMapArg};
+use crate::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging, store_fns};
+use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
+use crate::piece::tma_mainloop::WarpSpecialized;
+use layout_core::atom::gmma::{SmemSwizzle, smem_atom};
+use layout_core::{Int, Layout, Tiler, make_identity_layout, zipped_divide};
+
+fn unsupported<T>(reason: String) -> Result<T> {
+    crate::error::config("gemm_sm90", reason)
+}
+
+/// Tile configuration of the Hopper GEMM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HopperConfig {
+    /// CTA tile rows (a multiple of `64 * consumers`).
+    pub bm: i64,
+    /// CTA tile columns = the wgmma N (multiple of 16, at most 256).
+    pub bn: i64,
+    /// K per stage (64: one 128-byte swizzle row of 16-bit values).
+    pub bk: i64,
+    /// Consumer warp groups (1 or 2); each owns `bm / consumers` rows of the tile.
+    pub consumers: u32,
+    /// Pipeline stages (>= 2).
+    pub stages: u32,
+    /// Persistent CTAs (one per SM, looping over tiles) instead of one CTA per tile.
+    pub persistent: bool,
+    /// Raster grouping: tiles are visited in groups of `group_m` tile rows.
+    pub group_m: i64,
+    /// Ping-pong: each consumer warp group owns whole tiles (alternating), so one's epilogue overlaps the
+    /// other's MMAs (needs `persistent` and 2 consumers; then `bm` is the rows of one consumer's tile).
+    pub pingpong: bool,
+    /// Epilogue through shared memory and TMA stores (`cp.async.bulk.tensor` shared -> global): each consumer
+    /// writes its accumulators, 64 rows x one 128-byte swizzle row of columns at a time, into one of two
+    /// staging buffers and one thread stores the box asynchronously, so the consumers return to the next
+    /// tile's wgmma while the stores drain. Needs `ldd * sizeof(out)` a multiple of 16 bytes.
+    pub tma_store: bool,
+    /// Registers per thread of the producer warp group after `setmaxnreg.dec`.
+    pub producer_regs: u32,
+    /// Registers per thread of the consumer warp groups after `setmaxnreg.inc`.
+    pub consumer_regs: u32,
+}
+
+impl Default for HopperConfig {
+    /// The simple version: one consumer warp group, 128x128x64, 4 stages, no persistence.
+    fn default() -> Self {
+        HopperConfig {
+            bm: 128,
+            bn: 128,
+            bk: 64,
+            consumers: 1,
+            stages: 4,
+            persistent: false,
+            group_m: 8,
+            pingpong: false,
+            tma_store: false,
+            producer_regs: 40,
+            consumer_regs: 232,
+        }
+    }
+}
+
+impl HopperConfig {
+    /// 128x256x64, two consumer warp groups (64x256 each), 4 stages, persistent, TMA-store epilogue.
+    pub fn large() -> Self {
+        HopperConfig {
+            bm: 128,
+            bn: 256,
+            consumers: 2,
+            stages: 4,
+            persistent: true,
+            tma_store: true,
+            ..Self::default()
+        }
+    }
+    /// Ping-pong, 128x128x64 tiles per consumer warp group, 6 stages, persistent.
+    pub fn pingpong() -> Self {
+        HopperConfig {
+            bm: 128,
+            bn: 128,
+            consumers: 2,
+            stages: 6,
+            persistent: true,
+            pingpong: true,
+            ..Self::default()
+        }
+    }
+    /// Threads per CTA: one producer warp group plus the consumers.
+    pub fn threads(&self) -> u32 {
+        128 * (1 + self.consumers)
+    }
+    /// Bytes of one pipeline stage (A tile + B tile).
+    pub fn stage_bytes(&self) -> i64 {
+        (self.bm + self.bn) * self.bk * 2
+    }
+    /// Bytes of the epilogue staging buffers: two 64-row x 128-byte boxes per consumer warp group.
+    pub fn epi_bytes(&self) -> i64 {
+        if self.tma_store {
+            2 * 64 * 128 * self.consumers as i64
+        } else {
+            0
+        }
+    }
+    /// Dynamic shared memory: the stages, the epilogue staging buffers, 1024 bytes of alignment slack,
+    /// the mbarriers.
+    pub fn smem_bytes(&self) -> u32 {
+        (self.stage_bytes() * self.stages as i64
+            + self.epi_bytes()
+            + 1024
+            + 16 * self.stages as i64) as u32
+    }
+}
+
+/// The problem: sizes, operand majors and leading dimensions (in elements) of A (M,K), B (K,N) and
+/// D (M,N) row-major. A K-major = row-major (`A[m*lda + k]`), A MN-major = column-major (`A[k*lda + m]`);
+/// B K-major = column-major (`B[n*ldb + k]`), B MN-major = row-major (`B[k*ldb + n]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HopperProblem {
+    /// Rows of A and D.
+    pub m: i64,
+    /// Columns of B and D.
+    pub n: i64,
+    /// The reduction extent.
+    pub k: i64,
+    /// Leading dimension of A (multiple of 8: TMA needs 16-byte global strides).
+    pub lda: i64,
+    /// Leading dimension of B (multiple of 8).
+    pub ldb: i64,
+    /// Row stride of D (even).
+    pub ldd: i64,
+    /// Which mode of A is contiguous in global (and shared) memory: K (row-major) or M (column-major).
+    pub a_major: Major,
+    /// Which mode of B is contiguous: K (column-major) or N (row-major).
+    pub b_major: Major,
+}
+
+impl HopperProblem {
+    /// Dense problem with leading dimensions rounded up to multiples of 8.
+    pub fn padded(m: i64, n: i64, k: i64) -> Self {
+        let up = |x: i64| (x + 7) / 8 * 8;
+        HopperProblem {
+            m,
+            n,
+            k,
+            lda: up(k),
+            ldb: up(k),
+            ldd: up(n),
+            a_major: Major::K,
+            b_major: Major::K,
+        }
+    }
+    /// The same sizes with the given operand majors (leading dimensions recomputed, rounded up to 8).
+    pub fn with_majors(self, a_major: Major, b_major: Major) -> Self {
+        let up = |x: i64| (x + 7) / 8 * 8;
+        HopperProblem {
+            lda: up(if a_major == Major::K { self.k } else { self.m }),
+            ldb: up(if b_major == Major::K { self.k } else { self.n }),
+            a_major,
+            b_major,
+            ..self
+        }
+    }
+    /// Elements of A's and B's buffers.
+    pub fn a_len(&self) -> i64 {
+        self.lda
+            * if self.a_major == Major::K {
+                self.m
+            } else {
+                self.k
+            }
+    }
+    /// Elements of B's buffer.
+    pub fn b_len(&self) -> i64 {
+        self.ldb
+            * if self.b_major == Major::K {
+                self.n
+            } else {
+                self.k
+            }
+    }
+    /// Short name of the operand majors: `kk` (A row-major, B column-major), `mk` (A column-major),
+    /// `km` (B row-major), `mm` (both MN-major).
+    pub fn majors_tag(&self) -> &'static str {
+        match (self.a_major, self.b_major) {
+            (Major::K, Major::K) => "kk",
+            (Major::MN, Major::K) => "mk",
+            (Major::K, Major::MN) => "km",
+            (Major::MN, Major::MN) => "mm",
+        }
+    }
+}
+
+/// Everything the host needs to build the tensor maps and launch.
+/// What the kernel is generated from: validated problem and configuration, the operand stages and the
+/// layouts the comments and index expressions come from.
+struct Plan {
+    op_a: GmmaOperand,
+    op_b: GmmaOperand,
+    /// Swizzle span of the TMA boxes and descriptors, and the descriptor layout type.
+    swizzle: (u32, u64),
+    /// Rows per consumer, 64-row chunks per consumer.
+    wg_rows: i64,
+    m_chunks: i64,
+    /// `zipped_divide(make_identity_layout((M,K)), (BM,BK))`, and for (N,K).
+    tiles_a: Layout,
+    tiles_b: Layout,
+    acc: Accumulators,
+    staging: Option<Staging>,
+}
+
+fn check(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig) -> Result<()> {
+    if !input.is_half() {
+        return unsupported(format!(
+            "wgmma inputs here are f16 or bf16, got {}",
+            input.name()
+        ));
+    }
+    if c.bk != 64 {
+        return unsupported(format!(
+            "bk = {} must be 64 (one 128-byte swizzle row of 16-bit values)",
+            c.bk
+        ));
+    }
+    let owners = if c.pingpong { 1 } else { c.consumers as i64 };
+    if c.pingpong && (!c.persistent || c.consumers != 2) {
+        return unsupported("ping-pong needs 2 consumers and a persistent grid".into());
+    }
+    if !(1..=2).contains(&c.consumers) || c.bm % (64 * owners) != 0 {
+        return unsupported(format!(
+            "bm = {} must be a multiple of 64 x {} consumers",
+            c.bm, c.consumers
+        ));
+    }
+    if c.bn % 16 != 0 || !(16..=256).contains(&c.bn) || c.bm > 256 {
+        return unsupported(format!(
+            "bn = {} must be a multiple of 16 in [16,256]",
+            c.bn
+        ));
+    }
+    if c.stages < 2 || c.smem_bytes() > 232448 {
+        return unsupported(format!(
+            "{} stages, {} bytes of shared memory: at least 2 stages, at most 227 KiB",
+            c.stages,
+            c.smem_bytes()
+        ));
+    }
+    let a_inner = if p.a_major == Major::K { p.k } else { p.m };
+    let b_inner = if p.b_major == Major::K { p.k } else { p.n };
+    if p.lda % 8 != 0
+        || p.ldb % 8 != 0
+        || p.ldd % 2 != 0
+        || p.m < 1
+        || p.n < 1
+        || p.k < 1
+        || p.lda < a_inner
+        || p.ldb < b_inner
+    {
+        return unsupported(format!(
+            "lda, ldb must be multiples of 8 (16-byte TMA strides) covering the contiguous mode, ldd even: {p:?}"
+        ));
+    }
+    let osz = output.bytes();
+    if c.tma_store && (c.pingpong || c.bn % (128 / osz) != 0 || (p.ldd * osz) % 16 != 0) {
+        return unsupported(format!(
+            "the TMA-store epilogue needs the cooperative schedule, bn a multiple of {} and 16-byte rows of D: {p:?}",
+            128 / osz
+        ));
+    }
+    Ok(())
+}
+
+fn plan(p: &HopperProblem, output: DType, c: &HopperConfig) -> Result<Plan> {
+    let (bm, bn, bk) = (c.bm, c.bn, c.bk);
+    let atom = smem_atom(p.a_major, SmemSwizzle::Sw128, 16)?;
+    let sw = atom.swizzle().ok_or_else(|| crate::GpuError::Config {
+        kernel: "gemm_sm90",
+        reason: format!("the GMMA atom {atom} has no swizzle"),
+    })?;
+    if (16i64 << sw.bits) / 2 != bk {
+        return unsupported(format!(
+            "swizzle row of {} elements != bk {bk}",
+            (16i64 << sw.bits) / 2
+        ));
+    }
+    let swizzle_bytes: u32 = if sw.bits == 0 { 0 } else { 16u32 << sw.bits };
+    let owners = if c.pingpong { 1 } else { c.consumers as i64 };
+    let tiler = |rows: i64| -> Result<Tiler> { Ok(format!("(_{rows},_{bk})").parse()?) };
+    let identity = |rows: i64| make_identity_layout(&format!("({rows},{})", p.k).parse()?);
+    Ok(Plan {
+        op_a: gmma_operand(p.a_major, bm, bk, "A")?,
+        op_b: gmma_operand(p.b_major, bn, bk, "B")?,
+        swizzle: (swizzle_bytes, wgmma::layout_type(sw.bits)),
+        wg_rows: bm / owners,
+        m_chunks: bm / owners / 64,
+        tiles_a: zipped_divide(&identity(p.m)?, &tiler(bm)?)?,
+        tiles_b: zipped_divide(&identity(p.n)?, &tiler(bn)?)?,
+        acc: Accumulators::new(bn)?,
+        staging: if c.tma_store {
+            Some(Staging::new(output)?)
+        } else {
+            None
+        },
+    })
+}
+
+/// The TMA coordinates (innermost first) of a tile's box: from the rest mode of the identity layout's
+/// `zipped_divide`, K-major boxes `(k, mn)`, MN-major `(mn, k)`.
+fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
+    let rest = tiles.mode(1)?;
+    let vars = [mn_var, "kb"];
+    let (mn, k) = (
+        tile_origin_expr(&rest, &vars, 0)?,
+        tile_origin_expr(&rest, &vars, 1)?,
+    );
+    Ok(match major {
+        Major::K => [k, mn],
+        Major::MN => [mn, k],
+    })
+}
+
+fn kernel_name(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig) -> String {
+    format!(
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}",
+        input.name(),
+        output.name(),
+        c.bm,
+        c.bn,
+        c.bk,
+        c.consumers,
+        if c.pingpong { "pp" } else { "" },
+        c.stages,
+        c.group_m,
+        if c.persistent { "_p" } else { "" },
+        if c.tma_store { "_ts" } else { "" },
+        if p.majors_tag() == "kk" {
+            String::new()
+        } else {
+            format!("_{}", p.majors_tag())
+        }
+    )
+}
+
+fn header(
+    name: &str,
+    p: &HopperProblem,
+    input: DType,
+    output: DType,
+    c: &HopperConfig,
+    plan: &Plan,
+) -> String {
+    let (tin, tout, (bm, bn, bk)) = (input.name(), output.name(), (c.bm, c.bn, c.bk));
+    let a_desc = if p.a_major == Major::K {
+        "row-major (K-major)"
+    } else {
+        "column-major (M-major)"
+    };
+    let b_desc = if p.b_major == Major::K {
+        "column-major (K-major)"
+    } else {
+        "row-major (N-major)"
+    };
+    let mut h = format!(
+        "// {name}: D (M,N) row-major = A (M,K) {a_desc} * B (K,N) {b_desc}, {tin} in, f32 accumulate, {tout} out.\n\
+// sm_90a: TMA (cp.async.bulk.tensor) -> {}-stage mbarrier pipeline -> wgmma.mma_async m64n{bn}k16.\n\
+// CTA: 1 producer warp group (TMA, setmaxnreg.dec {}) + {} consumer warp group(s) (wgmma, setmaxnreg.inc {}),\n\
+// CTA tile {bm}x{bn}x{bk}, each consumer {}x{bn} = {} x m64n{bn}k16 per k16 step.{}\n//\n\
+// 128-byte swizzle of the atoms -> TMA CU_TENSOR_MAP_SWIZZLE_{}B, descriptor layout type {}\n",
+        c.stages,
+        c.producer_regs,
+        c.consumers,
+        c.consumer_regs,
+        plan.wg_rows,
+        plan.m_chunks,
+        if c.persistent {
+            " Persistent: CTAs loop over tiles (stride gridDim.x)."
+        } else {
+            ""
+        },
+        plan.swizzle.0,
+        plan.swizzle.1
+    );
+    h += &format!(
+        "{}   ({} B)\n{}   ({} B)\n",
+        plan.op_a.doc,
+        bm * bk * 2,
+        plan.op_b.doc,
+        bn * bk * 2
+    );
+    h += &format!(
+        "// TMA coordinates: the rest mode of zipped_divide(make_identity_layout((M,K)), ({bm},{bk})) = {}\n\
+//   and of zipped_divide(make_identity_layout((N,K)), ({bn},{bk})) = {}: tile (t, kb) starts at the basis strides\n",
+        pattern_of(&plan.tiles_a),
+        pattern_of(&plan.tiles_b)
+    );
+    h += &format!(
+        "// accumulator: gmma_c_layout({bn}) as coordinates = {}\n",
+        plan.acc.fragment.layout
+    );
+    if let Some(st) = &plan.staging {
+        h += &format!(
+            "// epilogue (TMA store): smem box = tile_to_shape(atom<{tout}> {}, (64,{})) = {}; swizzle {} on bytes\n\
+//   -> CU_TENSOR_MAP_SWIZZLE_128B; TMA store box D = ({},64) innermost first; 2 staging boxes per consumer\n",
+            st.atom, st.cols, st.layout, st.byte_swizzle, st.cols
+        );
+    }
+    h
+}
+
+/// A layout with its dynamic leaves shown as `#` (the comment must not depend on the problem's extents).
+fn pattern_of(l: &Layout) -> String {
+    crate::emit::pattern(l)
+}
+
+fn device_fns(input: DType, output: DType, c: &HopperConfig, plan: &Plan) -> String {
+    let (op_a, op_b, lt) = (&plan.op_a, &plan.op_b, plan.swizzle.1);
+    let mut s = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n".to_string();
+    for f in [SMEM_ADDR, MBARRIER, TMA_2D] {
+        s += f;
+    }
+    s += &format!(
+        "// descriptors: A LBO {} B, SBO {} B; B LBO {} B, SBO {} B (from the stage layouts above)\n",
+        op_a.lbo, op_a.sbo, op_b.lbo, op_b.sbo
+    );
+    s += &wgmma::descriptor_fn("smem_desc_a", op_a.lbo, op_a.sbo, lt);
+    s += &wgmma::descriptor_fn("smem_desc_b", op_b.lbo, op_b.sbo, lt);
+    s += &wgmma::mma_fns(c.bn, input, op_a.tnsp, op_b.tnsp);
+    s += &store_fns(output);
+    s
+}
+
+fn params(
+    p: &HopperProblem,
+    input: DType,
+    output: DType,
+    c: &HopperConfig,
+    plan: &Plan,
+) -> Result<Params> {
+    let mut params = Params::default();
+    let map =
+        |name: &str, buffer: &str, dtype, extents: [i64; 2], ld: i64, box_dims, swizzle_bytes| {
+            TensorMapArg {
+                name: name.into(),
+                buffer: buffer.into(),
+                dtype,
+                extents: [extents[0] as u64, extents[1] as u64],
+                ld: ld as u64,
+                box_dims,
+                swizzle_bytes,
+            }
+        };
+    // (contiguous extent, lines): K-major (K, M or N), MN-major (M or N, K)
+    let a_ext = if p.a_major == Major::K {
+        [p.k, p.m]
+    } else {
+        [p.m, p.k]
+    };
+    let b_ext = if p.b_major == Major::K {
+        [p.k, p.n]
+    } else {
+        [p.n, p.k]
+    };
+    params.tensor_map(map(
+        "tmA",
+        "A",
+        input,
+        a_ext,
+        p.lda,
+        plan.op_a.tma_box,
+        plan.swizzle.0,
+    ));
+    params.tensor_map(map(
+        "tmB",
+        "B",
+        input,
+        b_ext,
+        p.ldb,
+        plan.op_b.tma_box,
+        plan.swizzle.0,
+    ));
+    if let Some(st) = &plan.staging {
+        // D (M,N) row-major: N contiguous; the smem box is 128-byte swizzled like the staging layout
+        params.tensor_map(map(
+            "tmD",
+            "D",
+            output,
+            [p.n, p.m],
+            p.ldd,
+            [st.cols as u32, 64],
+            128,
+        ));
+    }
+    params.ptr("out_t* __restrict__", "D");
+    for (name, v) in [("M", p.m), ("N", p.n), ("K", p.k)] {
+        params.extent(&Leaf::new(Int::d(v), name))?;
+    }
+    params.stride(&Leaf::new(Int::d(p.ldd), "ldd"));
+    let _ = c;
+    Ok(params)
+}
+
+fn buffers(p: &HopperProblem, output: DType) -> Result<Vec<Buffer>> {
+    let span = |ld: i64, lines: i64, inner: i64| (ld * (lines - 1) + inner) as usize;
+    let (a_in, a_out) = if p.a_major == Major::K {
+        (p.k, p.m)
+    } else {
+        (p.m, p.k)
+    };
+    let (b_in, b_out) = if p.b_major == Major::K {
+        (p.k, p.n)
+    } else {
+        (p.n, p.k)
+    };
+    Ok(vec![
+        Buffer {
+            name: "A".into(),
+            bytes: span(p.lda, a_out, a_in) * 2,
+        },
+        Buffer {
+            name: "B".into(),
+            bytes: span(p.ldb, b_out, b_in) * 2,
+        },
+        Buffer {
+            name: "D".into(),
+            bytes: span(p.ldd, p.m, p.n) * output.bytes() as usize,
+        },
+    ])
+}
+
+/// Generates the kernel for `problem` with `config`: the warp-specialized TMA mainloop with the direct or
+/// TMA-store epilogue. The extents are parameters: one kernel serves every problem of its alignment class.
+pub fn generate_hopper_gemm(
+    problem: &HopperProblem,
+    input: DType,
+    output: DType,
+    config: &HopperConfig,
+) -> Result<Kernel> {
+    let (p, c) = (problem, config);
+    check(p, input, output, c)?;
+    let plan = plan(p, output, c)?;
+    let name = kernel_name(p, input, output, c);
+    let params = params(p, input, output, c, &plan)?;
+    let mainloop = WarpSpecialized {
+        operands: [&plan.op_a, &plan.op_b],
+        tile: (c.bm, c.bn, c.bk),
+        stages: c.stages,
+        consumers: c.consumers,
+        pingpong: c.pingpong,
+        group_m: c.group_m,
+        m_chunks: plan.m_chunks,
+        consumer_a_bytes: offset_at(&plan.op_a.stage, plan.wg_rows, 0)? * 2,
+        epi_bytes: c.epi_bytes(),
+        regs: (c.producer_regs, c.consumer_regs),
+        coords: [
+            coords(&plan.tiles_a, "tm", p.a_major)?,
+            coords(&plan.tiles_b, "tn", p.b_major)?,
+        ],
+    };
+    let epilogue = Sm90Epilogue {
+        acc: &plan.acc,
+        tile: (c.bm, c.bn),
+        m_chunks: plan.m_chunks,
+        cw_row: if c.pingpong {
+            String::new()
+        } else {
+            format!(" + cw * {}", plan.wg_rows)
+        },
+        osz: output.bytes(),
+    };
+    let (epi, drain) = match &plan.staging {
+        Some(st) => (
+            epilogue.tma_store(st),
+            format!(
+                "\n    if (tid == 0) {}   // stores done before exit",
+                tma::store_wait(0)
+            ),
+        ),
+        None => (epilogue.direct(), String::new()),
+    };
+    let doc = if c.pingpong {
+        "ping-pong: consumer cw takes the CTA's tiles cw, cw+2, ... (all rows)".to_string()
+    } else {
+        format!(
+            "consumer: rows [cw*{0}, (cw+1)*{0}) of every tile",
+            plan.wg_rows
+        )
+    };
+    let maps: Vec<&str> = if c.tma_store {
+        vec!["tmA", "tmB", "tmD"]
+    } else {
+        vec!["tmA", "tmB"]
+    };
+    let mut s = header(&name, p, input, output, c, &plan);
+    s += &device_fns(input, output, c, &plan);
+    s += &format!(
+        "\nextern \"C\" __global__ void __launch_bounds__({}, 1)\n{name}(\n    {}) {{\n",
+        c.threads(),
+        params.signature()
+    );
+    s += &mainloop.setup(&maps);
+    s += &mainloop.producer();
+    s += &mainloop.consumer(&doc, &epi, &drain);
+    s += "}\n";
+    let tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    Ok(Kernel {
+        name,
+        source: s,
+        grid: (to_u32("hopper gemm tiles", tiles)?, 1, 1),
+        persistent: c.persistent,
+        block: (c.threads(), 1, 1),
+        dynamic_smem_bytes: c.smem_bytes(),
+        args: params.args,
+        buffers: buffers(p, output)?,
+        pointer_alignment: 16,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::Arg;
+
+    fn maps(k: &Kernel) -> Vec<&TensorMapArg> {
+        k.args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::TensorMap(m) => Some(m),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tensor_maps_and_descriptors_come_from_the_stage_layouts() {
+        let p = HopperProblem::padded(4095, 4097, 1023);
+        let k =
+            generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::default()).unwrap();
+        let m = maps(&k);
+        assert_eq!((m[0].box_dims, m[0].swizzle_bytes), ([64, 128], 128));
+        assert_eq!((m[0].extents, m[0].ld), ([1023, 4095], 1024));
+        assert!(k.source.contains("SBO = s(8,0) = 1024 B"));
+        assert!(
+            k.source
+                .contains("tma_load_2d(sa + 0u, &tmA, full_bar + 8 * s, kb * 64, tm * 128)")
+        );
+        assert!(
+            k.source
+                .contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16")
+        );
+        assert_eq!(k.buffer_names(), ["A", "B", "D"]);
+    }
+
+    #[test]
+    fn mn_major_boxes_and_tma_store() {
+        let p = HopperProblem::padded(4096, 4096, 4096).with_majors(Major::MN, Major::MN);
+        let k = generate_hopper_gemm(&p, DType::F16, DType::F16, &HopperConfig::large()).unwrap();
+        let m = maps(&k);
+        assert_eq!(m.len(), 3);
+        assert_eq!(
+            (m[0].box_dims, m[1].box_dims, m[2].box_dims),
+            ([64, 64], [64, 64], [64, 64])
+        );
+        assert!(
+            k.source.contains(
+                "tma_load_2d(sb + 24576u, &tmB, full_bar + 8 * s, tn * 256 + 192, kb * 64)"
+            )
+        );
+        assert!(k.source.contains("1, 1, 1, 1, 1;"), "tnspA = tnspB = 1");
+        assert!(k.persistent);
+    }
+}

@@ -1,0 +1,265 @@
+//! SM90 GEMM epilogues, from the GMMA accumulator layout ([`gmma_c_layout`]) to D:
+//!
+//! - [`Sm90Epilogue::direct`]: each thread stores its accumulator pairs to global memory, predicated at
+//!   the M and N edges;
+//! - [`Sm90Epilogue::tma_store`]: each consumer warp group writes 64 rows x one 128-byte swizzle row of
+//!   columns into one of two swizzled staging boxes (the output type's 128-byte K-major GMMA atom tiled to
+//!   `(64, cols)`), and one thread TMA-stores the box while the others go on.
+//!
+//! Where a thread's accumulators sit: `gmma_c_layout(N)` written as coordinates
+//! ([`as_coordinates`](crate::atom::as_coordinates)): thread `t` -> `(frag_row, frag_col)` by the thread
+//! mode, value `v = v0 + 2h + 4j` -> `+ (8h, 8j + v0)` by the value mode.
+
+use crate::atom::Fragment;
+use crate::dtype::{DType, Major};
+use crate::emit::{offset_at, swizzle_expr};
+use crate::error::{Result, config};
+use layout_core::atom::gmma::{SmemSwizzle, gmma_c_layout, smem_atom};
+use layout_core::{IntTuple, Layout, Swizzle, tile_to_shape};
+
+/// Where the accumulators of one `m64nN` wgmma live, from [`gmma_c_layout`]: the thread's first row and
+/// column, and the value mode's steps.
+pub struct Accumulators {
+    /// The fragment of `gmma_c_layout(n)` for thread `tid`.
+    pub fragment: Fragment,
+    /// Rows between value pairs `h = 0, 1` (8).
+    pub h_rows: i64,
+    /// Columns between value groups `j` (8).
+    pub j_cols: i64,
+}
+
+impl Accumulators {
+    /// The accumulator placement of a `64 x n` GMMA.
+    pub fn new(n: i64) -> Result<Accumulators> {
+        let fragment = Fragment::new(&gmma_c_layout(n)?, 64, "tid")?;
+        fragment.pairs_along_columns()?;
+        let (h, j) = (fragment.value(2)?, fragment.value(4)?);
+        if h[1] != 0 || j[0] != 0 {
+            return config(
+                "gemm_sm90",
+                format!(
+                    "accumulator layout {}: value 2 must be a row step, 4 a column step",
+                    fragment.layout
+                ),
+            );
+        }
+        Ok(Accumulators {
+            fragment,
+            h_rows: h[0],
+            j_cols: j[1],
+        })
+    }
+}
+
+/// The TMA-store staging box: `(64, cols)` output elements, 128-byte rows, swizzled like the atom.
+pub struct Staging {
+    /// `tile_to_shape(atom, (64, cols))`.
+    pub layout: Layout,
+    /// The output type's 128-byte K-major atom.
+    pub atom: String,
+    /// Columns per box (one 128-byte row).
+    pub cols: i64,
+    /// The atom's swizzle on byte offsets.
+    pub byte_swizzle: Swizzle,
+}
+
+impl Staging {
+    /// The staging box of `output`.
+    pub fn new(output: DType) -> Result<Staging> {
+        let osz = output.bytes();
+        let cols = 128 / osz;
+        let atom = smem_atom(Major::K, SmemSwizzle::Sw128, osz * 8)?;
+        let shape: IntTuple = format!("(_64,_{cols})").parse()?;
+        let layout = tile_to_shape(atom.domain_layout()?, &shape, None)?;
+        let sw = atom.swizzle().ok_or_else(|| crate::GpuError::Config {
+            kernel: "gemm_sm90",
+            reason: format!("the output atom {atom} has no swizzle"),
+        })?;
+        // element offsets -> byte offsets: the swizzle's base moves up by log2(bytes per element)
+        let byte_swizzle = Swizzle::new(sw.bits, sw.base + osz.trailing_zeros() as i64, sw.shift)?;
+        if offset_at(&layout, 1, 0)? * osz != 128 {
+            return config(
+                "gemm_sm90",
+                format!("staging layout {layout}: rows are not 128 bytes"),
+            );
+        }
+        Ok(Staging {
+            layout,
+            atom: atom.to_string(),
+            cols,
+            byte_swizzle,
+        })
+    }
+}
+
+/// The epilogue of one consumer warp group.
+pub struct Sm90Epilogue<'a> {
+    /// Accumulator placement.
+    pub acc: &'a Accumulators,
+    /// CTA tile (bm, bn).
+    pub tile: (i64, i64),
+    /// 64-row chunks per consumer.
+    pub m_chunks: i64,
+    /// `" + cw * rows"` when consumers split the tile's rows, else empty.
+    pub cw_row: String,
+    /// Output bytes per element.
+    pub osz: i64,
+}
+
+impl Sm90Epilogue<'_> {
+    fn frag(&self) -> String {
+        format!(
+            "      const int frag_row = {}, frag_col = {};   // gmma_c_layout: thread -> (row, col) of its first value\n",
+            self.acc.fragment.row, self.acc.fragment.col
+        )
+    }
+
+    /// Stores of the accumulators, predicated at the M and N edges.
+    pub fn direct(&self) -> String {
+        let ((bm, bn), m_chunks, cw_row) = (self.tile, self.m_chunks, &self.cw_row);
+        let (h_rows, j_cols, nj) = (self.acc.h_rows, self.acc.j_cols, bn / 8);
+        let mut c = format!(
+            "      // epilogue: gmma_c_layout({bn}) = {} -> (row, col) of each accumulator; predicated at the M/N edges\n",
+            self.acc.fragment.layout
+        );
+        c += &self.frag();
+        c += &format!(
+            r#"#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c) {{
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {{
+          const int row = tm * {bm}{cw_row} + c * 64 + frag_row + {h_rows} * h;
+          if (row < M) {{
+            out_t* drow = D + (long long)row * ldd;
+#pragma unroll
+            for (int j = 0; j < {nj}; ++j) {{
+              const int col = tn * {bn} + {j_cols} * j + frag_col;
+              if (col < N) store_pair(drow + col, acc[c][4 * j + 2 * h], acc[c][4 * j + 2 * h + 1], col + 1 < N);
+            }}
+          }}
+        }}
+      }}
+"#
+        );
+        c
+    }
+
+    /// Boxes across the right edge when N is not a multiple of 16 bytes of D: a TMA store would also write
+    /// the columns up to the next 16 bytes, so these are stored from the registers, predicated.
+    fn edge(&self, cols: i64) -> String {
+        let ((bm, _), cw_row, ejs) = (self.tile, &self.cw_row, cols / 8);
+        let (h_rows, j_cols) = (self.acc.h_rows, self.acc.j_cols);
+        format!(
+            r#"          if (col0 + {cols} > N && N % {} != 0) {{
+            // a box across the right edge with N not a multiple of 16 bytes: the TMA store would also write
+            // the columns up to the next 16 bytes (into D's padding), so these boxes are stored from the
+            // registers, predicated (uniform branch: the whole warp group takes it)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {{
+              const int row = tm * {bm}{cw_row} + c * 64 + frag_row + {h_rows} * h;
+              if (row < M) {{
+#pragma unroll
+                for (int jj = 0; jj < {ejs}; ++jj) {{
+                  const int col = col0 + {j_cols} * jj + frag_col;
+                  if (col < N)
+                    store_pair(D + (long long)row * ldd + col, acc[c][4 * (q * {ejs} + jj) + 2 * h],
+                               acc[c][4 * (q * {ejs} + jj) + 2 * h + 1], col + 1 < N);
+                }}
+              }}
+            }}
+            continue;
+          }}
+"#,
+            16 / self.osz
+        )
+    }
+
+    /// The TMA-store epilogue through the staging boxes at `ebase` (two per consumer).
+    pub fn tma_store(&self, staging: &Staging) -> String {
+        let ((bm, bn), m_chunks, cw_row, osz) = (self.tile, self.m_chunks, &self.cw_row, self.osz);
+        let (ecols, ejs, h_rows, j_cols) = (
+            staging.cols,
+            staging.cols / 8,
+            self.acc.h_rows,
+            self.acc.j_cols,
+        );
+        let box_bytes = 64 * 128;
+        let swizzled = swizzle_expr(staging.byte_swizzle, "off");
+        let mut c = format!(
+            "      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator -> the staging box {} (element offsets),\n      // swizzle {} on bytes; one thread TMA-stores the box (out-of-bounds rows and columns are not written)\n",
+            staging.layout, staging.byte_swizzle
+        );
+        c += &self.frag();
+        c += &format!(
+            "#pragma unroll\n      for (int c = 0; c < {m_chunks}; ++c) {{\n#pragma unroll\n        for (int q = 0; q < {}; ++q) {{\n          const int col0 = tn * {bn} + q * {ecols};\n",
+            bn / ecols
+        );
+        c += &self.edge(ecols);
+        c += &format!(
+            r#"          const u32 buf = ebase + (u32)(cw * 2 + (eb & 1u)) * {box_bytes}u;
+          // the store issued two boxes ago from this buffer has finished reading it
+          if (tid == 0) {}
+          {}
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {{
+            const u32 r = frag_row + {h_rows} * h;
+#pragma unroll
+            for (int jj = 0; jj < {ejs}; ++jj) {{
+              const u32 off = (r * {ecols}u + {j_cols} * jj + frag_col) * {osz}u;
+              st_shared_pair(buf + {swizzled}, acc[c][4 * (q * {ejs} + jj) + 2 * h],
+                             acc[c][4 * (q * {ejs} + jj) + 2 * h + 1]);
+            }}
+          }}
+          {}   // generic-proxy writes -> TMA
+          {}
+          if (tid == 0) {{
+            tma_store_2d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64);
+            {}
+          }}
+          ++eb;
+        }}
+      }}
+"#,
+            crate::arch::tma::store_wait_read(1),
+            crate::arch::sync::named_barrier_sync("3 + cw", 128),
+            crate::arch::sync::FENCE_PROXY_ASYNC,
+            crate::arch::sync::named_barrier_sync("3 + cw", 128),
+            crate::arch::tma::STORE_COMMIT,
+        );
+        c
+    }
+}
+
+/// `store_pair(p, x, y, both)` to global memory and `st_shared_pair(a, x, y)`, converting f32 pairs to
+/// the output type, and `out_t`.
+pub fn store_fns(output: DType) -> String {
+    match output {
+        DType::F32 => {
+            r#"__device__ __forceinline__ void store_pair(float* p, float x, float y, bool both) {
+  if (both) asm volatile("st.global.v2.f32 [%0], {%1, %2};" :: "l"(p), "f"(x), "f"(y) : "memory");
+  else asm volatile("st.global.f32 [%0], %1;" :: "l"(p), "f"(x) : "memory");
+}
+__device__ __forceinline__ void st_shared_pair(u32 a, float x, float y) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};" :: "r"(a), "f"(x), "f"(y) : "memory");
+}
+typedef float out_t;
+"#
+            .to_string()
+        }
+        _ => {
+            let t = output.name();
+            format!(
+                r#"__device__ __forceinline__ void store_pair(unsigned short* p, float x, float y, bool both) {{
+  if (both) {{ u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y)); asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }}
+  else {{ unsigned short h; asm("cvt.rn.{t}.f32 %0, %1;" : "=h"(h) : "f"(x)); asm volatile("st.global.b16 [%0], %1;" :: "l"(p), "h"(h) : "memory"); }}
+}}
+__device__ __forceinline__ void st_shared_pair(u32 a, float x, float y) {{
+  u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y));
+  asm volatile("st.shared.b32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
+}}
+typedef unsigned short out_t;
+"#
+            )
+        }
+    }
+}

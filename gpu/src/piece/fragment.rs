@@ -1,0 +1,172 @@
+//! The SM80 mainloop's shared -> register half and the pipeline around it: `ldmatrix` fragment loaders
+//! whose lane addresses come from the copy atom's lane layout ([`OperandTile::lane_layout`]), the
+//! `mma.sync` loop over a warp's atoms, and the multistage loop that interleaves them with the
+//! `cp.async` copies of [`crate::piece::cp_async_mainloop`].
+
+use crate::arch::ldmatrix::ldmatrix_fn;
+use crate::dtype::Major;
+use crate::emit::{basis_coord, basis_coord_expr, swizzle_expr};
+use crate::error::Result;
+use crate::piece::smem_tile::OperandTile;
+
+/// The ldmatrix plan of one operand: per (block along mn, k16 step), the byte delta from the step's base
+/// address when it is the same for every lane and warp (then one add), else `None` (full expression).
+struct AddressPlan<'a> {
+    tile: &'a OperandTile,
+    deltas: Vec<Vec<Option<i64>>>,
+}
+
+/// Fragment loads and MMAs of one warp: `mi_n x ni_n` m16n8k16 atoms per k16 step.
+pub struct WarpMma<'a> {
+    plans: [AddressPlan<'a>; 2],
+    /// Atoms along m per warp.
+    pub mi_n: i64,
+    /// Atoms along n per warp.
+    pub ni_n: i64,
+    /// k16 steps per stage.
+    pub ks_n: i64,
+}
+
+impl AddressPlan<'_> {
+    fn new(t: &OperandTile, blocks: i64, ks_n: i64) -> Result<AddressPlan<'_>> {
+        let per_warp = t.mn_tile / t.warps_along;
+        let mut deltas = Vec::new();
+        for blk in 0..blocks {
+            let mut row = Vec::new();
+            for ks in 0..ks_n {
+                let mut seen = std::collections::BTreeSet::new();
+                for w in 0..t.warps_along {
+                    for l in 0..32 {
+                        let cc = basis_coord(&t.lane_layout, l)?;
+                        let mn = w * per_warp + cc[0];
+                        let (r0, c0) = t.rc(mn, ks * 16 + cc[1]);
+                        let (r1, c1) = t.rc(mn + blk * 16, ks * 16 + cc[1]);
+                        seen.insert(
+                            t.swizzle.apply_i64(r1 * t.cols + c1)
+                                - t.swizzle.apply_i64(r0 * t.cols + c0),
+                        );
+                    }
+                }
+                row.push(match (seen.len(), seen.first()) {
+                    (1, Some(d)) => Some(d * 2),
+                    _ => None,
+                });
+            }
+            deltas.push(row);
+        }
+        Ok(AddressPlan { tile: t, deltas })
+    }
+
+    /// Per-thread setup: the lane's (mn, k) from the lane layout plus the warp offset, and the swizzled
+    /// byte address of each k16 step's first block.
+    fn setup(&self, warp_var: &str) -> Result<String> {
+        let t = self.tile;
+        let low = t.prefix();
+        let per_warp = t.mn_tile / t.warps_along;
+        let mut c = format!(
+            "  const int {low}_lmn = {warp_var} * {per_warp} + {}, {low}_lk = {};\n",
+            basis_coord_expr(&t.lane_layout, "lane", 0)?,
+            basis_coord_expr(&t.lane_layout, "lane", 1)?
+        );
+        let ks_n = self.deltas.first().map_or(0, |r| r.len());
+        c += &format!("  unsigned int {low}_ld[{ks_n}];\n");
+        for ks in 0..ks_n {
+            c += &format!("  {low}_ld[{ks}] = {};\n", self.full_address(0, ks as i64));
+        }
+        Ok(c)
+    }
+
+    fn full_address(&self, blk: i64, ks: i64) -> String {
+        let t = self.tile;
+        let low = t.prefix();
+        let (mn, k) = (
+            if blk == 0 {
+                format!("{low}_lmn")
+            } else {
+                format!("{low}_lmn + {}", blk * 16)
+            },
+            format!("{low}_lk + {}", ks * 16),
+        );
+        let (r, col) = match t.major {
+            Major::K => (mn, k),
+            Major::MN => (k, mn),
+        };
+        format!(
+            "{} * 2",
+            swizzle_expr(t.swizzle, &format!("({r}) * {} + {col}", t.cols))
+        )
+    }
+
+    /// The byte address (relative to the stage's operand base) of block `blk` at k16 step `ks`.
+    fn address(&self, blk: i64, ks: i64) -> String {
+        match self.deltas[blk as usize][ks as usize] {
+            Some(d) => format!("{}_ld[{ks}] + {d}", self.tile.prefix()),
+            None => self.full_address(blk, ks),
+        }
+    }
+}
+
+impl WarpMma<'_> {
+    /// The plan for tiles `a` and `b` with `(mi_n, ni_n)` atoms per warp and `ks_n` k16 steps per stage.
+    pub fn new<'t>(
+        a: &'t OperandTile,
+        b: &'t OperandTile,
+        (mi_n, ni_n, ks_n): (i64, i64, i64),
+    ) -> Result<WarpMma<'t>> {
+        Ok(WarpMma {
+            plans: [
+                AddressPlan::new(a, mi_n, ks_n)?,
+                AddressPlan::new(b, ni_n / 2, ks_n)?,
+            ],
+            mi_n,
+            ni_n,
+            ks_n,
+        })
+    }
+
+    /// Per-thread ldmatrix address setup and the zeroed accumulators.
+    pub fn setup(&self) -> Result<String> {
+        let mut c = "  // ldmatrix addresses: lane -> (mn,k) by the lane layouts above, + warp offset, swizzled\n".to_string();
+        c += &self.plans[0].setup("wm")?;
+        c += &self.plans[1].setup("wn")?;
+        let (mi_n, ni_n) = (self.mi_n, self.ni_n);
+        c += &format!("  float acc[{mi_n}][{ni_n}][4];\n");
+        c += &format!(
+            "  #pragma unroll\n  for (int i = 0; i < {mi_n}; ++i)\n    #pragma unroll\n    for (int j = 0; j < {ni_n}; ++j)\n      #pragma unroll\n      for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.f;\n"
+        );
+        Ok(c)
+    }
+
+    /// The ldmatrix calls filling fragment buffer `buf` for k16 step `ks` from stage bases `a`, `b`.
+    pub fn load_fragments(&self, buf: i64, ks: i64, a: &str, b: &str) -> String {
+        let [pa, pb] = &self.plans;
+        let (opa, opb) = (ldmatrix_fn(pa.tile.major), ldmatrix_fn(pb.tile.major));
+        let mut t = String::new();
+        for mi in 0..self.mi_n {
+            t += &format!(
+                "      {opa}(af[{buf}][{mi}], {a} + {});\n",
+                pa.address(mi, ks)
+            );
+        }
+        for nj in 0..self.ni_n / 2 {
+            let (j0, j1) = (2 * nj, 2 * nj + 1);
+            t += &format!(
+                "      {{ unsigned int r[4]; {opb}(r, {b} + {}); bf[{buf}][{j0}][0] = r[0]; bf[{buf}][{j0}][1] = r[1]; bf[{buf}][{j1}][0] = r[2]; bf[{buf}][{j1}][1] = r[3]; }}\n",
+                pb.address(nj, ks)
+            );
+        }
+        t
+    }
+
+    /// The warp's (mi_n, ni_n) atoms of one k16 step, visited serpentine along n: row i runs j forward
+    /// when i is even and backward when odd, so consecutive mmas share the A fragment within a row and the
+    /// B fragment at each turn, and no two consecutive mmas write the same accumulator.
+    pub fn mma_block(&self, buf: i64) -> String {
+        format!(
+            "      #pragma unroll\n      for (int i = 0; i < {}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {}; ++j) {{\n          const int jj = (i & 1) ? {} - j : j;  // serpentine n\n          mma_16816(acc[i][jj], af[{buf}][i], bf[{buf}][jj]);\n        }}\n",
+            self.mi_n,
+            self.ni_n,
+            self.ni_n - 1
+        )
+    }
+}

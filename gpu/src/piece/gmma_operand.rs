@@ -1,0 +1,106 @@
+//! The SM90 GEMM's shared-memory operand stages, from the GMMA layout atoms: the stage layout
+//! (`tile_to_shape` of `GMMA::Layout_{K|MN}_SW128_Atom`), the wgmma descriptor's byte offsets and advances,
+//! and the TMA boxes that fill a stage, all evaluated on the stage layout by layout-core.
+//!
+//! ```
+//! use gpu::piece::gmma_operand::gmma_operand;
+//! use gpu::Major;
+//! let a = gmma_operand(Major::K, 128, 64, "A").unwrap();
+//! assert_eq!(a.stage.to_string(), "((_8,_16),(_64,_1)):((_64,_512),(_1,_0))");
+//! assert_eq!((a.sbo, a.k16, a.tma_box), (1024, 32, [64, 128]));
+//! ```
+
+use crate::dtype::Major;
+use crate::emit::offset_at;
+use crate::error::Result;
+use layout_core::atom::gmma::{SmemSwizzle, smem_atom};
+use layout_core::{IntTuple, Layout, tile_to_shape};
+
+/// One operand's shared-memory stage, descriptor and TMA boxes, derived from its GMMA layout atom.
+#[derive(Clone, Debug)]
+pub struct GmmaOperand {
+    /// The stage layout: `(rows, bk)` -> element offset.
+    pub stage: Layout,
+    /// Descriptor leading byte offset.
+    pub lbo: i64,
+    /// Descriptor stride byte offset.
+    pub sbo: i64,
+    /// Descriptor advance per k16 step, in bytes.
+    pub k16: i64,
+    /// Descriptor advance per 64 rows (M or N), in bytes.
+    pub mn64: i64,
+    /// TMA box, innermost first.
+    pub tma_box: [u32; 2],
+    /// Byte offsets of the boxes of one stage and the MN element offsets of their origins.
+    pub boxes: Vec<(i64, i64)>,
+    /// wgmma transpose flag: 1 for MN-major.
+    pub tnsp: u32,
+    /// The derivation, as comment lines for the generated source.
+    pub doc: String,
+}
+
+/// `rows` = BM (A) or BN (B); `bk` = 64 (one 128-byte swizzle row of 16-bit values).
+pub fn gmma_operand(major: Major, rows: i64, bk: i64, name: &str) -> Result<GmmaOperand> {
+    let atom = smem_atom(major, SmemSwizzle::Sw128, 16)?;
+    let atom_l = atom.domain_layout()?.clone();
+    let shape: IntTuple = format!("(_{rows},_{bk})").parse()?;
+    Ok(match major {
+        Major::K => {
+            let stage = tile_to_shape(&atom_l, &shape, None)?;
+            let sbo = offset_at(&stage, 8, 0)? * 2;
+            let k16 = offset_at(&stage, 0, 16)? * 2;
+            let mn64 = offset_at(&stage, 64, 0)? * 2;
+            let doc = format!(
+                "// {name} K-major: atom smem_atom(Major::K, Sw128, 16) = {atom} (GMMA::Layout_K_SW128_Atom<half>)
+//   stage = tile_to_shape(atom, ({rows},{bk})) = {stage}
+//   descriptor: LBO = 16 B (unused for swizzled K-major), SBO = s(8,0) = {sbo} B, per k16 + s(0,16) = {k16} B
+//   (pre-swizzle address; the hardware applies the swizzle), per 64 rows + s(64,0) = {mn64} B; tnsp = 0
+//   TMA box ({bk},{rows}) innermost first: one 128 B swizzle row of K x {rows} rows, coordinate {{kb*{bk}, t*{rows}}}"
+            );
+            GmmaOperand {
+                stage,
+                lbo: 16,
+                sbo,
+                k16,
+                mn64,
+                tma_box: [bk as u32, rows as u32],
+                boxes: vec![(0, 0)],
+                tnsp: 0,
+                doc,
+            }
+        }
+        Major::MN => {
+            // K-blocks of the atom first, then the 64-wide MN blocks (CUTLASS's Step<_2,_1> for MN-major):
+            // one 64(MN) x 64(K) TMA box per 64 rows, 8 KiB each
+            let order: IntTuple = "(_2,_1)".parse()?;
+            let stage = tile_to_shape(&atom_l, &shape, Some(&order))?;
+            let lbo = offset_at(&stage, 64, 0)? * 2;
+            let sbo = offset_at(&stage, 0, 8)? * 2;
+            let k16 = offset_at(&stage, 0, 16)? * 2;
+            let mn64 = lbo;
+            let boxes = (0..rows / 64)
+                .map(|j| Ok((offset_at(&stage, 64 * j, 0)? * 2, 64 * j)))
+                .collect::<Result<Vec<_>>>()?;
+            let doc = format!(
+                "// {name} MN-major: atom smem_atom(Major::MN, Sw128, 16) = {atom} (GMMA::Layout_MN_SW128_Atom<half>)
+//   stage = tile_to_shape(atom, ({rows},{bk}), Step<_2,_1>) = {stage}
+//   descriptor (canonical MN-major SW128: ((8,8,m),(8,k)):((1,8,LBO),(64,SBO)) elements): LBO = s(64,0) = {lbo} B
+//   (next 64 MN), SBO = s(0,8) = {sbo} B (next 8 K), per k16 + s(0,16) = {k16} B, per 64 rows + s(64,0) = {mn64} B; tnsp = 1
+//   TMA box (64,64) innermost first (128 B of MN x 64 K), {nb} per stage at s(64*j,0) = {offs:?} B, coordinate {{t*{rows} + 64*j, kb*{bk}}}",
+                nb = rows / 64,
+                offs = boxes.iter().map(|b| b.0).collect::<Vec<_>>()
+            );
+            GmmaOperand {
+                stage,
+                lbo,
+                sbo,
+                k16,
+                mn64,
+                tma_box: [64, 64],
+                boxes,
+                tnsp: 1,
+                doc,
+            }
+        }
+    })
+}

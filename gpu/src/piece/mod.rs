@@ -1,0 +1,22 @@
+//! Layer 3, pieces (CuTe's collective mainloops and epilogues, and the kernel-level schedulers): each emits
+//! one part of a kernel from layouts and is usable on its own. A kernel is a composition of these.
+//!
+//! | piece | module | used by |
+//! | --- | --- | --- |
+//! | tile schedulers: grouped raster, persistent loop | [`schedule`] | SM80 GEMM, SM90 GEMM |
+//! | SM80 shared-memory operand tile + bank-conflict-free swizzle | [`smem_tile`] | SM80 GEMM |
+//! | cp.async multistage mainloop with residue predication | [`cp_async_mainloop`] | SM80 GEMM |
+//! | ldmatrix fragment loaders and the `mma.sync` loop | [`fragment`] | SM80 GEMM |
+//! | SM80 epilogues: direct (predicated) and smem-staged 16-byte stores | [`epilogue_sm80`] | SM80 GEMM |
+//! | GMMA shared-memory operand stages, descriptors, TMA boxes | [`gmma_operand`] | SM90 GEMM |
+//! | TMA + mbarrier warp-specialized producer/consumer mainloop | [`tma_mainloop`] | SM90 GEMM |
+//! | SM90 epilogues: direct from the GMMA accumulator layout, TMA store | [`epilogue_sm90`] | SM90 GEMM |
+
+pub mod cp_async_mainloop;
+pub mod epilogue_sm80;
+pub mod epilogue_sm90;
+pub mod fragment;
+pub mod gmma_operand;
+pub mod schedule;
+pub mod smem_tile;
+pub mod tma_mainloop;

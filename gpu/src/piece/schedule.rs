@@ -1,0 +1,33 @@
+//! Tile schedulers: which output tile a CTA (or a persistent CTA's iteration) computes.
+//!
+//! ```
+//! let s = gpu::piece::schedule::grouped_raster("  ", "blockIdx.x", 8, ("tile_m", "tile_n"));
+//! assert!(s.contains("const int tile_m = first_m + (blockIdx.x % per_group) % group_rows"));
+//! ```
+
+/// Grouped rasterization (for L2 reuse): linear tile index `tile` -> (`out.0`, `out.1`) = (tile row, tile
+/// column), visiting groups of `group_m` tile rows column by column. Needs `tiles_n` and `tiles_m` in scope.
+pub fn grouped_raster(indent: &str, tile: &str, group_m: i64, out: (&str, &str)) -> String {
+    let (tm, tn) = out;
+    format!(
+        "{indent}const int per_group = {group_m} * tiles_n, group = {tile} / per_group, first_m = group * {group_m};\n\
+{indent}const int group_rows = min(tiles_m - first_m, {group_m});\n\
+{indent}const int {tm} = first_m + ({tile} % per_group) % group_rows, {tn} = ({tile} % per_group) / group_rows;\n"
+    )
+}
+
+/// The tile counts of an `(M,N)` output in `(bm, bn)` tiles: `tiles_m`, `tiles_n` from the extent
+/// expressions `m`, `n`.
+pub fn tile_counts(indent: &str, m: &str, n: &str, bm: i64, bn: i64) -> String {
+    format!(
+        "{indent}const int tiles_m = ({m} + {}) / {bm}, tiles_n = ({n} + {}) / {bn};\n",
+        bm - 1,
+        bn - 1
+    )
+}
+
+/// The loop header of a persistent CTA: tiles `first`, `first + step`, ... below `tiles`
+/// (`first` and `step` C expressions, e.g. `blockIdx.x` and `gridDim.x`).
+pub fn persistent_loop(first: &str, step: &str) -> String {
+    format!("for (int t = {first}; t < tiles; t += {step})")
+}

@@ -1,0 +1,216 @@
+//! The SM90 warp-specialized mainloop: a producer warp group whose one thread issues the TMA loads of each
+//! k-block into a `stages`-deep ring of shared-memory stages (full/empty mbarrier pairs), and consumer warp
+//! groups that wait for a stage, run the wgmmas of its k16 steps from shared-memory descriptors, keep one
+//! k-block of wgmma in flight and release the stage. Cooperative (consumers split each tile's rows) or
+//! ping-pong (consumers alternate whole tiles, ordered by named barriers).
+
+use crate::arch::{mbarrier, sync, tma, wgmma};
+use crate::piece::gmma_operand::GmmaOperand;
+use crate::piece::schedule::{grouped_raster, persistent_loop};
+
+/// The pipeline of one CTA.
+pub struct WarpSpecialized<'a> {
+    /// Operand stages of A and B.
+    pub operands: [&'a GmmaOperand; 2],
+    /// CTA tile (bm, bn, bk).
+    pub tile: (i64, i64, i64),
+    /// Stages of the ring.
+    pub stages: u32,
+    /// Consumer warp groups.
+    pub consumers: u32,
+    /// Consumers alternate whole tiles (ping-pong) instead of splitting rows.
+    pub pingpong: bool,
+    /// Tile rows per raster group.
+    pub group_m: i64,
+    /// 64-row chunks per consumer.
+    pub m_chunks: i64,
+    /// Byte offset of a consumer's rows in A's stage (cooperative).
+    pub consumer_a_bytes: i64,
+    /// Bytes of the epilogue staging boxes after the stages.
+    pub epi_bytes: i64,
+    /// Registers per thread after `setmaxnreg` (producer, consumers).
+    pub regs: (u32, u32),
+    /// TMA coordinates of a tile's box, innermost first, for A and B (C expressions of `tm`/`tn`, `kb`).
+    pub coords: [[String; 2]; 2],
+}
+
+impl WarpSpecialized<'_> {
+    fn stage_bytes(&self) -> i64 {
+        let (bm, bn, bk) = self.tile;
+        (bm + bn) * bk * 2
+    }
+
+    fn a_bytes(&self) -> i64 {
+        self.tile.0 * self.tile.2 * 2
+    }
+
+    /// Shared-memory carve-up, barrier initialization, tensor-map prefetch and the tile counts.
+    pub fn setup(&self, maps: &[&str]) -> String {
+        let (stages, epi_bytes, stage_bytes) = (self.stages, self.epi_bytes, self.stage_bytes());
+        let empty_count = if self.pingpong { 1 } else { self.consumers };
+        let (bm, bn, bk) = self.tile;
+        let prefetch: String = maps
+            .iter()
+            .map(|m| format!("    {}\n", tma::prefetch(m)))
+            .collect();
+        format!(
+            r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  // stages at a 1024-byte boundary (128-byte swizzle atoms repeat every 8 rows x 128 B)
+  const u32 sbase = (smem_u32(smem_raw) + 1023u) & ~1023u;
+  const u32 ebase = sbase + {stages}u * {stage_bytes}u;      // epilogue staging boxes ({epi_bytes} B)
+  const u32 full_bar = ebase + {epi_bytes}u;   // TMA bytes landed (count 1 + tx)
+  const u32 empty_bar = full_bar + {stages}u * 8u;            // consumers released the stage (count {empty_count})
+  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  if (threadIdx.x == 0) {{
+    for (int s = 0; s < {stages}; ++s) {{ mbar_init(full_bar + 8 * s, 1); mbar_init(empty_bar + 8 * s, {empty_count}); }}
+    {}
+{prefetch}  }}
+  __syncthreads();
+  const int tiles_m = (M + {bm} - 1) / {bm}, tiles_n = (N + {bn} - 1) / {bn}, ktiles = (K + {bk} - 1) / {bk};
+  const int tiles = tiles_m * tiles_n;
+"#,
+            mbarrier::INIT_FENCE
+        )
+    }
+
+    fn loads(&self) -> String {
+        let mut l = String::new();
+        for (i, (sx, tmx)) in [("sa", "tmA"), ("sb", "tmB")].into_iter().enumerate() {
+            let [c0, c1] = &self.coords[i];
+            for &(off, mn) in &self.operands[i].boxes {
+                let (c0, c1) = match self.operands[i].tnsp {
+                    0 => (c0.clone(), c1.clone()),
+                    _ => (format!("{c0} + {mn}"), c1.clone()),
+                };
+                l += &format!(
+                    "          tma_load_2d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1});   // TMA {{{c0}, {c1}}}\n"
+                );
+            }
+        }
+        l
+    }
+
+    /// The producer warp group: one thread walks the CTA's tiles and k-blocks, waits for a free stage and
+    /// issues its TMA loads.
+    pub fn producer(&self) -> String {
+        let (stages, stage_bytes, a_bytes) = (self.stages, self.stage_bytes(), self.a_bytes());
+        format!(
+            r#"  if (wg == 0) {{
+    // producer warp group: one thread issues the TMA loads
+    {}
+    if (tid == 0) {{
+      u32 it = 0;
+      {} {{
+        // raster: groups of {} tile rows
+{}        for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+          const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
+          mbar_wait(empty_bar + 8 * s, phase ^ 1u);
+          mbar_expect_tx(full_bar + 8 * s, {stage_bytes}u);   // whole boxes count, out-of-bounds parts zero-filled
+          const u32 sa = sbase + s * {stage_bytes}u, sb = sa + {a_bytes}u;
+{}        }}
+      }}
+    }}
+"#,
+            sync::setmaxnreg(false, self.regs.0),
+            persistent_loop("blockIdx.x", "gridDim.x"),
+            self.group_m,
+            grouped_raster("        ", "t", self.group_m, ("tm", "tn")),
+            self.loads()
+        )
+    }
+
+    /// The wgmmas of one k-block: for each k16 step and 64-row chunk, descriptors advanced by the stage
+    /// layout's offsets.
+    fn k_block(&self) -> String {
+        let [a, b] = self.operands;
+        let (m_chunks, bn, bk) = (self.m_chunks, self.tile.1, self.tile.2);
+        format!(
+            r#"#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
+        {}
+#pragma unroll
+        for (int k = 0; k < {}; ++k) {{
+#pragma unroll
+          for (int c = 0; c < {m_chunks}; ++c)
+            wgmma_m64n{bn}k16(acc[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + k * {}u));
+        }}
+        {}
+#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
+        // keep one k-block of wgmma in flight; the previous one has finished reading its stage
+        {}
+"#,
+            wgmma::FENCE,
+            bk / 16,
+            a.mn64,
+            a.k16,
+            b.k16,
+            wgmma::COMMIT,
+            wgmma::wait(1)
+        )
+    }
+
+    /// The consumer warp groups: for each tile, zero the accumulators, run the k-blocks, release the
+    /// stages, then `epilogue`; `drain` runs once after the last tile.
+    pub fn consumer(&self, doc: &str, epilogue: &str, drain: &str) -> String {
+        let (stages, stage_bytes, a_bytes) = (self.stages, self.stage_bytes(), self.a_bytes());
+        let (m_chunks, nacc) = (self.m_chunks, self.tile.1 / 2);
+        let (first, step, cw_off, pp_wait, pp_arrive) = if self.pingpong {
+            (
+                "blockIdx.x + cw * gridDim.x",
+                "2 * gridDim.x",
+                String::new(),
+                format!(
+                    "\n      // ping-pong order: this mainloop starts after the other consumer's mainloop of the previous tile\n      // (named barrier 1: consumer 0 -> 1, 2: consumer 1 -> 0), so the full-barrier phases waited on are the next ones\n      if (cw == 1 || t != (int)blockIdx.x) {}",
+                    sync::named_barrier_sync("cw == 0 ? 2 : 1", 256)
+                ),
+                format!(
+                    "\n      if (t + (int)gridDim.x < tiles) {}",
+                    sync::named_barrier_arrive("cw == 0 ? 1 : 2", 256)
+                ),
+            )
+        } else {
+            (
+                "blockIdx.x",
+                "gridDim.x",
+                format!(" + cw * {}u", self.consumer_a_bytes),
+                String::new(),
+                String::new(),
+            )
+        };
+        format!(
+            r#"  }} else {{
+    {}
+    const int cw = wg - 1;   // {doc}
+    float acc[{m_chunks}][{nacc}];
+    u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
+    (void)eb;
+    {} {{
+      u32 it = (u32)((t - blockIdx.x) / gridDim.x) * (u32)ktiles;   // k-blocks the producer loaded before this tile
+{}#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c)
+#pragma unroll
+        for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
+      u32 prev = 0;{pp_wait}
+      for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+        const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
+        mbar_wait(full_bar + 8 * s, phase);
+        const u32 sa = sbase + s * {stage_bytes}u{cw_off}, sb = sbase + s * {stage_bytes}u + {a_bytes}u;
+{}        if (kb > 0 && tid == 0) mbar_arrive(empty_bar + 8 * prev);
+        prev = s;
+      }}
+      {}
+#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
+      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);{pp_arrive}
+{epilogue}    }}{drain}
+  }}
+"#,
+            sync::setmaxnreg(true, self.regs.1),
+            persistent_loop(first, step),
+            grouped_raster("      ", "t", self.group_m, ("tm", "tn")),
+            self.k_block(),
+            wgmma::wait(0)
+        )
+    }
+}

@@ -1,0 +1,72 @@
+//! TMA tensor maps: a kernel's [`TensorMapArg`] encoded over a bound buffer with
+//! `cuTensorMapEncodeTiled`, passed by value as a `__grid_constant__` parameter.
+
+use crate::dtype::DType;
+use crate::error::{GpuError, Result};
+use crate::kernel::TensorMapArg;
+use cudarc::driver::{DeviceRepr, sys as dsys};
+
+/// A `CUtensorMap` (128 bytes, 64-byte aligned), laid out as the kernel's `TmaDesc` parameter.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug)]
+pub struct TensorMap(pub [u64; 16]);
+
+// SAFETY: plain bytes, laid out as the kernel's `TmaDesc` parameter.
+unsafe impl DeviceRepr for TensorMap {}
+
+/// Encodes `map` over the buffer at device address `ptr`: out-of-bounds elements of a box read as zero
+/// and are not written.
+pub fn encode(map: &TensorMapArg, ptr: u64) -> Result<TensorMap> {
+    use dsys::{
+        CUtensorMapDataType as Dt, CUtensorMapFloatOOBfill as Oob, CUtensorMapInterleave as Il,
+        CUtensorMapL2promotion as L2, CUtensorMapSwizzle as Sw,
+    };
+    let dt = match map.dtype {
+        DType::F16 => Dt::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        DType::BF16 => Dt::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        DType::F32 => Dt::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+    };
+    let sw = match map.swizzle_bytes {
+        0 => Sw::CU_TENSOR_MAP_SWIZZLE_NONE,
+        32 => Sw::CU_TENSOR_MAP_SWIZZLE_32B,
+        64 => Sw::CU_TENSOR_MAP_SWIZZLE_64B,
+        128 => Sw::CU_TENSOR_MAP_SWIZZLE_128B,
+        b => {
+            return Err(GpuError::Config {
+                kernel: "tensor map",
+                reason: format!("{}: swizzle of {b} bytes (0, 32, 64 or 128)", map.name),
+            });
+        }
+    };
+    let strides = [map.ld * map.dtype.bytes() as u64];
+    let estr = [1u32, 1u32];
+    let mut out = std::mem::MaybeUninit::<dsys::CUtensorMap>::zeroed();
+    // SAFETY: every pointer refers to a live local array of the rank cuTensorMapEncodeTiled reads.
+    let r = unsafe {
+        dsys::cuTensorMapEncodeTiled(
+            out.as_mut_ptr(),
+            dt,
+            2,
+            ptr as *mut std::ffi::c_void,
+            map.extents.as_ptr(),
+            strides.as_ptr(),
+            map.box_dims.as_ptr(),
+            estr.as_ptr(),
+            Il::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            sw,
+            L2::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            Oob::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+    };
+    if r != dsys::CUresult::CUDA_SUCCESS {
+        return Err(GpuError::Driver {
+            call: "cuTensorMapEncodeTiled".into(),
+            detail: format!(
+                "{r:?} for {} ({}x{}, ld {}, box {:?}, swizzle {})",
+                map.name, map.extents[0], map.extents[1], map.ld, map.box_dims, map.swizzle_bytes
+            ),
+        });
+    }
+    // SAFETY: the call succeeded, so the map is initialized.
+    Ok(TensorMap(unsafe { out.assume_init() }.opaque))
+}

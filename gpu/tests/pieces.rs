@@ -1,0 +1,150 @@
+//! Each piece of the kernel-building layer on its own: built from layouts for one small configuration,
+//! its emitted text snapshotted and its plan checked (no GPU, no NVRTC needed).
+
+use gpu::atom::{Fragment, sm80_mma};
+use gpu::emit::Leaf;
+use gpu::piece::cp_async_mainloop::{CopiedOperand, Pipeline, StageCopy};
+use gpu::piece::epilogue_sm80::Epilogue;
+use gpu::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging};
+use gpu::piece::fragment::WarpMma;
+use gpu::piece::gmma_operand::gmma_operand;
+use gpu::piece::smem_tile::{OperandTile, TileShape, make_tile};
+use gpu::piece::tma_mainloop::WarpSpecialized;
+use gpu::{DType, Major};
+use layout_core::Int;
+
+/// A and B tiles of a 64x64x32 CTA tile, 2x2 warps, A K-major, B MN-major.
+fn sm80_tiles() -> (OperandTile, OperandTile) {
+    let mma = sm80_mma(DType::F16).unwrap();
+    let shape = |name, major| TileShape {
+        name,
+        major,
+        mn_tile: 64,
+        bk: 32,
+        warps_along: 2,
+        threads: 128,
+    };
+    (
+        make_tile(&mma, shape("A", Major::K)).unwrap(),
+        make_tile(&mma, shape("B", Major::MN)).unwrap(),
+    )
+}
+
+#[test]
+fn smem_tiles_are_conflict_free_and_the_plain_ones_are_not() {
+    let (a, b) = sm80_tiles();
+    for t in [&a, &b] {
+        assert_eq!(t.conflicts, 0, "{t:?}");
+        assert!(
+            t.unswizzled_conflicts > 0,
+            "the plain tile must conflict: {t:?}"
+        );
+    }
+    assert_eq!(a.lane_layout.to_string(), "(_8,_2,_2):(_1@0,_8@0,_8@1)");
+    assert_eq!(b.lane_layout.to_string(), "(_8,_2,_2):(_1@1,_8@1,_8@0)");
+}
+
+#[test]
+fn sm80_mainloop_pieces() {
+    let (a, b) = sm80_tiles();
+    let (lda, ldb) = (Leaf::new(Int::d(1000), "lda"), Leaf::new(Int::s(64), "ldb"));
+    let copied = |tile, ld, mn_extent: &str, mn0, stage_offset| CopiedOperand {
+        tile,
+        ld,
+        mn_extent: mn_extent.into(),
+        mn0,
+        stage_offset,
+    };
+    let copy = StageCopy {
+        operands: [
+            copied(&a, &lda, "M", "m0", 0),
+            copied(&b, &ldb, "N", "n0", a.bytes()),
+        ],
+        threads: 128,
+        bk: 32,
+        stage_bytes: a.bytes() + b.bytes(),
+        k_extent: "K".into(),
+        tile_mn: (64, 64),
+    };
+    insta::assert_snapshot!("piece_stage_copy", copy.emit().unwrap());
+    let warp = WarpMma::new(&a, &b, (2, 4, 2)).unwrap();
+    let pipeline = Pipeline {
+        stages: 3,
+        threads: 128,
+        min_blocks: 1,
+        stage_bytes: a.bytes() + b.bytes(),
+        a_bytes: a.bytes(),
+    };
+    let text = warp.setup().unwrap() + &pipeline.emit(&warp);
+    assert!(
+        text.contains("ldmatrix_x4(af[1][0], sa + a_ld[1]"),
+        "{text}"
+    );
+    assert!(text.contains("ldmatrix_x4_trans(r, sb + b_ld[1]"), "{text}");
+    insta::assert_snapshot!("piece_sm80_pipeline", text);
+}
+
+#[test]
+fn sm80_epilogues() {
+    let mma = sm80_mma(DType::BF16).unwrap();
+    let fragment = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+    let ldc = Leaf::new(Int::d(72), "ldc");
+    let e = Epilogue {
+        tile: (64, 64),
+        warp_tile: (32, 32),
+        atoms: (2, 4),
+        threads: 128,
+        output: DType::BF16,
+        ldc: &ldc,
+        extents: ("M".into(), "N".into()),
+        fragment: &fragment,
+        atom_mn: (16, 8),
+    };
+    assert!(e.can_stage(16384));
+    assert!(!e.can_stage(1024));
+    insta::assert_snapshot!("piece_sm80_epilogues", e.staged() + &e.direct());
+}
+
+#[test]
+fn sm90_pieces() {
+    let (a, b) = (
+        gmma_operand(Major::K, 128, 64, "A").unwrap(),
+        gmma_operand(Major::MN, 128, 64, "B").unwrap(),
+    );
+    assert_eq!(b.boxes, vec![(0, 0), (8192, 64)]);
+    let ws = WarpSpecialized {
+        operands: [&a, &b],
+        tile: (128, 128, 64),
+        stages: 4,
+        consumers: 2,
+        pingpong: false,
+        group_m: 8,
+        m_chunks: 1,
+        consumer_a_bytes: 8192,
+        epi_bytes: 32768,
+        regs: (40, 232),
+        coords: [
+            ["kb * 64".into(), "tm * 128".into()],
+            ["tn * 128".into(), "kb * 64".into()],
+        ],
+    };
+    let acc = Accumulators::new(128).unwrap();
+    assert_eq!((acc.h_rows, acc.j_cols), (8, 8));
+    let epi = Sm90Epilogue {
+        acc: &acc,
+        tile: (128, 128),
+        m_chunks: 1,
+        cw_row: " + cw * 64".into(),
+        osz: 2,
+    };
+    let staging = Staging::new(DType::F16).unwrap();
+    assert_eq!(staging.byte_swizzle.to_string(), "Sw<3,4,3>");
+    let text = ws.setup(&["tmA", "tmB", "tmD"])
+        + &ws.producer()
+        + &ws.consumer("cooperative", &epi.tma_store(&staging), "");
+    assert!(
+        text.contains("tma_load_2d(sb + 8192u, &tmB, full_bar + 8 * s, tn * 128 + 64, kb * 64)")
+    );
+    insta::assert_snapshot!("piece_sm90_mainloop_tma_store", text);
+    insta::assert_snapshot!("piece_sm90_direct_epilogue", epi.direct());
+}
