@@ -179,6 +179,9 @@ pub(super) fn gmma_traits(name: &str, key: &str) -> Result<MmaTraits> {
         return Err(bad("dense integer GMMAs take no template arguments"));
     }
     check_template_args(targs, tn_only, sparse).map_err(|why| bad(&why))?;
+    if integer && targs.is_some_and(|t| t.contains("ScaleIn")) {
+        return Err(bad("integer GMMAs take no GMMA::ScaleIn arguments"));
+    }
     let a = match source {
         "SS" => gmma_smem_operand_layout(64, k)?,
         "RS" => gmma_a_register_layout_k(k)?,
