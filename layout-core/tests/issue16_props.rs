@@ -25,7 +25,11 @@ fn at(f: &LayoutFn, i: i64) -> i64 {
 
 /// A static injective layout with power-of-two modes: compact strides taken in a random mode order.
 fn pow2_layout() -> impl Strategy<Value = Layout> {
-    prop::collection::vec(0u32..=3, 1..=4)
+    pow2_layout_of_rank(1..=4)
+}
+
+fn pow2_layout_of_rank(ranks: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Layout> {
+    prop::collection::vec(0u32..=3, ranks)
         .prop_flat_map(|logs| {
             let n = logs.len();
             (Just(logs), Just((0..n).collect::<Vec<_>>()).prop_shuffle())
@@ -119,14 +123,15 @@ proptest! {
     /// A slice of a swizzled layout, plus its offset, is the layout at the filled-in coordinate:
     /// `slice(c, F)(i) + offset == F(c with its _ replaced by the coordinate of i)`.
     #[test]
-    fn swizzled_slice_and_offset(l in pow2_layout(), sw in swizzle(), picks in prop::collection::vec((any::<bool>(), any::<bool>(), 0i64..8), 4)) {
+    fn swizzled_slice_and_offset(l in pow2_layout_of_rank(2..=4), sw in swizzle(), picks in prop::collection::vec((any::<bool>(), any::<bool>(), 0i64..8), 4)) {
         let shape: Vec<i64> = l.shape().leaves().iter().map(|s| s.as_int().unwrap().value).collect();
-        prop_assume!(shape.len() >= 2);
         let f = format!("{sw} o _0 o {l}");
-        let coord: Vec<String> = shape.iter().zip(&picks).map(|(s, (keep, stat, k))| {
+        let mut coord: Vec<String> = shape.iter().zip(&picks).map(|(s, (keep, stat, k))| {
             if *keep { "_".to_string() } else if *stat { format!("_{}", k % s) } else { format!("{}", k % s) }
         }).collect();
-        prop_assume!(coord.iter().any(|c| c == "_"));
+        if coord.iter().all(|c| c != "_") {
+            coord[0] = "_".to_string();
+        }
         let c = format!("({})", coord.join(","));
         let Value::Tuple(r) = ev(&format!("slice_and_offset({c},{f})")) else { panic!() };
         let sliced = LayoutFn::from_value(&r[0]).unwrap();
@@ -143,6 +148,16 @@ proptest! {
             };
             prop_assert_eq!(at(&sliced, i) + off, want, "{} at {}", c, i);
         }
+    }
+
+    /// `max_alignment` of a swizzled layout is a power of two at most `2^M`, and `upcast` by it works
+    /// (CuTe: the largest N for which `upcast<N>` compiles).
+    #[test]
+    fn swizzled_max_alignment_upcasts(l in pow2_layout(), sw in swizzle()) {
+        let f = format!("{sw} o _0 o {l}");
+        let n = ev(&format!("max_alignment({f})")).into_int().unwrap().value;
+        prop_assert!(n >= 1 && n.count_ones() == 1 && n <= 1 << sw.base, "{} of {}", n, f);
+        prop_assert!(eval_str(&format!("upcast<{n}>({f})")).is_ok(), "upcast<{}>({})", n, f);
     }
 
     /// A power-of-two layout or swizzled layout is an F2-linear map, and the map converts back to a
