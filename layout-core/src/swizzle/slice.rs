@@ -114,8 +114,13 @@ fn as_int(t: &IntTuple) -> Result<Int> {
     }
 }
 
-/// The bits a dynamic fixed coordinate can set: `(s - 1) * d` over the leaves it indexes. CuTe needs
-/// static shapes and strides wherever a coordinate is fixed.
+/// A bit above every swizzle mask (swizzles stay below bit 62), set by [`dynamic_bits`] when a
+/// dynamic coordinate fixes a mode of size 1: CuTe's offset from such a mode is a run-time zero.
+const UNIT_MODE: i64 = 1 << 62;
+
+/// The bits a dynamic fixed coordinate can set: `(s - 1) * d` over the leaves it indexes (and
+/// [`UNIT_MODE`] for a leaf of size 1). CuTe needs static shapes and strides wherever a coordinate
+/// is fixed.
 fn dynamic_bits(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
     match (c, shape, stride) {
         (Coord::Underscore, _, _) => Ok(0),
@@ -126,7 +131,10 @@ fn dynamic_bits(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
                 .zip(stride.leaves())
                 .try_fold(0, |acc, (s, d)| match (s, &d) {
                     (IntTuple::Int(s), IntTuple::Int(d)) if s.is_static && d.is_static => {
-                        let span = (s.value - 1).saturating_mul(d.value);
+                        let span = match s.value {
+                            1 => UNIT_MODE,
+                            _ => (s.value - 1).saturating_mul(d.value),
+                        };
                         Ok(acc | if i.is_static { 0 } else { span })
                     }
                     _ => Err(LayoutError::NeedsStatic {
