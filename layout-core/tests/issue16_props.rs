@@ -108,16 +108,25 @@ proptest! {
         prop_assert_eq!(back, c);
     }
 
-    /// `upcast<n>` views the elements as vectors of n: on a compact layout whose first mode is a
-    /// multiple of n, vector `i` starts at element `n * upcast(L)(i)`.
+    /// `upcast<n>` views the elements as vectors of n: when the unit-stride mode holds whole vectors,
+    /// vector `c` (a coordinate of `upcast(L)`) starts at element `L(c')`, where `c'` is `c` with its
+    /// unit-stride coordinate scaled by n, and `n * upcast(L)(c) == L(c')`.
     #[test]
     fn upcast_is_a_vector_view(l in pow2_layout(), k in 0u32..=2) {
         let n = 1i64 << k;
-        let compact: Layout = ev(&format!("make_layout(shape({l}))")).into_layout().unwrap();
-        prop_assume!(layout_core::size(&compact.mode(0).unwrap()).unwrap().value % n == 0);
-        let up = LayoutFn::Layout(ev(&format!("upcast<{n}>({compact})")).into_layout().unwrap());
-        for i in 0..layout_core::size(&compact).unwrap().value / n {
-            prop_assert_eq!(at(&up, i) * n, i * n);
+        let leaves = |t: &IntTuple| -> Vec<i64> { t.leaves().iter().map(|x| x.as_int().unwrap().value).collect() };
+        let (shape, stride) = (leaves(l.shape()), leaves(l.stride()));
+        let unit = stride.iter().position(|&d| d == 1).unwrap();
+        prop_assume!(shape[unit] % n == 0);
+        let up = ev(&format!("upcast<{n}>({l})")).into_layout().unwrap();
+        let up_shape = leaves(up.shape());
+        for i in 0..up_shape.iter().product::<i64>() {
+            let mut rest = i;
+            let c: Vec<i64> = up_shape.iter().map(|s| { let v = rest % s; rest /= s; v }).collect();
+            let elem: i64 = c.iter().enumerate().map(|(j, &cj)| if j == unit { cj * n } else { cj } * stride[j]).sum();
+            let vec_coord = if c.len() == 1 { IntTuple::d(c[0]) } else { IntTuple::Tuple(c.iter().map(|&v| IntTuple::d(v)).collect()) };
+            let got = match layout_core::eval(&up, &vec_coord).unwrap() { IntTuple::Int(v) => v.value, v => panic!("{v}") };
+            prop_assert_eq!(got * n, elem, "{} at {:?}", up, c);
         }
     }
 
