@@ -64,6 +64,8 @@ pub(super) const NAMES: &[&str] = &[
     "nullspace",
     "make_fragment_like",
     "domain_offset",
+    "get_swizzle_portion",
+    "get_nonswizzle_portion",
 ];
 
 fn is_swizzly(v: &Value) -> bool {
@@ -194,6 +196,18 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             } else {
                 Value::Tuple(vec![l.into(), off.into()])
             })
+        }
+        "get_swizzle_portion" | "get_nonswizzle_portion" => {
+            arity(name, &args, &[1])?;
+            let c = as_composed(name, &args[0])?;
+            match (name, c.swizzle()) {
+                ("get_swizzle_portion", Some(sw)) => Ok(Value::Swizzle(sw)),
+                ("get_nonswizzle_portion", Some(_)) => Ok(c.layout_b.clone().into()),
+                _ => Err(LayoutError::bad_args(
+                    name,
+                    format!("defined for a swizzle composed with a layout, not {c}"),
+                )),
+            }
         }
         "max_alignment" => {
             arity(name, &args, &[1])?;
