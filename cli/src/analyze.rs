@@ -69,12 +69,12 @@ fn parse(args: &[String]) -> Result<Opts, String> {
 /// Run `cute analyze ARGS`, printing the report.
 pub fn run(args: &[String]) -> ExitCode {
     match parse(args).and_then(|o| report(&o)) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(text) => match crate::io::write_stdout(&text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => crate::io::output_failed(&e),
+        },
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::io::warn(&format!("analyze: {e}"));
             ExitCode::from(1)
         }
     }

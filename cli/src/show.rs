@@ -116,27 +116,17 @@ pub fn run(args: &[String]) -> ExitCode {
     let a = match parse(args) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("cute show: {e}\n{USAGE}");
+            crate::io::warn(&format!("show: {e}\n{USAGE}"));
             return ExitCode::from(2);
         }
     };
-    let text = match render(&a) {
-        Ok(t) => t,
+    match render(&a) {
+        Ok(text) => crate::io::emit(&text, a.output.as_deref()),
         Err(e) => {
-            eprintln!("cute show: {e}");
-            return ExitCode::from(1);
+            crate::io::warn(&format!("show: {e}"));
+            ExitCode::from(1)
         }
-    };
-    match &a.output {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                eprintln!("cute show: cannot write {path}: {e}");
-                return ExitCode::from(1);
-            }
-        }
-        None => print!("{text}"),
     }
-    ExitCode::SUCCESS
 }
 
 #[cfg(test)]

@@ -148,7 +148,7 @@ pub(crate) fn config<T>(kernel: &'static str, reason: impl Into<String>) -> Resu
 }
 
 /// A driver-call error mapper: `.map_err(driver("cuLaunchKernel"))`.
-pub(crate) fn driver<E: fmt::Debug>(call: &str) -> impl FnOnce(E) -> GpuError + '_ {
+pub fn driver<E: fmt::Debug>(call: &str) -> impl FnOnce(E) -> GpuError + '_ {
     move |e| GpuError::Driver {
         call: call.to_string(),
         detail: format!("{e:?}"),

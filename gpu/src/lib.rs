@@ -38,6 +38,7 @@ pub mod error;
 pub mod host;
 pub mod kernel;
 pub mod kernels;
+pub mod matmul;
 pub mod piece;
 pub mod smem;
 

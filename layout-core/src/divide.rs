@@ -118,7 +118,8 @@ pub fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
         Tiler::Tuple(ts) => by_mode("logical_divide", layout, ts, logical_divide),
         Tiler::Underscore => Ok(layout.clone()),
         _ => {
-            let b = tiler_layout(tiler)?.expect("layout or integer tiler");
+            let b = tiler_layout(tiler)?
+                .ok_or_else(|| LayoutError::internal("layout or integer tiler"))?;
             // The tile mode must be A ∘ B (CuTe's result is refused where it is not, as the
             // standalone composition does); only the rest mode keeps CuTe's raw result.
             crate::composition::composition_tile(layout, &b)?;

@@ -10,6 +10,12 @@
 //! assert_eq!(r.to_string(), "((_2,_2),_3):((_24,_2),_8)");
 //! ```
 #![forbid(unsafe_code)]
+// Bad input is an error, never a panic: no unwrap/expect/panic outside tests (the few `Index`
+// impls of tensors, which must panic by the trait's contract, allow it where they are).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 #![warn(missing_docs)]
 
 pub mod analysis;
@@ -29,6 +35,7 @@ pub mod int;
 pub mod int_tuple;
 pub mod inverse;
 pub mod layout;
+pub mod limits;
 pub mod modes;
 pub mod notation;
 pub mod print;

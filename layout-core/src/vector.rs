@@ -121,7 +121,7 @@ pub fn domain_distribute(a: &IntTuple, b: &IntTuple) -> Result<Layout> {
     let mut rest = *b;
     let mut shape = Vec::new();
     for s in flat.int_leaves()? {
-        let g = s.gcd(rest);
+        let g = s.gcd(rest)?;
         shape.push(IntTuple::Int(g));
         rest = rest.div(g)?;
     }
@@ -265,7 +265,7 @@ pub fn recast_layout(old_bits: i64, new_bits: i64, layout: &Layout) -> Result<La
             format!("element sizes must be positive, got {old_bits} and {new_bits}"),
         ));
     }
-    let g = gcd_i64(old_bits, new_bits);
+    let g = gcd_i64(old_bits, new_bits)?;
     let (num, den) = (new_bits / g, old_bits / g);
     let mut out = layout.clone();
     if num != 1 {

@@ -6,6 +6,16 @@
 //! algebra (no second implementation) -> emit concrete typed code. A mistake becomes one
 //! `compile_error!` at the offending token, followed by a stub of the right type so nothing cascades.
 
+// A macro that panics crashes the user's build with a backtrace instead of an error at their
+// token: no unwrap/expect/panic, and no unchecked arithmetic (layout-core's checked integers do the
+// algebra).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
 mod check;
 mod diag;
 mod emit;

@@ -12,7 +12,7 @@ import json, sys, shutil
 for line in sys.stdin:
     try: m = json.loads(line)
     except ValueError: continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("run", "compile", "gpu"):
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("run", "compile", "gpu", "matmul_run"):
         name = m["target"]["name"]
         name = "unit" if name == "gpu" else name
         shutil.copy(m["executable"], "gpu-bin/test-" + name)

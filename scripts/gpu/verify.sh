@@ -2,7 +2,8 @@
 # Whole verification on the GPU machine in one or two calls (binaries from scripts/gpu/build.sh in gpu-bin/,
 # plus bench_hopper; an older build's bench in gpu-bin-old/ for the before/after comparison). Logs to $OUT.
 # Usage: scripts/gpu/verify.sh [check] [sanitize] [compare]   (default: check sanitize)
-#   check:    test-run (copy, transpose, SM80 GEMM vs CPU references), test-compile, bench_hopper check (SM90)
+#   check:    test-run (copy, transpose, SM80 GEMM vs CPU references), test-compile, test-matmul_run (the GEMM
+#             call on every path), bench_hopper check (SM90)
 #   sanitize: memcheck + racecheck on the SM80 GEMM and the SM90 GEMM (small and tiny problems)
 #   compare:  `bench --quick` (copy, transpose, GEMM rows), old and new binaries interleaved, two rounds
 set -uo pipefail
@@ -15,7 +16,7 @@ note() { echo "$1 rc=$2: $3"; [ "$2" = 0 ] || status=1; }
 for step in ${*:-check sanitize}; do
   case "$step" in
     check)
-      for t in run compile; do
+      for t in run compile matmul_run; do
         timeout 300 "$BIN/test-$t" --test-threads=1 > "$OUT/test-$t.log" 2>&1
         note "test-$t" $? "$(grep -E '^test result' "$OUT/test-$t.log" | tail -1)"
       done
@@ -25,6 +26,10 @@ for step in ${*:-check sanitize}; do
       for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --error-exitcode 9 "$BIN/test-run" --test-threads=1 --exact gpu_run::gemm_128x128x128 > "$OUT/san-$tool-sm80.log" 2>&1
         note "$tool sm80 gemm" $? "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-sm80.log" | tail -1)"
+      done
+      for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --error-exitcode 9 "$BIN/test-matmul_run" --test-threads=1 > "$OUT/san-$tool-matmul.log" 2>&1
+        note "$tool matmul (every path)" $? "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool-matmul.log" | tail -1)"
       done
       timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/bench_hopper" check small > "$OUT/san-memcheck-sm90.log" 2>&1
       note "memcheck sm90 (check small)" $? "$(grep -E 'ERROR SUMMARY' "$OUT/san-memcheck-sm90.log" | tail -1)"

@@ -26,6 +26,11 @@ impl Cublas {
         let blas = cudarc::cublas::CudaBlas::new(rt.stream().clone()).map_err(driver("cuBLAS"))?;
         Ok(Cublas { blas })
     }
+
+    /// The raw handle, for [`BaselineGemm::run`].
+    pub fn handle(&self) -> cudarc::cublas::sys::cublasHandle_t {
+        *self.blas.handle()
+    }
 }
 
 /// One GEMM problem on the device, 16-bit inputs and output: A `(M,K)` row-major, B `(K,N)`

@@ -8,6 +8,7 @@
 
 pub mod baseline;
 pub mod bench;
+pub mod cublaslt;
 pub mod tensor_map;
 
 use crate::cubin_cache::CubinCache;
@@ -74,7 +75,7 @@ impl<T> DeviceBuffer<T> {
 }
 
 /// A bound kernel argument: a buffer's raw device address and size in bytes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RawBuffer {
     ptr: u64,
     bytes: usize,
@@ -264,10 +265,12 @@ impl Runtime {
     /// that [`Runtime::run`] only launches.
     pub fn prepare(&self, k: &Kernel, buffers: &[RawBuffer]) -> Result<Prepared> {
         let loaded = self.load(k)?;
+
         self.bind_kernel(k, loaded, buffers)
     }
 
-    fn bind_kernel(
+    /// Binds `buffers` to `k`, already loaded as `loaded` (checks, tensor maps): launch it with [`Runtime::run`].
+    pub fn bind_kernel(
         &self,
         k: &Kernel,
         loaded: Arc<LoadedKernel>,
@@ -374,6 +377,11 @@ impl Runtime {
 }
 
 impl RawBuffer {
+    /// A buffer of `bytes` bytes at device address `ptr` (the caller keeps the memory alive and tracked
+    /// until the launches that use it are enqueued).
+    pub fn new(ptr: u64, bytes: usize) -> RawBuffer {
+        RawBuffer { ptr, bytes }
+    }
     /// Raw device address.
     pub fn ptr(&self) -> u64 {
         self.ptr

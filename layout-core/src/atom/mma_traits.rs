@@ -522,6 +522,7 @@ pub(crate) fn normalize(name: &str) -> String {
 
 /// The error for an operation name that is not in a table, with the nearest known name.
 pub(crate) fn unknown_op(kind: &str, name: &str, key: &str, known: &[&str]) -> LayoutError {
+    let name = crate::limits::clip(name);
     match nearest_name(key, known) {
         Some(s) => LayoutError::invalid(format!(
             "unknown {kind} operation `{name}`; did you mean `{s}`?"

@@ -56,12 +56,15 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value>
         ));
     }
     Err(LayoutError::UnknownOperation {
-        name: name.into(),
+        name: crate::limits::clip(name),
         suggestion: nearest(name),
     })
 }
 
 fn nearest(name: &str) -> Option<String> {
+    if !crate::limits::searchable(name) {
+        return None;
+    }
     operation_names()
         .into_iter()
         .map(|n| (edit_distance(name, n), n))

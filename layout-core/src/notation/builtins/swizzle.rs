@@ -160,7 +160,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                     "element sizes must be positive",
                 ));
             }
-            let g = crate::int::gcd_i64(old, new);
+            let g = crate::int::gcd_i64(old, new)?;
             let (num, den) = (new / g, old / g);
             let f = as_fn(name, &args[0])?;
             let r = if num == 1 && den == 1 {
@@ -490,7 +490,7 @@ fn max_alignment(c: &ComposedLayout) -> Result<Value> {
         }
     };
     let inner = super::call("max_alignment", &[], vec![c.layout_b.clone().into()])?.into_int()?;
-    Ok(Value::int(Int::s(1 << sw.base).gcd(off).gcd(inner)))
+    Ok(Value::int(Int::s(1 << sw.base).gcd(off)?.gcd(inner)?))
 }
 
 /// `max_common_layout` of a swizzled layout and a layout (either order): the common layout of the

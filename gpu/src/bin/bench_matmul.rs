@@ -1,0 +1,315 @@
+//! Benchmark of the GEMM call (`gpu::matmul::Gemm`) against cuBLASLt (the heuristic's first algorithm and
+//! the best of its top 8, 32 MiB workspace: what torch.matmul uses) and `cublasGemmEx`, all on the same
+//! buffers, interleaved in rounds in one process; medians of the rounds. Data: uniform [-1, 1) with full
+//! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
+//! with the kernel cached (back-to-back tiny GEMMs).
+//!
+//! `bench_matmul [--quick]` (quick: three shapes, two rounds).
+
+#[cfg(not(feature = "cuda"))]
+fn main() {
+    eprintln!("bench_matmul needs --features cuda");
+    std::process::exit(2);
+}
+
+#[cfg(feature = "cuda")]
+fn main() {
+    if let Err(e) = bench::run() {
+        eprintln!("bench_matmul: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(feature = "cuda")]
+mod bench {
+    use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
+    use gpu::Result;
+    use gpu::host::Rng;
+    use gpu::matmul::{Element, Gemm, Matrix, MatrixMut};
+    use gpu::runtime::Runtime;
+    use gpu::runtime::baseline::BaselineGemm;
+    use gpu::runtime::bench::Cublas;
+    use gpu::runtime::cublaslt::LtGemm;
+    use half::{bf16, f16};
+
+    /// The shapes (M, N, K).
+    const SHAPES: &[(usize, usize, usize)] = &[
+        (4096, 4096, 4096),
+        (8192, 8192, 8192),
+        (8192, 14336, 4096),
+        (8192, 4096, 14336),
+        (16384, 8192, 1024),
+        (2048, 2048, 2048),
+        (1024, 8192, 8192),
+        (128, 8192, 8192),
+        (16, 8192, 8192),
+        (4095, 4097, 1023),
+    ];
+
+    /// 16-bit element types built from raw bits.
+    trait Half: Element + Copy {
+        fn from_bits(b: u16) -> Self;
+        fn to_f32(self) -> f32;
+    }
+    impl Half for bf16 {
+        fn from_bits(b: u16) -> Self {
+            bf16::from_bits(b)
+        }
+        fn to_f32(self) -> f32 {
+            bf16::to_f32(self)
+        }
+    }
+    impl Half for f16 {
+        fn from_bits(b: u16) -> Self {
+            f16::from_bits(b)
+        }
+        fn to_f32(self) -> f32 {
+            f16::to_f32(self)
+        }
+    }
+
+    fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    }
+
+    /// One shape's buffers: A (M,K) row-major, B (K,N) column-major, D (M,N) row-major (ours, Lt).
+    struct Buffers<T> {
+        a: CudaSlice<T>,
+        b: CudaSlice<T>,
+        d: CudaSlice<T>,
+        d_lt: CudaSlice<T>,
+    }
+
+    fn buffers<T: Half>(
+        rt: &Runtime,
+        (m, n, k): (usize, usize, usize),
+        rng: &mut Rng,
+    ) -> Result<Buffers<T>> {
+        let up = |x: usize| x.div_ceil(8) * 8;
+        let mut upload = |len: usize| -> Result<CudaSlice<T>> {
+            let host: Vec<T> = rng
+                .uniforms(T::DTYPE, len)
+                .into_iter()
+                .map(T::from_bits)
+                .collect();
+            rt.stream()
+                .clone_htod(&host)
+                .map_err(gpu::error::driver("htod"))
+        };
+        Ok(Buffers {
+            a: upload(m * up(k))?,
+            b: upload(n * up(k))?,
+            d: upload(m * up(n))?,
+            d_lt: upload(m * up(n))?,
+        })
+    }
+
+    struct Times {
+        ours: Vec<f64>,
+        mma_sync: Vec<f64>,
+        lt_first: Vec<f64>,
+        lt_best: Vec<f64>,
+        gemm_ex: Vec<f64>,
+    }
+
+    /// `D = A·B` with the GEMM call on `buf`.
+    fn ours<T: Half>(
+        gemm: &Gemm,
+        buf: &mut Buffers<T>,
+        [la, lb, ld]: [&layout_core::Layout; 3],
+    ) -> Result<()> {
+        gemm.run::<T, T>(
+            &Matrix::new(&buf.a, la.clone()),
+            &Matrix::new(&buf.b, lb.clone()),
+            None,
+            &mut MatrixMut::new(&mut buf.d, ld.clone()),
+            1.0,
+            0.0,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn round<T: Half>(
+        rt: &Runtime,
+        gemms: (&Gemm, &Gemm),
+        lt: &mut LtGemm,
+        cublas: &Cublas,
+        buf: &mut Buffers<T>,
+        (m, n, k): (usize, usize, usize),
+        iters: usize,
+        t: &mut Times,
+    ) -> Result<()> {
+        let up = |x: usize| x.div_ceil(8) * 8;
+        let flops = 2.0 * (m * n * k) as f64;
+        let tf = |ms: f64| flops / ms / 1e9;
+        let l = |s: String| -> Result<layout_core::Layout> { Ok(s.parse()?) };
+        let (la, lb, ld) = (
+            l(format!("({m},{k}):({},1)", up(k)))?,
+            l(format!("({k},{n}):(1,{})", up(k)))?,
+            l(format!("({m},{n}):({},1)", up(n)))?,
+        );
+        for (gemm, out) in [(gemms.0, &mut t.ours), (gemms.1, &mut t.mma_sync)] {
+            let ms = rt.time_ms(2, iters, || ours(gemm, buf, [&la, &lb, &ld]))?;
+            out.push(tf(ms));
+        }
+        let mut lt_ms = Vec::new();
+        for i in 0..lt.algos.len() {
+            lt_ms.push(rt.time_ms(2, iters, || lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt)))?);
+        }
+        t.lt_first.push(tf(lt_ms[0]));
+        t.lt_best
+            .push(tf(lt_ms.iter().cloned().fold(f64::INFINITY, f64::min)));
+        let s = rt.stream();
+        let (pa, _ga) = buf.a.device_ptr(s);
+        let (pb, _gb) = buf.b.device_ptr(s);
+        let (pd, _gd) = buf.d_lt.device_ptr_mut(s);
+        let ex = BaselineGemm {
+            dtype: T::DTYPE,
+            m: m as i64,
+            n: n as i64,
+            k: k as i64,
+            a: (pa, up(k) as i64),
+            b: (pb, up(k) as i64),
+            d: (pd, up(n) as i64),
+        };
+        let handle = cublas.handle();
+        // SAFETY: the buffers hold the operands and outlive the timed calls (time_ms synchronizes).
+        t.gemm_ex
+            .push(tf(rt.time_ms(2, iters, || unsafe { ex.run(handle) })?));
+        Ok(())
+    }
+
+    /// Largest relative difference of ours and cuBLASLt's D over a sample of points.
+    fn max_diff<T: Half>(rt: &Runtime, buf: &Buffers<T>, n: usize) -> Result<f32> {
+        let download = |d: &CudaSlice<T>| {
+            rt.stream()
+                .clone_dtoh(d)
+                .map_err(gpu::error::driver("dtoh"))
+        };
+        let (ours, theirs) = (download(&buf.d)?, download(&buf.d_lt)?);
+        let ldd = n.div_ceil(8) * 8;
+        // padding columns (n..ldd of each row) are written by neither
+        let pairs = (0..ours.len()).filter(|i| i % ldd < n).step_by(97);
+        Ok(gpu::host::max_rel_error(
+            pairs.map(|i| (ours[i].to_f32(), theirs[i].to_f32())),
+        ))
+    }
+
+    fn shape<T: Half>(
+        rt: &Runtime,
+        cublas: &Cublas,
+        dims: (usize, usize, usize),
+        rounds: usize,
+    ) -> Result<()> {
+        let (m, n, k) = dims;
+        let up = |x: usize| (x.div_ceil(8) * 8) as i64;
+        let mut rng = Rng(m as u64 * 31 + n as u64 * 7 + k as u64);
+        let mut buf = buffers::<T>(rt, dims, &mut rng)?;
+        let ours = Gemm::new(rt.stream())?;
+        let mma_sync = Gemm::new(rt.stream())?.mma_sync_only();
+        let mut lt = LtGemm::new(
+            rt,
+            T::DTYPE,
+            (m as u64, n as u64, k as u64),
+            (up(k), up(k), up(n)),
+            8,
+        )?;
+        let iters = (2e12 / (2.0 * (m * n * k) as f64)).clamp(3.0, 50.0) as usize;
+        let mut t = Times {
+            ours: vec![],
+            mma_sync: vec![],
+            lt_first: vec![],
+            lt_best: vec![],
+            gemm_ex: vec![],
+        };
+        for _ in 0..rounds {
+            round(
+                rt,
+                (&ours, &mma_sync),
+                &mut lt,
+                cublas,
+                &mut buf,
+                dims,
+                iters,
+                &mut t,
+            )?;
+        }
+        let diff = max_diff(rt, &buf, n)?;
+        let (o, s, l1, l8, ex) = (
+            median(t.ours),
+            median(t.mma_sync),
+            median(t.lt_first),
+            median(t.lt_best),
+            median(t.gemm_ex),
+        );
+        println!(
+            "| {} {m}x{n}x{k} | {o:.0} | {s:.0} | {l1:.0} | {l8:.0} ({} algos) | {ex:.0} | {:.2} | {:.2} | {:.2} | {diff:.1e} |",
+            T::DTYPE.name(),
+            lt.algos.len(),
+            o / l8,
+            o / l1,
+            s / l8
+        );
+        Ok(())
+    }
+
+    /// Host cost of one call with everything cached: back-to-back 64^3 GEMMs, then one synchronize.
+    fn host_cost(rt: &Runtime) -> Result<()> {
+        let gemm = Gemm::new(rt.stream())?;
+        let mut rng = Rng(5);
+        let mut buf = buffers::<bf16>(rt, (64, 64, 64), &mut rng)?;
+        let l = |s: &str| -> Result<layout_core::Layout> { Ok(s.parse()?) };
+        let (la, lb, ld) = (
+            l("(64,64):(64,1)")?,
+            l("(64,64):(1,64)")?,
+            l("(64,64):(64,1)")?,
+        );
+        let mut call = || ours(&gemm, &mut buf, [&la, &lb, &ld]);
+        for _ in 0..100 {
+            call()?;
+        }
+        rt.sync()?;
+        let calls = 5000;
+        let t0 = std::time::Instant::now();
+        for _ in 0..calls {
+            call()?;
+        }
+        let host = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
+        rt.sync()?;
+        let all = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
+        println!(
+            "host cost of one cached call (64^3 bf16, {calls} back to back): {host:.2} us to enqueue, {all:.2} us per call including the GPU"
+        );
+        Ok(())
+    }
+
+    pub fn run() -> Result<()> {
+        let quick = std::env::args().any(|a| a == "--quick");
+        let rt = Runtime::new(0)?;
+        let cublas = Cublas::new(&rt)?;
+        println!(
+            "device: {} ({}, {} SMs)",
+            rt.device_name()?,
+            rt.arch(),
+            rt.sm_count()
+        );
+        println!("data: uniform [-1, 1), full mantissas; medians of rounds; TFLOP/s");
+        println!(
+            "| shape | ours | ours mma.sync | cuBLASLt top-1 | cuBLASLt best of top 8 | cublasGemmEx | ours/Lt best | ours/Lt top-1 | mma.sync/Lt best | max rel diff vs Lt |"
+        );
+        println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        let (shapes, rounds) = if quick {
+            (&SHAPES[..3], 2)
+        } else {
+            (SHAPES, 3)
+        };
+        for &dims in shapes {
+            shape::<bf16>(&rt, &cublas, dims, rounds)?;
+        }
+        for &dims in shapes {
+            shape::<f16>(&rt, &cublas, dims, rounds)?;
+        }
+        host_cost(&rt)
+    }
+}

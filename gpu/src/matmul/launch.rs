@@ -1,0 +1,360 @@
+//! The GEMM call on cudarc buffers: checks (lengths, overlap, alignment) before any launch, the plan
+//! cache, and the launches (one per batch) on the caller's stream, with cudarc's event tracking kept
+//! around each launch.
+
+use super::plan::{Plan, Request, Span, check_spans, plan};
+use crate::dtype::DType;
+use crate::error::{GpuError, Result};
+use crate::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
+use crate::runtime::{LoadedKernel, Prepared, RawBuffer, Runtime};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, ValidAsZeroBits};
+use layout_core::Layout;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// An element type of GEMM operands: `half::f16`, `half::bf16` (A, B, C, D) or `f32` (C, D).
+pub trait Element: DeviceRepr + ValidAsZeroBits {
+    /// The kernel-side type.
+    const DTYPE: DType;
+}
+
+impl Element for half::f16 {
+    const DTYPE: DType = DType::F16;
+}
+impl Element for half::bf16 {
+    const DTYPE: DType = DType::BF16;
+}
+impl Element for f32 {
+    const DTYPE: DType = DType::F32;
+}
+
+/// A read-only operand: a device buffer and the CuTe layout of the matrix in it (element offsets).
+pub struct Matrix<'a, T> {
+    /// The buffer.
+    pub data: &'a CudaSlice<T>,
+    /// `(rows, columns[, batch]) : (strides)`.
+    pub layout: Layout,
+}
+
+impl<'a, T> Matrix<'a, T> {
+    /// The matrix `layout` in `data`.
+    pub fn new(data: &'a CudaSlice<T>, layout: Layout) -> Self {
+        Matrix { data, layout }
+    }
+}
+
+/// The output operand.
+pub struct MatrixMut<'a, T> {
+    /// The buffer.
+    pub data: &'a mut CudaSlice<T>,
+    /// `(rows, columns[, batch]) : (strides)`.
+    pub layout: Layout,
+}
+
+impl<'a, T> MatrixMut<'a, T> {
+    /// The matrix `layout` in `data`.
+    pub fn new(data: &'a mut CudaSlice<T>, layout: Layout) -> Self {
+        MatrixMut { data, layout }
+    }
+}
+
+/// A bias vector: one value per row (`BiasKind::PerRow`, M values) or per column (`PerColumn`, N values)
+/// of D, of D's element type.
+pub struct Bias<'a, O> {
+    /// The values.
+    pub data: &'a CudaSlice<O>,
+    /// Per row or per column of D.
+    pub per: BiasKind,
+}
+
+/// The epilogue of a GEMM call: `D = act(alpha * A·B + beta * C + bias)`.
+pub struct Epilogue<'a, O> {
+    /// alpha.
+    pub alpha: f32,
+    /// beta (C is read only when it is not 0).
+    pub beta: f32,
+    /// An optional bias.
+    pub bias: Option<Bias<'a, O>>,
+    /// The activation applied last.
+    pub activation: Activation,
+}
+
+/// A GEMM handle on a stream: the runtime (compile cache) and the plans of the requests seen so far.
+pub struct Gemm {
+    rt: Runtime,
+    plans: Mutex<HashMap<u64, Vec<Arc<Entry>>>>,
+    mma_sync_only: bool,
+}
+
+/// What a plan depends on: the layouts, types, scalars, alignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct PlanKey {
+    layouts: [Layout; 3],
+    c: Option<Layout>,
+    types: (DType, DType),
+    scalars: (u32, u32),
+    aligned: [bool; 4],
+    op: EpilogueOp,
+}
+
+/// A planned request: its key, the plan, its loaded kernel, the bytes each operand's layout spans, and
+/// the last binding (reused when the same buffers come again, so the tensor maps are not encoded again).
+struct Entry {
+    key: PlanKey,
+    /// Bytes the layouts of A, B, C (0 without C) and D span.
+    needed: [usize; 4],
+    plan: Plan,
+    loaded: Arc<LoadedKernel>,
+    last: Mutex<Option<(Vec<RawBuffer>, Arc<Prepared>)>>,
+}
+
+impl Gemm {
+    /// A handle launching on `stream`.
+    pub fn new(stream: &Arc<CudaStream>) -> Result<Gemm> {
+        Ok(Gemm {
+            rt: Runtime::with_stream(stream.clone())?,
+            plans: Mutex::new(HashMap::new()),
+            mma_sync_only: false,
+        })
+    }
+
+    /// The same handle restricted to the `mma.sync` and fallback paths (what sm_80/86/89 GPUs run), for
+    /// measuring them on a Hopper GPU.
+    pub fn mma_sync_only(mut self) -> Gemm {
+        self.mma_sync_only = true;
+        self
+    }
+
+    /// The runtime (architecture, SM count, compile cache).
+    pub fn runtime(&self) -> &Runtime {
+        &self.rt
+    }
+
+    fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>> {
+        m.lock().map_err(|_| GpuError::Driver {
+            call: "plan cache".into(),
+            detail: "lock poisoned".into(),
+        })
+    }
+
+    fn key_of(r: &Request) -> PlanKey {
+        PlanKey {
+            layouts: [r.a.clone(), r.b.clone(), r.d.clone()],
+            c: r.c.cloned(),
+            types: (r.input, r.output),
+            scalars: (r.alpha.to_bits(), r.beta.to_bits()),
+            aligned: r.aligned,
+            op: r.op,
+        }
+    }
+
+    /// The hash of a request's key, computed on borrowed layouts (no clone on the hot path).
+    fn hash_of(r: &Request) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (r.a, r.b, r.d, r.c).hash(&mut h);
+        (
+            r.input,
+            r.output,
+            r.alpha.to_bits(),
+            r.beta.to_bits(),
+            r.aligned,
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+
+    fn matches(k: &PlanKey, r: &Request) -> bool {
+        k.layouts[0] == *r.a
+            && k.layouts[1] == *r.b
+            && k.layouts[2] == *r.d
+            && k.c.as_ref() == r.c
+            && k.types == (r.input, r.output)
+            && k.scalars == (r.alpha.to_bits(), r.beta.to_bits())
+            && k.aligned == r.aligned
+            && k.op == r.op
+    }
+
+    fn entry(&self, r: &Request, sizes: [usize; 2]) -> Result<Option<Arc<Entry>>> {
+        let hash = Self::hash_of(r);
+        if let Some(found) = Self::lock(&self.plans)?
+            .get(&hash)
+            .and_then(|v| v.iter().find(|e| Self::matches(&e.key, r)))
+        {
+            return Ok(Some(found.clone()));
+        }
+        let Some(plan) = plan(r)? else {
+            return Ok(None);
+        };
+        let span = |l: &Layout, size| Span::new("", 0, 0, l, size).map(|s| s.needed);
+        let needed = [
+            span(r.a, sizes[0])?,
+            span(r.b, sizes[0])?,
+            r.c.map_or(Ok(0), |c| span(c, sizes[1]))?,
+            span(r.d, sizes[1])?,
+        ];
+        let loaded = self.rt.load(&plan.kernel)?;
+        let entry = Arc::new(Entry {
+            key: Self::key_of(r),
+            needed,
+            plan,
+            loaded,
+            last: Mutex::new(None),
+        });
+        Self::lock(&self.plans)?
+            .entry(hash)
+            .or_default()
+            .push(entry.clone());
+        Ok(Some(entry))
+    }
+
+    /// Launches the entry's kernel on `buffers`, reusing the last binding when the buffers are the same.
+    fn launch(&self, e: &Entry, buffers: Vec<RawBuffer>) -> Result<()> {
+        let mut last = Self::lock(&e.last)?;
+        let prepared = match &*last {
+            Some((b, p)) if *b == buffers => p.clone(),
+            _ => {
+                let p = Arc::new(self.rt.bind_kernel(
+                    &e.plan.kernel,
+                    e.loaded.clone(),
+                    &buffers,
+                )?);
+                *last = Some((buffers, p.clone()));
+                p
+            }
+        };
+        self.rt.run(&prepared)
+    }
+
+    /// `D = alpha * A·B + beta * C` (C = D when `c` is `None`), asynchronously on the handle's stream.
+    /// Bad input (shapes that do not agree, a buffer shorter than its layout's span, D overlapping an
+    /// input) is an error before any launch.
+    pub fn run<T: Element, O: Element>(
+        &self,
+        a: &Matrix<T>,
+        b: &Matrix<T>,
+        c: Option<&Matrix<O>>,
+        d: &mut MatrixMut<O>,
+        alpha: f32,
+        beta: f32,
+    ) -> Result<()> {
+        let epilogue = Epilogue {
+            alpha,
+            beta,
+            bias: None,
+            activation: Activation::None,
+        };
+        self.run_fused(a, b, c, d, &epilogue)
+    }
+
+    /// `D = act(alpha * A·B + beta * C + bias)` with the bias per row or column of D and the activation
+    /// fused into the kernel's epilogue; otherwise as [`Gemm::run`].
+    pub fn run_fused<T: Element, O: Element>(
+        &self,
+        a: &Matrix<T>,
+        b: &Matrix<T>,
+        c: Option<&Matrix<O>>,
+        d: &mut MatrixMut<O>,
+        e: &Epilogue<O>,
+    ) -> Result<()> {
+        let stream = self.rt.stream().clone();
+        let (pa, _ga) = a.data.device_ptr(&stream);
+        let (pb, _gb) = b.data.device_ptr(&stream);
+        let c_guard = c.map(|c| c.data.device_ptr(&stream));
+        let bias_guard = e
+            .bias
+            .as_ref()
+            .map(|b| (b.data.device_ptr(&stream), b.data.len()));
+        let d_len = d.data.len();
+        let (pd, _gd) = d.data.device_ptr_mut(&stream);
+        let pc = c_guard.as_ref().map_or(pd, |g| g.0);
+        let (alpha, beta) = (e.alpha, e.beta);
+        let op = EpilogueOp {
+            bias: e.bias.as_ref().map_or(BiasKind::None, |b| b.per),
+            activation: e.activation,
+            scale: false,
+        };
+        let request = Request {
+            a: &a.layout,
+            b: &b.layout,
+            c: c.map(|c| &c.layout),
+            d: &d.layout,
+            input: T::DTYPE,
+            output: O::DTYPE,
+            alpha,
+            beta,
+            arch: if self.mma_sync_only {
+                "sm_80"
+            } else {
+                self.rt.arch()
+            },
+            aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
+            sm_count: self.rt.sm_count(),
+            op,
+        };
+        let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
+        let Some(entry) = self.entry(&request, [ts, os])? else {
+            return Ok(());
+        };
+        let plan = &entry.plan;
+        let span = |name, ptr, bytes, i: usize| Span {
+            name,
+            ptr,
+            bytes,
+            needed: entry.needed[i],
+        };
+        let mut spans = vec![
+            span("A", pa, a.data.len() * ts, 0),
+            span("B", pb, b.data.len() * ts, 1),
+        ];
+        if let Some(c) = c {
+            spans.push(span("C", pc, c.data.len() * os, 2));
+        }
+        spans.push(span("D", pd, d_len * os, 3));
+        check_spans(&spans)?;
+        let sizes = [
+            T::DTYPE.bytes(),
+            T::DTYPE.bytes(),
+            O::DTYPE.bytes(),
+            O::DTYPE.bytes(),
+        ];
+        let out = spans.len() - 1;
+        let lens = [
+            spans[0].bytes,
+            spans[1].bytes,
+            spans[out - usize::from(c.is_some())].bytes,
+            spans[out].bytes,
+        ];
+        for l in 0..plan.batches {
+            let off = |i: usize| (l * plan.batch_strides[i] * sizes[i]) as usize;
+            let at = |i: usize, p: u64, len: usize| (p + off(i) as u64, len.saturating_sub(off(i)));
+            let (mut x, mut y) = (at(0, pa, lens[0]), at(1, pb, lens[1]));
+            if plan.batch.swapped {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let (cb, db) = (at(2, pc, lens[2]), at(3, pd, lens[3]));
+            let bias = bias_guard
+                .as_ref()
+                .map_or((0, 0), |((p, _), n)| (*p, n * os));
+            let buffers = plan
+                .kernel
+                .buffers
+                .iter()
+                .map(|b| match b.name.as_str() {
+                    "A" => Ok(x),
+                    "B" => Ok(y),
+                    "C" => Ok(cb),
+                    "D" => Ok(db),
+                    "bias" => Ok(bias),
+                    other => Err(GpuError::Config {
+                        kernel: "matmul",
+                        reason: format!("{}: unknown buffer {other}", plan.kernel.name),
+                    }),
+                })
+                .map(|r| r.map(|(p, n)| RawBuffer::new(p, n)))
+                .collect::<Result<Vec<_>>>()?;
+            self.launch(&entry, buffers)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,413 @@
+//! Which kernel runs a GEMM request, decided from the operands' CuTe layouts (no GPU needed): validation
+//! with errors that name the values, normalization (a column-major D is computed as `Dᵀ = Bᵀ·Aᵀ`; extents
+//! and non-unit strides become dynamic so one compiled kernel serves every size of an alignment class), and
+//! the heuristic: the SM90 wgmma + TMA kernel on sm_90, the SM80 `mma.sync` kernel elsewhere or when the
+//! epilogue needs C, the fallback kernel when no tensor-core path can take the operands.
+
+use crate::dtype::{DType, Major};
+use crate::emit::flat_modes;
+use crate::error::{GpuError, Result};
+use crate::kernel::Kernel;
+use crate::kernels::gemm_simt::generate_gemm_simt;
+use crate::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
+use crate::kernels::gemm_sm90::{Fused, HopperConfig, HopperProblem, generate_hopper_gemm_with};
+use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
+use layout_core::{Int, IntTuple, Layout, cosize};
+
+/// A GEMM request: `D = alpha * A·B + beta * C` over layouts `A (M,K[,L])`, `B (K,N[,L])`,
+/// `D (M,N[,L])`, optional `C` with D's shape; `L` is the batch.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// A.
+    pub a: &'a Layout,
+    /// B.
+    pub b: &'a Layout,
+    /// C (read when beta != 0; when absent, C is D: `D = alpha*A·B + beta*D`).
+    pub c: Option<&'a Layout>,
+    /// D.
+    pub d: &'a Layout,
+    /// Type of A and B.
+    pub input: DType,
+    /// Type of C and D.
+    pub output: DType,
+    /// alpha.
+    pub alpha: f32,
+    /// beta.
+    pub beta: f32,
+    /// The device architecture (`sm_90a`, `sm_80`, ...).
+    pub arch: &'a str,
+    /// Whether each base pointer (A, B, C, D) is 16-byte aligned.
+    pub aligned: [bool; 4],
+    /// Streaming multiprocessors of the device (tile shapes are chosen to fill them).
+    pub sm_count: u32,
+    /// Fused bias (per row or column of D) and activation (`scale` is decided by the plan).
+    pub op: EpilogueOp,
+}
+
+/// One batch's problem in rank-2 layouts, after normalization (D row-major; roles of A and B swapped and
+/// transposed when D was column-major).
+#[derive(Clone, Debug)]
+pub struct Batch {
+    /// A `(M,K)`, B `(K,N)`, C and D `(M,N)`.
+    pub a: Layout,
+    /// B.
+    pub b: Layout,
+    /// D (and C).
+    pub d: Layout,
+    /// Whether the buffers of A and B were swapped (D was column-major).
+    pub swapped: bool,
+}
+
+/// The kernel a request runs and how often.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The kernel, generated for one batch.
+    pub kernel: Kernel,
+    /// Which path: `sm90`, `sm80` or `simt`.
+    pub path: &'static str,
+    /// The normalized batch problem.
+    pub batch: Batch,
+    /// Batches, and each operand's batch stride in elements (A, B, C, D of the request).
+    pub batches: i64,
+    /// Element offsets between batches of A, B, C, D.
+    pub batch_strides: [i64; 4],
+}
+
+fn bad<T>(reason: String) -> Result<T> {
+    Err(GpuError::Config {
+        kernel: "matmul",
+        reason,
+    })
+}
+
+/// A buffer as the checks see it: name, device address, bytes, and the bytes its layout spans.
+#[derive(Clone, Debug)]
+pub struct Span {
+    /// `A`, `B`, `C` or `D`.
+    pub name: &'static str,
+    /// Device address.
+    pub ptr: u64,
+    /// Bytes of the buffer.
+    pub bytes: usize,
+    /// Bytes the layout spans (`cosize * element size`).
+    pub needed: usize,
+}
+
+impl Span {
+    /// The span of `layout` (elements of `elem_bytes`) in a buffer of `bytes` at `ptr`.
+    pub fn new(
+        name: &'static str,
+        ptr: u64,
+        bytes: usize,
+        layout: &Layout,
+        elem_bytes: usize,
+    ) -> Result<Span> {
+        let needed = usize::try_from(cosize(layout)?.value.max(0)).unwrap_or(usize::MAX);
+        Ok(Span {
+            name,
+            ptr,
+            bytes,
+            needed: needed.saturating_mul(elem_bytes),
+        })
+    }
+}
+
+/// Every buffer holds its layout's span; D overlaps no input (C may be D itself only through `c = None`).
+pub fn check_spans(spans: &[Span]) -> Result<()> {
+    for s in spans {
+        if s.bytes < s.needed {
+            return Err(GpuError::BufferTooSmall {
+                arg: s.name.into(),
+                bytes: s.bytes,
+                needed: s.needed,
+            });
+        }
+    }
+    let d = spans.last().ok_or_else(|| GpuError::Config {
+        kernel: "matmul",
+        reason: "no output".into(),
+    })?;
+    for s in &spans[..spans.len() - 1] {
+        let overlap = s.ptr < d.ptr + d.needed as u64 && d.ptr < s.ptr + s.needed as u64;
+        if overlap && s.needed > 0 && d.needed > 0 {
+            return Err(GpuError::Config {
+                kernel: "matmul",
+                reason: format!(
+                    "D [{:#x}, +{} B) overlaps {} [{:#x}, +{} B): the output must not alias an input",
+                    d.ptr, d.needed, s.name, s.ptr, s.needed
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `(shape, stride)` of each flat mode, rank 2 or 3 (a third mode is the batch).
+fn modes(l: &Layout, what: &str) -> Result<Vec<(i64, i64)>> {
+    let m = flat_modes(l)?;
+    if !(2..=3).contains(&m.len()) {
+        return bad(format!(
+            "{what} {l} must have rank 2 (rows, columns) or 3 (with a batch mode)"
+        ));
+    }
+    Ok(m.iter().map(|(s, d)| (s.value, d.value)).collect())
+}
+
+/// A rank-2 layout with dynamic extents, a static `_1` where the stride is 1, dynamic strides elsewhere.
+fn normalized(shape: [i64; 2], stride: [i64; 2]) -> Result<Layout> {
+    let st = |d: i64| if d == 1 { Int::s(1) } else { Int::d(d) };
+    Ok(Layout::new(
+        IntTuple::tuple(vec![IntTuple::d(shape[0]), IntTuple::d(shape[1])]),
+        IntTuple::tuple(vec![
+            IntTuple::Int(st(stride[0])),
+            IntTuple::Int(st(stride[1])),
+        ]),
+    )?)
+}
+
+/// The shapes of A, B, D (and C) must agree: `(M,K) x (K,N) -> (M,N)`, with equal batch counts.
+fn check_shapes(r: &Request, a: &[(i64, i64)], b: &[(i64, i64)], d: &[(i64, i64)]) -> Result<i64> {
+    let batch = |m: &[(i64, i64)]| m.get(2).map_or(1, |x| x.0);
+    let (m, k, n) = (a[0].0, a[1].0, b[1].0);
+    if b[0].0 != k || d[0].0 != m || d[1].0 != n || batch(a) != batch(d) || batch(b) != batch(d) {
+        return bad(format!(
+            "shapes do not agree: A {} is (M,K), B {} must be (K,N), D {} must be (M,N), same batch",
+            r.a, r.b, r.d
+        ));
+    }
+    if let Some(c) = r.c {
+        let cm = modes(c, "C")?;
+        if cm.iter().map(|x| x.0).ne(d.iter().map(|x| x.0)) {
+            return bad(format!("C {c} must have D's shape {}", r.d));
+        }
+    }
+    if a.iter().chain(b).chain(d).any(|x| x.0 < 0) {
+        return bad(format!("negative extent in A {} B {} D {}", r.a, r.b, r.d));
+    }
+    Ok(batch(d))
+}
+
+/// Plans `r`: `Ok(None)` when there is nothing to compute (M, N or the batch is 0).
+pub fn plan(r: &Request) -> Result<Option<Plan>> {
+    if !r.input.is_half() {
+        return bad(format!(
+            "A and B must be f16 or bf16, got {}",
+            r.input.name()
+        ));
+    }
+    let (a, b, d) = (modes(r.a, "A")?, modes(r.b, "B")?, modes(r.d, "D")?);
+    let batches = check_shapes(r, &a, &b, &d)?;
+    let (m, k, n) = (a[0].0, a[1].0, b[1].0);
+    if m == 0 || n == 0 || batches == 0 {
+        return Ok(None);
+    }
+    let c = r.c.map(|c| modes(c, "C")).transpose()?;
+    let bstride = |x: &[(i64, i64)]| x.get(2).map_or(0, |y| y.1);
+    let batch_strides = [
+        bstride(&a),
+        bstride(&b),
+        c.as_deref().map_or(0, bstride),
+        bstride(&d),
+    ];
+    // D column-major: compute Dᵀ (N,M) row-major = Bᵀ (N,K) · Aᵀ (K,M)
+    let swapped = d[1].1 != 1 && d[0].1 == 1;
+    let batch = if swapped {
+        Batch {
+            a: normalized([n, k], [b[1].1, b[0].1])?,
+            b: normalized([k, m], [a[1].1, a[0].1])?,
+            d: normalized([n, m], [d[1].1, d[0].1])?,
+            swapped,
+        }
+    } else {
+        Batch {
+            a: normalized([m, k], [a[0].1, a[1].1])?,
+            b: normalized([k, n], [b[0].1, b[1].1])?,
+            d: normalized([m, n], [d[0].1, d[1].1])?,
+            swapped,
+        }
+    };
+    let c_strides_differ = match &c {
+        Some(cm) => cm.iter().zip(&d).take(2).any(|(x, y)| x.1 != y.1),
+        None => false,
+    };
+    if c_strides_differ {
+        return bad(format!(
+            "C {} must have D's strides {} (the kernels read C and write D through one layout)",
+            r.c.map(|l| l.to_string()).unwrap_or_default(),
+            r.d
+        ));
+    }
+    let (kernel, path) = choose(r, &batch, batch_strides)?;
+    Ok(Some(Plan {
+        kernel,
+        path,
+        batch,
+        batches,
+        batch_strides,
+    }))
+}
+
+/// The operand's major and leading dimension, if one of its strides is 1 (`k_mode` is K's mode).
+fn major_ld(l: &Layout, k_mode: usize) -> Option<(Major, i64)> {
+    let m = flat_modes(l).ok()?;
+    let (k, mn) = (m[k_mode].1, m[1 - k_mode].1);
+    if k.value == 1 {
+        Some((Major::K, mn.value))
+    } else if mn.value == 1 {
+        Some((Major::MN, k.value))
+    } else {
+        None
+    }
+}
+
+/// Whether the tensor-core paths can take the operands: unit strides, leading dimensions multiples of 8
+/// (16-byte rows for cp.async and TMA), 16-byte aligned bases and batch strides, D row-major with an even
+/// leading dimension.
+fn vectorizable(r: &Request, p: &Batch, batch_strides: [i64; 4]) -> bool {
+    let (a, b) = (major_ld(&p.a, 1), major_ld(&p.b, 0));
+    let d = flat_modes(&p.d).ok();
+    let d_ok = d.is_some_and(|d| d[1].1.value == 1 && d[0].1.value % 2 == 0);
+    let ld_ok = |x: Option<(Major, i64)>| x.is_some_and(|(_, ld)| ld % 8 == 0);
+    let esize = [2, 2, r.output.bytes(), r.output.bytes()];
+    let batch_ok = batch_strides
+        .iter()
+        .zip(esize)
+        .all(|(s, e)| (s * e) % 16 == 0);
+    ld_ok(a) && ld_ok(b) && d_ok && batch_ok && r.aligned.iter().all(|&x| x)
+}
+
+/// The op in the kernel's orientation: a transposed problem (D column-major) swaps rows and columns.
+fn oriented(op: EpilogueOp, swapped: bool) -> EpilogueOp {
+    let bias = match (op.bias, swapped) {
+        (BiasKind::PerRow, true) => BiasKind::PerColumn,
+        (BiasKind::PerColumn, true) => BiasKind::PerRow,
+        (b, _) => b,
+    };
+    EpilogueOp {
+        bias,
+        scale: false,
+        ..op
+    }
+}
+
+fn choose(r: &Request, p: &Batch, strides: [i64; 4]) -> Result<(Kernel, &'static str)> {
+    let k = flat_modes(&p.a)?[1].0.value;
+    let op = oriented(r.op, p.swapped);
+    if k > 0 && vectorizable(r, p, strides) {
+        let hopper = if r.arch.starts_with("sm_90") {
+            sm90_kernel(r, p, op).ok()
+        } else {
+            None
+        };
+        if let Some(kernel) = hopper {
+            return Ok((kernel, "sm90"));
+        }
+        let opts = GemmOptions {
+            epilogue: op,
+            ..GemmOptions::default()
+        };
+        return Ok((generate_gemm_with(&sm80_spec(r, p), &opts)?, "sm80"));
+    }
+    Ok((generate_gemm_simt(&sm80_spec(r, p), &op)?, "simt"))
+}
+
+/// The SM80 configuration by shape: 128x256 tiles (2x4 warps) for large outputs, else 128x128 with two
+/// CTAs per SM.
+pub fn sm80_config(m: i64, n: i64) -> GemmConfig {
+    if m * n >= 4096 * 4096 {
+        GemmConfig {
+            bn: 256,
+            warps_n: 4,
+            min_blocks: 1,
+            ..GemmConfig::default()
+        }
+    } else {
+        GemmConfig::default()
+    }
+}
+
+fn sm80_spec(r: &Request, p: &Batch) -> GemmSpec {
+    let dims = |l: &Layout| {
+        flat_modes(l)
+            .map(|m| (m[0].0.value, m[1].0.value))
+            .unwrap_or((0, 0))
+    };
+    let (m, n) = dims(&p.d);
+    GemmSpec {
+        a: p.a.clone(),
+        b: p.b.clone(),
+        c: p.d.clone(),
+        input: r.input,
+        output: r.output,
+        alpha: r.alpha,
+        beta: r.beta,
+        config: sm80_config(m, n),
+    }
+}
+
+/// The SM90 tile configurations the heuristic chooses from, with the relative efficiency of one tile
+/// (larger tiles reuse more data per byte loaded; measured on the H100, 2026-11-24): 128x256 cooperative with the TMA-store epilogue,
+/// 128x128, 64x128 and 64x64 persistent.
+fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
+    let persistent = |bm, bn, stages| HopperConfig {
+        bm,
+        bn,
+        stages,
+        persistent: true,
+        ..HopperConfig::default()
+    };
+    let mut c = vec![
+        (persistent(128, 128, 6), 0.8),
+        (persistent(64, 128, 8), 0.62),
+        (persistent(64, 64, 8), 0.45),
+    ];
+    if tma_store_ok {
+        c.insert(0, (HopperConfig::large(), 1.0));
+    }
+    c
+}
+
+/// The SM90 configuration by shape: the candidate with the best tile efficiency times the fraction of the
+/// SMs its waves keep busy (`tiles / (waves * sms)`), so that skinny and small outputs get enough tiles.
+pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
+    let sms = sms.max(1) as i64;
+    let score = |(c, eff): &(HopperConfig, f64)| {
+        let tiles = ((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn);
+        let waves = (tiles + sms - 1) / sms;
+        eff * tiles as f64 / (waves * sms) as f64
+    };
+    let candidates = sm90_candidates(m >= 128 && n >= 256 && ldd_bytes % 16 == 0);
+    candidates
+        .iter()
+        .max_by(|x, y| score(x).total_cmp(&score(y)))
+        .map_or(HopperConfig::large(), |(c, _)| *c)
+}
+
+fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Kernel> {
+    let (a, b) = (major_ld(&p.a, 1), major_ld(&p.b, 0));
+    let (Some((a_major, lda)), Some((b_major, ldb))) = (a, b) else {
+        return bad("operands without a unit stride".into());
+    };
+    let d = flat_modes(&p.d)?;
+    let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
+    let problem = HopperProblem {
+        m,
+        n,
+        k: flat_modes(&p.a)?[1].0.value,
+        lda,
+        ldb,
+        ldd,
+        a_major,
+        b_major,
+    };
+    let config = sm90_config(m, n, ldd * r.output.bytes(), r.sm_count);
+    let fused = Fused {
+        op: EpilogueOp {
+            scale: r.alpha != 1.0 || r.beta != 0.0,
+            ..op
+        },
+        alpha: r.alpha,
+        beta: r.beta,
+    };
+    generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)
+}

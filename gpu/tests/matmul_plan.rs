@@ -1,0 +1,272 @@
+//! The GEMM call's plan, without a GPU: bad input gives its error, the heuristic picks a kernel for every
+//! shape class, and every kernel variant the heuristic can pick compiles with NVRTC.
+#![allow(clippy::manual_is_multiple_of)]
+
+mod common;
+
+use common::l;
+use gpu::DType;
+use gpu::matmul::plan::{Plan, Request, Span, check_spans, plan};
+
+fn request<'a>(
+    a: &'a layout_core::Layout,
+    b: &'a layout_core::Layout,
+    d: &'a layout_core::Layout,
+    arch: &'a str,
+) -> Request<'a> {
+    Request {
+        a,
+        b,
+        c: None,
+        d,
+        input: DType::BF16,
+        output: DType::BF16,
+        alpha: 1.0,
+        beta: 0.0,
+        arch,
+        aligned: [true; 4],
+        sm_count: 132,
+        op: Default::default(),
+    }
+}
+
+fn planned(r: &Request) -> Plan {
+    plan(r).unwrap().expect("a non-empty problem")
+}
+
+#[test]
+fn heuristic_picks_a_kernel_for_every_shape_class() {
+    let (a, b, d) = (
+        l("(4096,4096):(4096,1)"),
+        l("(4096,4096):(1,4096)"),
+        l("(4096,4096):(4096,1)"),
+    );
+    assert_eq!(planned(&request(&a, &b, &d, "sm_90a")).path, "sm90");
+    assert_eq!(planned(&request(&a, &b, &d, "sm_80")).path, "sm80");
+    assert_eq!(planned(&request(&a, &b, &d, "sm_89")).path, "sm80");
+    // beta reads C, alpha scales: the SM90 kernel's fused epilogue
+    let mut r = request(&a, &b, &d, "sm_90a");
+    (r.alpha, r.beta) = (2.0, 0.5);
+    let p = planned(&r);
+    assert_eq!(p.path, "sm90");
+    assert!(p.kernel.name.ends_with("_ab"), "{}", p.kernel.name);
+    assert_eq!(p.kernel.buffer_names(), ["A", "B", "D", "C"]);
+    // decode-like and skinny shapes
+    for (m, n, k) in [
+        (16, 8192, 8192),
+        (128, 8192, 8192),
+        (4095, 4097, 1023),
+        (1, 1, 1),
+        (7, 300, 40),
+    ] {
+        let up = |x: i64| (x + 7) / 8 * 8;
+        let (a, b, d) = (
+            l(&format!("({m},{k}):({},1)", up(k))),
+            l(&format!("({k},{n}):(1,{})", up(k))),
+            l(&format!("({m},{n}):({},1)", up(n))),
+        );
+        let p = planned(&request(&a, &b, &d, "sm_90a"));
+        assert_eq!(p.path, "sm90", "{m}x{n}x{k}");
+    }
+    // leading dimensions that are not multiples of 8, misaligned bases, K = 0: the fallback kernel
+    let (a1, b1, d1) = (
+        l("(100,101):(101,1)"),
+        l("(101,50):(1,101)"),
+        l("(100,50):(50,1)"),
+    );
+    assert_eq!(planned(&request(&a1, &b1, &d1, "sm_90a")).path, "simt");
+    let mut r = request(&a, &b, &d, "sm_90a");
+    r.aligned = [true, false, true, true];
+    assert_eq!(planned(&r).path, "simt");
+    let (a0, b0, d0) = (l("(64,0):(8,1)"), l("(0,64):(1,8)"), l("(64,64):(64,1)"));
+    assert_eq!(planned(&request(&a0, &b0, &d0, "sm_90a")).path, "simt");
+}
+
+#[test]
+fn tile_shapes_fill_the_sms() {
+    use gpu::matmul::plan::sm90_config;
+    let tile = |m, n| {
+        let c = sm90_config(m, n, (n + 7) / 8 * 8 * 2, 132);
+        (c.bm, c.bn, c.tma_store)
+    };
+    assert_eq!(tile(8192, 8192), (128, 256, true));
+    assert_eq!(tile(4096, 4096), (128, 256, true));
+    assert_eq!(
+        tile(128, 8192),
+        (64, 128, false),
+        "2 x 64 tiles fill 128 of 132 SMs"
+    );
+    assert_eq!(tile(16, 8192), (64, 64, false));
+    assert_eq!(
+        tile(4095, 4097),
+        (128, 256, true),
+        "5 waves of 128x256 beat 8 of 128x128"
+    );
+}
+
+#[test]
+fn fused_bias_and_activation_in_every_path() {
+    use gpu::matmul::{Activation, BiasKind};
+    use gpu::piece::epilogue_op::EpilogueOp;
+    let (a, b, d) = (
+        l("(256,128):(128,1)"),
+        l("(128,512):(1,128)"),
+        l("(256,512):(512,1)"),
+    );
+    let (a1, b1, d1) = (
+        l("(100,101):(101,1)"),
+        l("(101,50):(1,101)"),
+        l("(100,50):(50,1)"),
+    );
+    for (arch, (a, b, d), path) in [
+        ("sm_90a", (&a, &b, &d), "sm90"),
+        ("sm_80", (&a, &b, &d), "sm80"),
+        ("sm_90a", (&a1, &b1, &d1), "simt"),
+    ] {
+        let mut r = request(a, b, d, arch);
+        r.op = EpilogueOp {
+            bias: BiasKind::PerColumn,
+            activation: Activation::Gelu,
+            scale: false,
+        };
+        let p = planned(&r);
+        assert_eq!(p.path, path);
+        assert!(
+            p.kernel.source.contains("erff(v * 0.70710678f)")
+                && p.kernel.source.contains("bias[n]"),
+            "{path}"
+        );
+        assert_eq!(p.kernel.buffer_names().last(), Some(&"bias"));
+    }
+    // a column-major D is computed transposed: a bias per row of D is per column of the kernel's output
+    let dc = l("(256,512):(1,256)");
+    let mut r = request(&a, &b, &dc, "sm_90a");
+    r.op = EpilogueOp {
+        bias: BiasKind::PerRow,
+        activation: Activation::None,
+        scale: false,
+    };
+    assert!(planned(&r).kernel.source.contains("bias[n]"));
+}
+
+#[test]
+fn column_major_d_is_the_transposed_problem() {
+    let (a, b, d) = (
+        l("(256,128):(128,1)"),
+        l("(128,512):(512,1)"),
+        l("(256,512):(1,256)"),
+    );
+    let p = planned(&request(&a, &b, &d, "sm_90a"));
+    assert!(p.batch.swapped);
+    assert_eq!(p.batch.a.to_string(), "(512,128):(_1,512)");
+    assert_eq!(p.batch.b.to_string(), "(128,256):(_1,128)");
+    assert_eq!(p.batch.d.to_string(), "(512,256):(256,_1)");
+}
+
+#[test]
+fn batches_and_empty_problems() {
+    let (a, b, d) = (
+        l("(64,32,3):(32,1,2048)"),
+        l("(32,64,3):(1,32,2048)"),
+        l("(64,64,3):(64,1,4096)"),
+    );
+    let p = planned(&request(&a, &b, &d, "sm_80"));
+    assert_eq!((p.batches, p.batch_strides), (3, [2048, 2048, 0, 4096]));
+    let (a, b, d) = (l("(0,32):(32,1)"), l("(32,64):(1,32)"), l("(0,64):(64,1)"));
+    assert!(plan(&request(&a, &b, &d, "sm_80")).unwrap().is_none());
+}
+
+#[test]
+fn bad_input_is_an_error_naming_the_values() {
+    let (a, b, d) = (
+        l("(64,32):(32,1)"),
+        l("(33,64):(1,33)"),
+        l("(64,64):(64,1)"),
+    );
+    let e = plan(&request(&a, &b, &d, "sm_90a"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("shapes do not agree") && e.contains("(33,64)"),
+        "{e}"
+    );
+    let (a, b, d) = (
+        l("(64,32):(32,1)"),
+        l("(32,64):(1,32)"),
+        l("(64,64):(64,1)"),
+    );
+    let c = l("(64,64):(1,64)");
+    let mut r = request(&a, &b, &d, "sm_90a");
+    r.c = Some(&c);
+    let e = plan(&r).unwrap_err().to_string();
+    assert!(e.contains("C (64,64):(1,64) must have D's strides"), "{e}");
+    let mut r = request(&a, &b, &d, "sm_90a");
+    r.input = DType::F32;
+    assert!(plan(&r).unwrap_err().to_string().contains("f16 or bf16"));
+    let rank4 = l("(2,2,2,2):(1,2,4,8)");
+    assert!(
+        plan(&request(&rank4, &b, &d, "sm_90a"))
+            .unwrap_err()
+            .to_string()
+            .contains("rank 2")
+    );
+}
+
+#[test]
+fn short_buffers_and_aliasing_are_errors() {
+    let a = l("(64,32):(32,1)");
+    let span = |name, ptr, bytes| Span::new(name, ptr, bytes, &a, 2).unwrap();
+    // A spans 64*32*2 = 4096 bytes
+    let e = check_spans(&[span("A", 0, 4000), span("D", 1 << 20, 4096)]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bad launch: A has 4000 bytes but its tensor spans 4096"
+    );
+    let e = check_spans(&[span("A", 0, 4096), span("D", 2048, 4096)]).unwrap_err();
+    assert!(e.to_string().contains("overlaps A"), "{e}");
+    assert!(check_spans(&[span("A", 0, 4096), span("D", 4096, 4096)]).is_ok());
+}
+
+#[test]
+fn every_kernel_the_heuristic_picks_compiles() {
+    if !common::nvrtc_or_skip("every_kernel_the_heuristic_picks_compiles") {
+        return;
+    }
+    let mut seen = std::collections::BTreeMap::new();
+    for (m, n, k) in [
+        (4096, 4096, 4096),
+        (128, 8192, 512),
+        (16, 8192, 512),
+        (128, 128, 64),
+        (100, 50, 101),
+    ] {
+        for (arch, out) in [
+            ("sm_90a", DType::BF16),
+            ("sm_90a", DType::F32),
+            ("sm_80", DType::F16),
+        ] {
+            let up = |x: i64| if m == 100 { x } else { (x + 7) / 8 * 8 };
+            let (a, b, d) = (
+                l(&format!("({m},{k}):({},1)", up(k))),
+                l(&format!("({k},{n}):(1,{})", up(k))),
+                l(&format!("({m},{n}):({},1)", up(n))),
+            );
+            let fused = gpu::piece::epilogue_op::EpilogueOp {
+                bias: gpu::matmul::BiasKind::PerRow,
+                activation: gpu::matmul::Activation::Silu,
+                scale: false,
+            };
+            for (op, (alpha, beta)) in [(Default::default(), (1.0, 0.0)), (fused, (2.0, 0.5))] {
+                let mut r = request(&a, &b, &d, arch);
+                (r.output, r.op, r.alpha, r.beta) = (out, op, alpha, beta);
+                let p = planned(&r);
+                seen.insert(p.kernel.name.clone(), (p.kernel.source.clone(), arch));
+            }
+        }
+    }
+    assert!(seen.len() >= 5, "{:?}", seen.keys());
+    for (name, (source, arch)) in &seen {
+        let c = gpu::nvrtc::compile(source, name, arch).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(c.report.is_clean(), "{name} {arch}: {:?}", c.report);
+    }
+}

@@ -1,0 +1,342 @@
+//! The GEMM call on a GPU against a CPU reference: every path the heuristic takes (SM90, SM80, fallback),
+//! column-major D, batches, beta with C and in place, K = 0, and bad input rejected before any launch.
+//! Small-integer data, so f32 outputs are exact. Without a GPU: a loud SKIP (a failure with
+//! `CUTE_REQUIRE_GPU=1`).
+
+#[cfg(not(feature = "cuda"))]
+#[test]
+fn matmul_run_tests_need_the_cuda_feature() {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n***** SKIP matmul run tests: built without --features cuda *****\n"
+    );
+}
+
+#[cfg(feature = "cuda")]
+mod common;
+
+#[cfg(feature = "cuda")]
+mod matmul_run {
+    use super::common;
+    use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
+    use gpu::emit::flat_modes;
+    use gpu::host::Rng;
+    use gpu::matmul::{Activation, Bias, BiasKind, Epilogue, Gemm, Matrix, MatrixMut};
+    use half::bf16;
+    use layout_core::Layout;
+    use std::sync::Arc;
+
+    fn stream(test: &str) -> Option<Arc<CudaStream>> {
+        let ctx = gpu::runtime::driver_available()
+            .then(|| CudaContext::new(0).ok())
+            .flatten();
+        match ctx {
+            Some(c) => Some(c.default_stream()),
+            None => {
+                let require = std::env::var("CUTE_REQUIRE_GPU").is_ok_and(|v| v == "1");
+                assert!(!require, "CUTE_REQUIRE_GPU=1 but no GPU for {test}");
+                common::loud(&format!("***** SKIP {test}: no GPU here *****"));
+                None
+            }
+        }
+    }
+
+    /// Element offset of (i, j, batch) in a rank-2 or rank-3 layout.
+    fn offset(l: &Layout, i: i64, j: i64, b: i64) -> usize {
+        let m = flat_modes(l).unwrap();
+        let s = |x: usize| m.get(x).map_or(0, |y| y.1.value);
+        (i * s(0) + j * s(1) + b * s(2)) as usize
+    }
+
+    fn dims(l: &Layout) -> (i64, i64, i64) {
+        let m = flat_modes(l).unwrap();
+        (
+            m[0].0.value,
+            m[1].0.value,
+            m.get(2).map_or(1, |x| x.0.value),
+        )
+    }
+
+    fn cosize(l: &Layout) -> usize {
+        layout_core::cosize(l).unwrap().value as usize
+    }
+
+    struct Case {
+        a: Layout,
+        b: Layout,
+        d: Layout,
+        c: Option<Layout>,
+        alpha: f32,
+        beta: f32,
+        bias: BiasKind,
+        act: Activation,
+    }
+
+    fn case(a: &str, b: &str, d: &str) -> Case {
+        Case {
+            a: common::l(a),
+            b: common::l(b),
+            d: common::l(d),
+            c: None,
+            alpha: 1.0,
+            beta: 0.0,
+            bias: BiasKind::None,
+            act: Activation::None,
+        }
+    }
+
+    /// erf by Abramowitz and Stegun 7.1.26 (|error| < 1.5e-7), for the GELU reference.
+    fn erf(x: f64) -> f64 {
+        let t = 1.0 / (1.0 + 0.3275911 * x.abs());
+        let p = t
+            * (0.254829592
+                + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+        (1.0 - p * (-x * x).exp()).copysign(x)
+    }
+
+    fn activate(act: Activation, v: f64) -> f64 {
+        match act {
+            Activation::None => v,
+            Activation::Relu => v.max(0.0),
+            Activation::Gelu => 0.5 * v * (1.0 + erf(v / 2f64.sqrt())),
+            Activation::Silu => v / (1.0 + (-v).exp()),
+        }
+    }
+
+    /// Runs `c` on the GPU (D starts as small integers too, for the in-place beta) and compares with the
+    /// reference computed here; returns the path taken.
+    fn check(gemm: &Gemm, s: &Arc<CudaStream>, c: &Case) -> &'static str {
+        let mut rng = Rng(7);
+        let mut ints = |n: usize| {
+            (0..n)
+                .map(|_| rng.small_int(2) as f32)
+                .collect::<Vec<f32>>()
+        };
+        let (ah, bh, dh) = (
+            ints(cosize(&c.a).max(1)),
+            ints(cosize(&c.b).max(1)),
+            ints(cosize(&c.d)),
+        );
+        let ch = c.c.as_ref().map(|l| ints(cosize(l)));
+        let to_bf = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<_>>();
+        let da: CudaSlice<bf16> = s.clone_htod(&to_bf(&ah)).unwrap();
+        let db: CudaSlice<bf16> = s.clone_htod(&to_bf(&bh)).unwrap();
+        let dc: Option<CudaSlice<f32>> = ch.as_ref().map(|v| s.clone_htod(v).unwrap());
+        let mut dd: CudaSlice<f32> = s.clone_htod(&dh).unwrap();
+        let cm = dc
+            .as_ref()
+            .zip(c.c.as_ref())
+            .map(|(buf, l)| Matrix::new(buf, l.clone()));
+        let ((m, k, batches), n) = (dims(&c.a), dims(&c.b).1);
+        let bias_h: Vec<f32> = (0..m.max(n)).map(|i| (i % 5) as f32 - 2.0).collect();
+        let bias_d: CudaSlice<f32> = s.clone_htod(&bias_h).unwrap();
+        let epilogue = Epilogue {
+            alpha: c.alpha,
+            beta: c.beta,
+            bias: (c.bias != BiasKind::None).then_some(Bias {
+                data: &bias_d,
+                per: c.bias,
+            }),
+            activation: c.act,
+        };
+        gemm.run_fused(
+            &Matrix::new(&da, c.a.clone()),
+            &Matrix::new(&db, c.b.clone()),
+            cm.as_ref(),
+            &mut MatrixMut::new(&mut dd, c.d.clone()),
+            &epilogue,
+        )
+        .unwrap();
+        let got = s.clone_dtoh(&dd).unwrap();
+        for l in 0..batches {
+            for i in 0..m {
+                for j in 0..n {
+                    let acc: f64 = (0..k)
+                        .map(|x| {
+                            ah[offset(&c.a, i, x, l)] as f64 * bh[offset(&c.b, x, j, l)] as f64
+                        })
+                        .sum();
+                    let old = match (&ch, &c.c) {
+                        (Some(v), Some(cl)) => v[offset(cl, i, j, l)],
+                        _ => dh[offset(&c.d, i, j, l)],
+                    };
+                    let bias = match c.bias {
+                        BiasKind::None => 0.0,
+                        BiasKind::PerRow => bias_h[i as usize] as f64,
+                        BiasKind::PerColumn => bias_h[j as usize] as f64,
+                    };
+                    let linear = c.alpha as f64 * acc + c.beta as f64 * old as f64 + bias;
+                    let want = activate(c.act, linear);
+                    let got = got[offset(&c.d, i, j, l)] as f64;
+                    let tol = match c.act {
+                        Activation::None => 0.0,
+                        _ => 1e-4 * (1.0 + want.abs()),
+                    };
+                    assert!(
+                        (got - want).abs() <= tol,
+                        "D({i},{j},{l}) = {got}, want {want}: {}x{}x{}",
+                        c.a,
+                        c.b,
+                        c.d
+                    );
+                }
+            }
+        }
+        let plan = gpu::matmul::plan::plan(&gpu::matmul::plan::Request {
+            a: &c.a,
+            b: &c.b,
+            c: c.c.as_ref(),
+            d: &c.d,
+            input: gpu::DType::BF16,
+            output: gpu::DType::F32,
+            alpha: c.alpha,
+            beta: c.beta,
+            arch: gemm.runtime().arch(),
+            aligned: [true; 4],
+            sm_count: gemm.runtime().sm_count(),
+            op: gpu::piece::epilogue_op::EpilogueOp {
+                bias: c.bias,
+                activation: c.act,
+                scale: false,
+            },
+        });
+        plan.unwrap().map_or("none", |p| p.path)
+    }
+
+    #[test]
+    fn every_path_against_the_reference() {
+        let Some(s) = stream("every_path_against_the_reference") else {
+            return;
+        };
+        let gemm = Gemm::new(&s).unwrap();
+        let hopper = gemm.runtime().arch().starts_with("sm_90");
+        let fast = if hopper { "sm90" } else { "sm80" };
+        let mut beta_c = case("(192,64):(64,1)", "(64,160):(1,64)", "(192,160):(160,1)");
+        beta_c.c = Some(common::l("(192,160):(160,1)"));
+        (beta_c.alpha, beta_c.beta) = (2.0, 0.5);
+        let mut in_place = case("(130,72):(72,1)", "(72,136):(136,1)", "(130,136):(136,1)");
+        in_place.beta = 1.0;
+        let mut k0 = case("(64,0):(8,1)", "(0,64):(1,8)", "(64,64):(64,1)");
+        k0.c = Some(common::l("(64,64):(64,1)"));
+        k0.beta = 0.5;
+        let fused = |mut x: Case, bias, act, (alpha, beta)| {
+            (x.bias, x.act, x.alpha, x.beta) = (bias, act, alpha, beta);
+            x
+        };
+        let mut gelu_c = case(
+            "(256,128):(128,1)",
+            "(128,384):(1,128)",
+            "(256,384):(384,1)",
+        );
+        gelu_c.c = Some(common::l("(256,384):(384,1)"));
+        let sm80 = if hopper { "sm90" } else { "sm80" };
+        let cases = [
+            (
+                fused(
+                    case(
+                        "(256,128):(128,1)",
+                        "(128,384):(1,128)",
+                        "(256,384):(384,1)",
+                    ),
+                    BiasKind::PerColumn,
+                    Activation::Relu,
+                    (1.0, 0.0),
+                ),
+                fast,
+            ),
+            (
+                fused(gelu_c, BiasKind::PerRow, Activation::Gelu, (0.5, 2.0)),
+                fast,
+            ),
+            (
+                fused(
+                    case("(200,72):(1,200)", "(72,136):(136,1)", "(200,136):(1,200)"),
+                    BiasKind::PerRow,
+                    Activation::Silu,
+                    (1.0, 0.0),
+                ),
+                fast,
+            ),
+            (
+                fused(
+                    case("(100,101):(101,1)", "(101,50):(1,101)", "(100,50):(50,1)"),
+                    BiasKind::PerColumn,
+                    Activation::Gelu,
+                    (1.0, 0.0),
+                ),
+                "simt",
+            ),
+            (
+                case(
+                    "(256,128):(128,1)",
+                    "(128,384):(1,128)",
+                    "(256,384):(384,1)",
+                ),
+                fast,
+            ),
+            (
+                case("(200,72):(1,200)", "(72,136):(136,1)", "(200,136):(1,200)"),
+                fast,
+            ),
+            (
+                case("(100,101):(101,1)", "(101,50):(1,101)", "(100,50):(50,1)"),
+                "simt",
+            ),
+            (
+                case(
+                    "(64,32,3):(32,1,2048)",
+                    "(32,128,3):(1,32,4096)",
+                    "(64,128,3):(128,1,8192)",
+                ),
+                fast,
+            ),
+            (beta_c, sm80),
+            (in_place, sm80),
+            (k0, "simt"),
+        ];
+        for (c, path) in &cases {
+            assert_eq!(check(&gemm, &s, c), *path, "{} {} {}", c.a, c.b, c.d);
+        }
+    }
+
+    #[test]
+    fn bad_input_is_rejected_before_any_launch() {
+        let Some(s) = stream("bad_input_is_rejected_before_any_launch") else {
+            return;
+        };
+        let gemm = Gemm::new(&s).unwrap();
+        let a: CudaSlice<bf16> = s.alloc_zeros(64 * 32 - 1).unwrap();
+        let b: CudaSlice<bf16> = s.alloc_zeros(32 * 64).unwrap();
+        let mut d: CudaSlice<f32> = s.clone_htod(&vec![3.0f32; 64 * 64]).unwrap();
+        let e = gemm
+            .run::<bf16, f32>(
+                &Matrix::new(&a, common::l("(64,32):(32,1)")),
+                &Matrix::new(&b, common::l("(32,64):(1,32)")),
+                None,
+                &mut MatrixMut::new(&mut d, common::l("(64,64):(64,1)")),
+                1.0,
+                0.0,
+            )
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad launch: A has 4094 bytes but its tensor spans 4096"
+        );
+        assert!(
+            s.clone_dtoh(&d).unwrap().iter().all(|&x| x == 3.0),
+            "nothing was launched"
+        );
+        let e = gemm
+            .run::<bf16, f32>(
+                &Matrix::new(&b, common::l("(64,32):(32,1)")),
+                &Matrix::new(&b, common::l("(33,62):(1,33)")),
+                None,
+                &mut MatrixMut::new(&mut d, common::l("(64,64):(64,1)")),
+                1.0,
+                0.0,
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("shapes do not agree"), "{e}");
+    }
+}
