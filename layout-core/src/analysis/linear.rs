@@ -104,6 +104,12 @@ pub fn to_f2(f: &LayoutFn) -> Result<F2Map> {
 /// assert!(from_f2(&F2Map { bases: vec![3, 5] }).is_err());
 /// ```
 pub fn from_f2(map: &F2Map) -> Result<LayoutFn> {
+    if map.bases.len() > 62 {
+        return Err(LayoutError::invalid(format!(
+            "an F2 map of {} input bits: offsets are i64, so at most 62",
+            map.bases.len()
+        )));
+    }
     if let Some(l) = plain(&map.bases)? {
         return Ok(LayoutFn::Layout(l));
     }

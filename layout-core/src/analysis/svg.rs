@@ -99,6 +99,12 @@ struct Overlay<'a> {
 impl Overlay<'_> {
     fn draw(&self, mem: &LayoutFn, owner: &BTreeMap<i64, i64>) -> Result<String> {
         let g = grid(mem, true)?;
+        crate::print::check_picture(
+            "an analysis figure",
+            g.rows as i64,
+            g.cols as i64,
+            crate::print::MAX_FIGURE_CELLS,
+        )?;
         let (cw, ch, left, top) = (34usize, 22usize, 40usize, 60usize);
         let (w, h) = (left + g.cols * cw + 10, top + g.rows * ch + 10);
         let mut o = String::new();
