@@ -5,6 +5,7 @@
 //! cute eval -            # one expression per line on stdin, one result per line on stdout
 //! ```
 
+mod analyze;
 mod io;
 mod show;
 mod show_atoms;
@@ -41,8 +42,16 @@ fn main() -> ExitCode {
     match args.first().map(text).as_deref() {
         Some("eval") if args.len() > 1 => eval_cmd(&args[1..]),
         Some("show") if args.len() > 1 => show_cmd(&args[1..].iter().map(text).collect::<Vec<_>>()),
+        Some("analyze") if args.len() > 1 => {
+            analyze::run(&args[1..].iter().map(text).collect::<Vec<_>>())
+        }
         Some("-h") | Some("--help") | Some("help") => {
-            let help = format!("{USAGE}\n{}\n{}\n", show_atoms::USAGE, limits_help());
+            let help = format!(
+                "{USAGE}\n{}\n{}\n{}\n",
+                show_atoms::USAGE,
+                analyze::USAGE,
+                limits_help()
+            );
             match io::write_stdout(&help) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => io::output_failed(&e),

@@ -39,7 +39,6 @@ pub(crate) mod deps {
     pub(crate) use crate::construct::{make_layout, make_ordered_layout};
     pub(crate) use crate::inverse::right_inverse;
     pub(crate) use crate::query::{cosize, size};
-    pub(crate) use crate::tuple_ops::shape_div;
 
     /// `append<n>(layout)`: pad with `_1:_0` modes up to rank `n`.
     pub(crate) fn append_to(layout: &Layout, n: usize) -> Result<Layout> {

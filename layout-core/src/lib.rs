@@ -18,6 +18,7 @@
 )]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arith_tuple;
 pub mod atom;
 pub mod basis;
@@ -43,6 +44,7 @@ pub mod query;
 pub mod swizzle;
 pub mod tensor;
 pub mod tiler;
+pub mod tiler_div;
 pub mod tuple_ops;
 pub mod typed;
 pub mod vector;
@@ -70,5 +72,6 @@ pub use inverse::*;
 pub use modes::*;
 pub use product::*;
 pub use query::*;
+pub use tiler_div::*;
 pub use tuple_ops::*;
 pub use vector::*;

@@ -310,20 +310,7 @@ pub fn compatible(a: &IntTuple, b: &IntTuple) -> Result<Int> {
 /// assert_eq!(evenly_divides(&"((_2,_8))".parse().unwrap(), &"(_16)".parse().unwrap()).unwrap().to_string(), "_1");
 /// ```
 pub fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<Int> {
-    match b {
-        IntTuple::Tuple(y) => {
-            if y.len() > a.rank() {
-                return Ok(Int::s(0));
-            }
-            y.iter().enumerate().try_fold(Int::s(1), |acc, (i, q)| {
-                Ok(bool_and(acc, evenly_divides(&a.get(i)?, q)?))
-            })
-        }
-        _ => {
-            let tiles = product(&ceil_div(a, b)?)?;
-            Ok(product(a)?.eq_b(product(b)?.mul(tiles)?))
-        }
-    }
+    crate::tiler_div::evenly_divides_tiler(a, &crate::tiler::Tiler::from_shape(b)?)
 }
 
 /// Tuple equality as CuTe's `==`: static when both sides are static.

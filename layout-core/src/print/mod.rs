@@ -144,6 +144,7 @@ fn append_unit_mode(f: &LayoutFn) -> Result<LayoutFn> {
                 layout_a,
                 offset,
                 layout_b,
+                ..
             } = (**c).clone();
             Ok(composition3(layout_a, offset, append_unit_mode(&layout_b)?))
         }

@@ -5,6 +5,7 @@ use super::value::Value;
 use crate::error::{LayoutError, Result};
 
 mod algebra;
+mod analysis;
 mod atoms;
 mod divide_product;
 mod layout;
@@ -24,6 +25,7 @@ const TABLES: &[(Table, &[&str])] = &[
     (algebra::call, algebra::NAMES),
     (divide_product::call, divide_product::NAMES),
     (atoms::call, atoms::NAMES),
+    (analysis::call, analysis::NAMES),
 ];
 
 /// Every operation name the notation knows.
