@@ -72,3 +72,15 @@ fn oracle_public_atoms() {
         "/tests/data/oracle_atoms_public.tsv"
     ));
 }
+
+/// Lines added for issue 16, printed by CuTe C++ at the same commit (`7107b05`, compiled on the host):
+/// every MMA atom of `mma_traits_sm61..sm90*.hpp` (GMMA: every shape, one template variant each and all
+/// of them at N = 64) and the new operations (make_tile, ceil_div/evenly_divides with layout tilers,
+/// upcast/downcast, queries on composed layouts).
+#[test]
+fn oracle_added() {
+    check_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/oracle_added.tsv"
+    ));
+}

@@ -11,7 +11,11 @@ const USAGE: &str = "usage: cute show EXPR [--format table|latex|svg] [-o FILE] 
   table  CuTe's print_layout (rank-2 layouts)              [default]
   latex  CuTe's print_latex TikZ document (rank 1 or 2; compile with pdflatex)
   svg    a grid of cells labelled and coloured by index (rank 1 or 2)
-  --color-block N   svg: cells with equal (index / N) % 8 share a colour (default 1)";
+  --color-block N   svg: cells with equal (index / N) % 8 share a colour (default 1)
+  --access TV [--bits N] [--bytes W]   svg: colour the smem layout EXPR by bank and outline the
+                    worst warp request of the thread-value layout TV (N-bit elements, W-byte accesses)
+  --access TV --global [--bits N]      svg: colour the global layout EXPR by 32-byte sector and
+                    outline TV's first warp request";
 
 #[derive(Debug, PartialEq, Eq)]
 struct Args {
@@ -19,6 +23,8 @@ struct Args {
     format: String,
     output: Option<String>,
     color_block: i64,
+    access: Option<(String, i64, i64)>,
+    global: bool,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -26,6 +32,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
     let mut format = "table".to_string();
     let mut output = None;
     let mut color_block = 1;
+    let (mut access, mut bits, mut bytes, mut global) = (None, 16, 16, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| {
@@ -43,6 +50,15 @@ fn parse(args: &[String]) -> Result<Args, String> {
                         format!("--color-block needs a positive integer, not `{v}`")
                     })?;
             }
+            "--access" => access = Some(value("--access")?),
+            "--global" => global = true,
+            "--bits" | "--bytes" => {
+                let v = value(a)?;
+                let n = v
+                    .parse::<i64>()
+                    .map_err(|_| format!("{a} needs a number, not `{v}`"))?;
+                if a == "--bits" { bits = n } else { bytes = n }
+            }
             s if s.starts_with("--format=") => format = s["--format=".len()..].to_string(),
             s if expr.is_none() => expr = Some(s.to_string()),
             s => return Err(format!("unexpected argument `{s}` (quote the expression)")),
@@ -58,6 +74,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
         format,
         output,
         color_block,
+        access: access.map(|tv| (tv, bits, bytes)),
+        global,
     })
 }
 
@@ -65,6 +83,21 @@ fn render(a: &Args) -> Result<String, String> {
     let v = eval_str(&a.expr).map_err(|e| e.to_string())?;
     let f = LayoutFn::from_value(&v)
         .ok_or_else(|| format!("`{}` is {} `{v}`, not a layout", a.expr, v.kind()))?;
+    if let Some((tv, elem_bits, bytes)) = &a.access {
+        let tv = eval_str(tv)
+            .and_then(|v| v.into_layout())
+            .map_err(|e| format!("--access: {e}"))?;
+        let access = layout_core::analysis::Access {
+            elem_bits: *elem_bits,
+            bytes: *bytes,
+        };
+        let svg = if a.global {
+            layout_core::analysis::sector_svg(&tv, &f, *elem_bits)
+        } else {
+            layout_core::analysis::bank_svg(&tv, &f, access)
+        };
+        return svg.map_err(|e| e.to_string());
+    }
     let text = match a.format.as_str() {
         "latex" => print_latex(&f),
         "svg" => print_svg(
@@ -83,27 +116,17 @@ pub fn run(args: &[String]) -> ExitCode {
     let a = match parse(args) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("cute show: {e}\n{USAGE}");
+            crate::io::warn(&format!("show: {e}\n{USAGE}"));
             return ExitCode::from(2);
         }
     };
-    let text = match render(&a) {
-        Ok(t) => t,
+    match render(&a) {
+        Ok(text) => crate::io::emit(&text, a.output.as_deref()),
         Err(e) => {
-            eprintln!("cute show: {e}");
-            return ExitCode::from(1);
+            crate::io::warn(&format!("show: {e}"));
+            ExitCode::from(1)
         }
-    };
-    match &a.output {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                eprintln!("cute show: cannot write {path}: {e}");
-                return ExitCode::from(1);
-            }
-        }
-        None => print!("{text}"),
     }
-    ExitCode::SUCCESS
 }
 
 #[cfg(test)]

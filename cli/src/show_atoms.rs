@@ -38,19 +38,9 @@ pub fn run(args: &[String]) -> Option<ExitCode> {
         Ok((svg, opts.output))
     });
     Some(match result {
-        Ok((svg, None)) => {
-            print!("{svg}");
-            ExitCode::SUCCESS
-        }
-        Ok((svg, Some(path))) => match std::fs::write(&path, svg) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("cute show: cannot write {path}: {e}");
-                ExitCode::from(1)
-            }
-        },
+        Ok((svg, path)) => crate::io::emit(&svg, path.as_deref()),
         Err(msg) => {
-            eprintln!("cute show: {msg}\nusage:\n{USAGE}");
+            crate::io::warn(&format!("show: {msg}\nusage:\n{USAGE}"));
             ExitCode::from(2)
         }
     })

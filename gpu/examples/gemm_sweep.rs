@@ -41,6 +41,7 @@ mod sweep {
         }
         let opts = GemmOptions {
             staged_epilogue: v.get(8).is_none_or(|&e| e != 0),
+            ..GemmOptions::default()
         };
         let config = GemmConfig {
             bm: v[0],

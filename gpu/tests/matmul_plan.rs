@@ -26,6 +26,7 @@ fn request<'a>(
         arch,
         aligned: [true; 4],
         sm_count: 132,
+        op: Default::default(),
     }
 }
 
@@ -43,10 +44,13 @@ fn heuristic_picks_a_kernel_for_every_shape_class() {
     assert_eq!(planned(&request(&a, &b, &d, "sm_90a")).path, "sm90");
     assert_eq!(planned(&request(&a, &b, &d, "sm_80")).path, "sm80");
     assert_eq!(planned(&request(&a, &b, &d, "sm_89")).path, "sm80");
-    // beta reads C: the SM80 epilogue
+    // beta reads C, alpha scales: the SM90 kernel's fused epilogue
     let mut r = request(&a, &b, &d, "sm_90a");
-    r.beta = 0.5;
-    assert_eq!(planned(&r).path, "sm80");
+    (r.alpha, r.beta) = (2.0, 0.5);
+    let p = planned(&r);
+    assert_eq!(p.path, "sm90");
+    assert!(p.kernel.name.ends_with("_ab"), "{}", p.kernel.name);
+    assert_eq!(p.kernel.buffer_names(), ["A", "B", "D", "C"]);
     // decode-like and skinny shapes
     for (m, n, k) in [
         (16, 8192, 8192),
@@ -93,7 +97,56 @@ fn tile_shapes_fill_the_sms() {
         "2 x 64 tiles fill 128 of 132 SMs"
     );
     assert_eq!(tile(16, 8192), (64, 64, false));
-    assert_eq!(tile(4095, 4097), (128, 256, true), "5 waves of 128x256 beat 8 of 128x128");
+    assert_eq!(
+        tile(4095, 4097),
+        (128, 256, true),
+        "5 waves of 128x256 beat 8 of 128x128"
+    );
+}
+
+#[test]
+fn fused_bias_and_activation_in_every_path() {
+    use gpu::matmul::{Activation, BiasKind};
+    use gpu::piece::epilogue_op::EpilogueOp;
+    let (a, b, d) = (
+        l("(256,128):(128,1)"),
+        l("(128,512):(1,128)"),
+        l("(256,512):(512,1)"),
+    );
+    let (a1, b1, d1) = (
+        l("(100,101):(101,1)"),
+        l("(101,50):(1,101)"),
+        l("(100,50):(50,1)"),
+    );
+    for (arch, (a, b, d), path) in [
+        ("sm_90a", (&a, &b, &d), "sm90"),
+        ("sm_80", (&a, &b, &d), "sm80"),
+        ("sm_90a", (&a1, &b1, &d1), "simt"),
+    ] {
+        let mut r = request(a, b, d, arch);
+        r.op = EpilogueOp {
+            bias: BiasKind::PerColumn,
+            activation: Activation::Gelu,
+            scale: false,
+        };
+        let p = planned(&r);
+        assert_eq!(p.path, path);
+        assert!(
+            p.kernel.source.contains("erff(v * 0.70710678f)")
+                && p.kernel.source.contains("bias[n]"),
+            "{path}"
+        );
+        assert_eq!(p.kernel.buffer_names().last(), Some(&"bias"));
+    }
+    // a column-major D is computed transposed: a bias per row of D is per column of the kernel's output
+    let dc = l("(256,512):(1,256)");
+    let mut r = request(&a, &b, &dc, "sm_90a");
+    r.op = EpilogueOp {
+        bias: BiasKind::PerRow,
+        activation: Activation::None,
+        scale: false,
+    };
+    assert!(planned(&r).kernel.source.contains("bias[n]"));
 }
 
 #[test]
@@ -198,10 +251,17 @@ fn every_kernel_the_heuristic_picks_compiles() {
                 l(&format!("({k},{n}):(1,{})", up(k))),
                 l(&format!("({m},{n}):({},1)", up(n))),
             );
-            let mut r = request(&a, &b, &d, arch);
-            r.output = out;
-            let p = planned(&r);
-            seen.insert(p.kernel.name.clone(), (p.kernel.source.clone(), arch));
+            let fused = gpu::piece::epilogue_op::EpilogueOp {
+                bias: gpu::matmul::BiasKind::PerRow,
+                activation: gpu::matmul::Activation::Silu,
+                scale: false,
+            };
+            for (op, (alpha, beta)) in [(Default::default(), (1.0, 0.0)), (fused, (2.0, 0.5))] {
+                let mut r = request(&a, &b, &d, arch);
+                (r.output, r.op, r.alpha, r.beta) = (out, op, alpha, beta);
+                let p = planned(&r);
+                seen.insert(p.kernel.name.clone(), (p.kernel.source.clone(), arch));
+            }
         }
     }
     assert!(seen.len() >= 5, "{:?}", seen.keys());

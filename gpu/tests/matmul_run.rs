@@ -22,7 +22,7 @@ mod matmul_run {
     use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
     use gpu::emit::flat_modes;
     use gpu::host::Rng;
-    use gpu::matmul::{Gemm, Matrix, MatrixMut};
+    use gpu::matmul::{Activation, Bias, BiasKind, Epilogue, Gemm, Matrix, MatrixMut};
     use half::bf16;
     use layout_core::Layout;
     use std::sync::Arc;
@@ -69,6 +69,8 @@ mod matmul_run {
         c: Option<Layout>,
         alpha: f32,
         beta: f32,
+        bias: BiasKind,
+        act: Activation,
     }
 
     fn case(a: &str, b: &str, d: &str) -> Case {
@@ -79,6 +81,26 @@ mod matmul_run {
             c: None,
             alpha: 1.0,
             beta: 0.0,
+            bias: BiasKind::None,
+            act: Activation::None,
+        }
+    }
+
+    /// erf by Abramowitz and Stegun 7.1.26 (|error| < 1.5e-7), for the GELU reference.
+    fn erf(x: f64) -> f64 {
+        let t = 1.0 / (1.0 + 0.3275911 * x.abs());
+        let p = t
+            * (0.254829592
+                + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+        (1.0 - p * (-x * x).exp()).copysign(x)
+    }
+
+    fn activate(act: Activation, v: f64) -> f64 {
+        match act {
+            Activation::None => v,
+            Activation::Relu => v.max(0.0),
+            Activation::Gelu => 0.5 * v * (1.0 + erf(v / 2f64.sqrt())),
+            Activation::Silu => v / (1.0 + (-v).exp()),
         }
     }
 
@@ -106,17 +128,27 @@ mod matmul_run {
             .as_ref()
             .zip(c.c.as_ref())
             .map(|(buf, l)| Matrix::new(buf, l.clone()));
-        gemm.run(
+        let ((m, k, batches), n) = (dims(&c.a), dims(&c.b).1);
+        let bias_h: Vec<f32> = (0..m.max(n)).map(|i| (i % 5) as f32 - 2.0).collect();
+        let bias_d: CudaSlice<f32> = s.clone_htod(&bias_h).unwrap();
+        let epilogue = Epilogue {
+            alpha: c.alpha,
+            beta: c.beta,
+            bias: (c.bias != BiasKind::None).then_some(Bias {
+                data: &bias_d,
+                per: c.bias,
+            }),
+            activation: c.act,
+        };
+        gemm.run_fused(
             &Matrix::new(&da, c.a.clone()),
             &Matrix::new(&db, c.b.clone()),
             cm.as_ref(),
             &mut MatrixMut::new(&mut dd, c.d.clone()),
-            c.alpha,
-            c.beta,
+            &epilogue,
         )
         .unwrap();
         let got = s.clone_dtoh(&dd).unwrap();
-        let ((m, k, batches), n) = (dims(&c.a), dims(&c.b).1);
         for l in 0..batches {
             for i in 0..m {
                 for j in 0..n {
@@ -129,12 +161,24 @@ mod matmul_run {
                         (Some(v), Some(cl)) => v[offset(cl, i, j, l)],
                         _ => dh[offset(&c.d, i, j, l)],
                     };
-                    let want = c.alpha as f64 * acc + c.beta as f64 * old as f64;
-                    let at = offset(&c.d, i, j, l);
-                    assert_eq!(
-                        got[at] as f64, want,
-                        "D({i},{j},{l}) of {}x{}x{}",
-                        c.a, c.b, c.d
+                    let bias = match c.bias {
+                        BiasKind::None => 0.0,
+                        BiasKind::PerRow => bias_h[i as usize] as f64,
+                        BiasKind::PerColumn => bias_h[j as usize] as f64,
+                    };
+                    let linear = c.alpha as f64 * acc + c.beta as f64 * old as f64 + bias;
+                    let want = activate(c.act, linear);
+                    let got = got[offset(&c.d, i, j, l)] as f64;
+                    let tol = match c.act {
+                        Activation::None => 0.0,
+                        _ => 1e-4 * (1.0 + want.abs()),
+                    };
+                    assert!(
+                        (got - want).abs() <= tol,
+                        "D({i},{j},{l}) = {got}, want {want}: {}x{}x{}",
+                        c.a,
+                        c.b,
+                        c.d
                     );
                 }
             }
@@ -151,6 +195,11 @@ mod matmul_run {
             arch: gemm.runtime().arch(),
             aligned: [true; 4],
             sm_count: gemm.runtime().sm_count(),
+            op: gpu::piece::epilogue_op::EpilogueOp {
+                bias: c.bias,
+                activation: c.act,
+                scale: false,
+            },
         });
         plan.unwrap().map_or("none", |p| p.path)
     }
@@ -171,7 +220,53 @@ mod matmul_run {
         let mut k0 = case("(64,0):(8,1)", "(0,64):(1,8)", "(64,64):(64,1)");
         k0.c = Some(common::l("(64,64):(64,1)"));
         k0.beta = 0.5;
+        let fused = |mut x: Case, bias, act, (alpha, beta)| {
+            (x.bias, x.act, x.alpha, x.beta) = (bias, act, alpha, beta);
+            x
+        };
+        let mut gelu_c = case(
+            "(256,128):(128,1)",
+            "(128,384):(1,128)",
+            "(256,384):(384,1)",
+        );
+        gelu_c.c = Some(common::l("(256,384):(384,1)"));
+        let sm80 = if hopper { "sm90" } else { "sm80" };
         let cases = [
+            (
+                fused(
+                    case(
+                        "(256,128):(128,1)",
+                        "(128,384):(1,128)",
+                        "(256,384):(384,1)",
+                    ),
+                    BiasKind::PerColumn,
+                    Activation::Relu,
+                    (1.0, 0.0),
+                ),
+                fast,
+            ),
+            (
+                fused(gelu_c, BiasKind::PerRow, Activation::Gelu, (0.5, 2.0)),
+                fast,
+            ),
+            (
+                fused(
+                    case("(200,72):(1,200)", "(72,136):(136,1)", "(200,136):(1,200)"),
+                    BiasKind::PerRow,
+                    Activation::Silu,
+                    (1.0, 0.0),
+                ),
+                fast,
+            ),
+            (
+                fused(
+                    case("(100,101):(101,1)", "(101,50):(1,101)", "(100,50):(50,1)"),
+                    BiasKind::PerColumn,
+                    Activation::Gelu,
+                    (1.0, 0.0),
+                ),
+                "simt",
+            ),
             (
                 case(
                     "(256,128):(128,1)",
@@ -196,8 +291,8 @@ mod matmul_run {
                 ),
                 fast,
             ),
-            (beta_c, "sm80"),
-            (in_place, "sm80"),
+            (beta_c, sm80),
+            (in_place, sm80),
             (k0, "simt"),
         ];
         for (c, path) in &cases {

@@ -4,6 +4,7 @@
 use gpu::atom::{Fragment, sm80_mma};
 use gpu::emit::Leaf;
 use gpu::piece::cp_async_mainloop::{CopiedOperand, Pipeline, StageCopy};
+use gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
 use gpu::piece::epilogue_sm80::Epilogue;
 use gpu::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging};
 use gpu::piece::fragment::WarpMma;
@@ -99,6 +100,7 @@ fn sm80_epilogues() {
         extents: ("M".into(), "N".into()),
         fragment: &fragment,
         atom_mn: (16, 8),
+        op: Default::default(),
     };
     assert!(e.can_stage(16384));
     assert!(!e.can_stage(1024));
@@ -136,6 +138,7 @@ fn sm90_pieces() {
         m_chunks: 1,
         cw_row: " + cw * 64".into(),
         osz: 2,
+        op: Default::default(),
     };
     let staging = Staging::new(DType::F16).unwrap();
     assert_eq!(staging.byte_swizzle.to_string(), "Sw<3,4,3>");
@@ -147,4 +150,18 @@ fn sm90_pieces() {
     );
     insta::assert_snapshot!("piece_sm90_mainloop_tma_store", text);
     insta::assert_snapshot!("piece_sm90_direct_epilogue", epi.direct());
+    // the fused op: alpha/beta*C, a per-column bias and GELU, applied where each value is stored
+    let fused = Sm90Epilogue {
+        op: EpilogueOp {
+            bias: BiasKind::PerColumn,
+            activation: Activation::Gelu,
+            scale: true,
+        },
+        ..epi
+    };
+    let text = fused.direct() + &fused.tma_store(&staging);
+    assert!(text.contains(
+        "store_pair(drow + col, epi_post(epi_scale(acc[c][4 * j + 2 * h], row, col), row, col)"
+    ));
+    assert!(text.contains("epi_post(epi_scale(acc[c][4 * (q * 8 + jj) + 2 * h + 1], (tm * 128 + cw * 64 + c * 64 + (int)r), (col0 + 8 * jj + frag_col) + 1)"), "{text}");
 }

@@ -41,7 +41,10 @@ pub(crate) mod support {
     /// The layout whose flat modes are `modes`: a single mode is a plain `s:d`, several a tuple.
     pub(crate) fn layout_of(modes: Vec<Mode>, as_tuple: bool) -> Result<Layout> {
         if !as_tuple && modes.len() == 1 {
-            let (s, d) = modes.into_iter().next().expect("one mode");
+            let (s, d) = modes
+                .into_iter()
+                .next()
+                .ok_or_else(|| LayoutError::internal("one mode"))?;
             return Layout::new(IntTuple::Int(s), d);
         }
         let (s, d): (Vec<_>, Vec<_>) = modes
@@ -88,28 +91,31 @@ pub(crate) mod support {
     /// replaced; when the front's shape is static and `s * d == front stride` is statically true the two
     /// merge; otherwise the mode is put in front. A lone static size-1 result is `_1:_0`.
     pub(crate) fn bw_coalesce(old: &[Mode], seed: Mode) -> Result<Layout> {
-        let mut front: Vec<Mode> = vec![seed]; // front[0] is the front of the collected modes
-        let mut is_tuple = false;
+        // The collected modes in reverse order: the front of the result is the last element.
+        let mut back: Vec<Mode> = Vec::with_capacity(old.len() + 1);
+        let mut front: Mode = seed;
         for (s, d) in old.iter().rev() {
             if s.is_static_eq(1) {
                 continue;
             }
-            if !is_tuple && front[0].0.is_static_eq(1) {
-                front[0] = (*s, d.clone());
+            if back.is_empty() && front.0.is_static_eq(1) {
+                front = (*s, d.clone());
                 continue;
             }
-            let (fs, fd) = front[0].clone();
-            if fs.is_static && leaf_eq(&scale_leaf(*s, d)?, &fd).is_static_eq(1) {
-                front[0] = (s.mul(fs)?, d.clone());
+            let (fs, fd) = &front;
+            if fs.is_static && leaf_eq(&scale_leaf(*s, d)?, fd).is_static_eq(1) {
+                front = (s.mul(*fs)?, d.clone());
             } else {
-                front.insert(0, (*s, d.clone()));
-                is_tuple = true;
+                back.push(std::mem::replace(&mut front, (*s, d.clone())));
             }
         }
-        if !is_tuple && front[0].0.is_static_eq(1) {
+        let is_tuple = !back.is_empty();
+        if !is_tuple && front.0.is_static_eq(1) {
             return Layout::new(IntTuple::s(1), IntTuple::s(0));
         }
-        layout_of(front, is_tuple)
+        back.push(front);
+        back.reverse();
+        layout_of(back, is_tuple)
     }
 
     /// Coalesce that keeps the function also past the layout's domain (CuTe's `coalesce_x`): a static
@@ -231,7 +237,9 @@ pub fn coalesce_shape(shape: &IntTuple) -> Result<IntTuple> {
     };
     let mut out = vec![first];
     for a in it {
-        let back = out.last_mut().expect("non-empty");
+        let back = out
+            .last_mut()
+            .ok_or_else(|| LayoutError::internal("non-empty"))?;
         if back.is_static == a.is_static {
             *back = back.mul(a)?;
         } else {

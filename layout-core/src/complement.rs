@@ -94,11 +94,11 @@ fn complement_filtered(orig: &Layout, f: &Layout, cotarget: &IntTuple) -> Result
             .iter()
             .copied()
             .reduce(|a, b| a.min(b))
-            .expect("modes left");
+            .ok_or_else(|| LayoutError::internal("modes left"))?;
         let k = stride
             .iter()
             .position(|d| d.value == min.value)
-            .expect("min is present");
+            .ok_or_else(|| LayoutError::internal("min is present"))?;
         let new_shape = min.div(result_stride[i])?;
         if new_shape.is_static_eq(0) {
             return Err(non_injective());

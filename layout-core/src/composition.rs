@@ -168,6 +168,12 @@ fn compose_layouts_with(lhs: &Layout, rhs: &Layout, check: Check) -> Result<Layo
     } else {
         coalesce_x(lhs)?
     };
+    crate::limits::check_work(
+        "composition: modes of B times modes of A",
+        crate::limits::extent(rhs.shape()).elements,
+        crate::limits::extent(flat.shape()).elements,
+        crate::limits::MAX_STEPS,
+    )?;
     let mut track = Track::default();
     let r = compose_impl(
         flat.shape(),
@@ -392,7 +398,12 @@ impl FlatFn {
     pub(crate) fn new(l: &Layout) -> Result<FlatFn> {
         let mut shape = Vec::new();
         let mut stride = Vec::new();
-        for (s, d) in flat_modes(l)? {
+        let modes = flat_modes(l)?;
+        let last = modes.len().saturating_sub(1);
+        for (k, (s, d)) in modes.into_iter().enumerate() {
+            if s.value == 1 && k != last {
+                continue; // coordinate 0 and the index passed on whole: no effect
+            }
             shape.push(s.value as i128);
             stride.push(match d {
                 IntTuple::Int(x) => (vec![], x.value as i128),
@@ -406,6 +417,15 @@ impl FlatFn {
             stride,
             all_int,
         })
+    }
+
+    /// An error when evaluating `points` points of the functions `fs` would take more than
+    /// [`crate::limits::MAX_CHECK_WORK`] mode visits (only layouts with many modes of extent -1 or 0
+    /// get there: modes of extent 1 are dropped).
+    pub(crate) fn check_work(fs: &[&FlatFn], points: i128, what: &str) -> Result<()> {
+        let modes: usize = fs.iter().map(|f| f.shape.len()).sum();
+        let points = usize::try_from(points.max(0)).unwrap_or(usize::MAX);
+        crate::limits::check_work(what, points, modes, crate::limits::MAX_CHECK_WORK)
     }
 
     /// The number of points in the domain.
@@ -463,7 +483,9 @@ impl FlatFn {
             if term != 0 {
                 let path = &self.stride[k].0;
                 let e = out.entry(path.clone()).or_insert(0);
-                *e += term;
+                *e = e
+                    .checked_add(term)
+                    .ok_or_else(|| LayoutError::invalid("offset does not fit in i128"))?;
                 if *e == 0 {
                     out.remove(path);
                 }
@@ -550,6 +572,11 @@ fn verify_points(
     (fa, fb, fr): (&FlatFn, &FlatFn, &FlatFn),
     nb: i128,
 ) -> Result<()> {
+    FlatFn::check_work(
+        &[fa, fb, fr],
+        nb,
+        "checking a composition: points times modes",
+    )?;
     if fa.all_int && fr.all_int {
         for i in 0..nb {
             let bi = fb.eval_i(i)?;

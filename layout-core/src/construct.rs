@@ -122,18 +122,48 @@ fn refold(flat: &mut std::slice::Iter<'_, IntTuple>, profile: &IntTuple) -> IntT
     }
 }
 
-fn order_strides(
-    shape: &IntTuple,
-    order: &IntTuple,
-    ref_shape: &[Int],
-    ref_order: &[i64],
-) -> Result<IntTuple> {
+/// For each order value, the product of the reference shapes of smaller order (the starting
+/// stride of a mode of that order): sorted once, then looked up, so `compact_order` is O(n log n).
+struct Starts {
+    /// The orders, ascending.
+    orders: Vec<i64>,
+    /// `prefix[k]`: the product of the shapes of the `k` smallest orders (an overflow stays an error
+    /// for every longer prefix).
+    prefix: Vec<Result<Int>>,
+}
+
+impl Starts {
+    fn new(ref_shape: &[Int], ref_order: &[i64]) -> Starts {
+        let mut pairs: Vec<(i64, Int)> = ref_order
+            .iter()
+            .copied()
+            .zip(ref_shape.iter().copied())
+            .collect();
+        pairs.sort_by_key(|(o, _)| *o);
+        let mut prefix = Vec::with_capacity(pairs.len() + 1);
+        let mut acc = Ok(Int::s(1));
+        prefix.push(acc.clone());
+        for (_, s) in &pairs {
+            acc = acc.and_then(|a| a.mul(*s));
+            prefix.push(acc.clone());
+        }
+        let orders = pairs.into_iter().map(|(o, _)| o).collect();
+        Starts { orders, prefix }
+    }
+
+    fn below(&self, me: i64) -> Result<Int> {
+        let k = self.orders.partition_point(|o| *o < me);
+        self.prefix.get(k).cloned().unwrap_or(Ok(Int::s(1)))
+    }
+}
+
+fn order_strides(shape: &IntTuple, order: &IntTuple, starts: &Starts) -> Result<IntTuple> {
     match order {
         IntTuple::Tuple(os) => match shape {
             IntTuple::Tuple(ss) if ss.len() == os.len() => Ok(IntTuple::Tuple(
                 ss.iter()
                     .zip(os)
-                    .map(|(s, o)| order_strides(s, o, ref_shape, ref_order))
+                    .map(|(s, o)| order_strides(s, o, starts))
                     .collect::<Result<_>>()?,
             )),
             _ => Err(LayoutError::NotCongruent {
@@ -144,12 +174,7 @@ fn order_strides(
         },
         _ => {
             let me = order.expect_int("compact_order: order")?.value;
-            let mut start = Int::s(1);
-            for (s, o) in ref_shape.iter().zip(ref_order) {
-                if *o < me {
-                    start = start.mul(*s)?;
-                }
-            }
+            let start = starts.below(me)?;
             compact_col_major(shape, Some(&IntTuple::Int(start)))
         }
     }
@@ -187,7 +212,7 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
         .collect();
     let ref_order_tuple: Vec<IntTuple> = ref_order.iter().map(|&o| IntTuple::s(o)).collect();
     let new_order = refold(&mut ref_order_tuple.iter(), order);
-    order_strides(shape, &new_order, &ref_shape, &ref_order)
+    order_strides(shape, &new_order, &Starts::new(&ref_shape, &ref_order))
 }
 
 /// The compact column-major layout of `shape` (CuTe's `make_layout(shape)`).

@@ -39,7 +39,6 @@ pub(crate) mod deps {
     pub(crate) use crate::construct::{make_layout, make_ordered_layout};
     pub(crate) use crate::inverse::right_inverse;
     pub(crate) use crate::query::{cosize, size};
-    pub(crate) use crate::tuple_ops::shape_div;
 
     /// `append<n>(layout)`: pad with `_1:_0` modes up to rank `n`.
     pub(crate) fn append_to(layout: &Layout, n: usize) -> Result<Layout> {
@@ -119,7 +118,8 @@ pub fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
         Tiler::Tuple(ts) => by_mode("logical_divide", layout, ts, logical_divide),
         Tiler::Underscore => Ok(layout.clone()),
         _ => {
-            let b = tiler_layout(tiler)?.expect("layout or integer tiler");
+            let b = tiler_layout(tiler)?
+                .ok_or_else(|| LayoutError::internal("layout or integer tiler"))?;
             // The tile mode must be A ∘ B (CuTe's result is refused where it is not, as the
             // standalone composition does); only the rest mode keeps CuTe's raw result.
             crate::composition::composition_tile(layout, &b)?;

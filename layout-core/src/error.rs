@@ -51,6 +51,12 @@ pub enum LayoutError {
     },
     /// Wrong number or kind of arguments to a notation operation.
     BadArguments { op: String, message: String },
+    /// A size, depth or length is above one of the limits of [`crate::limits`].
+    TooLarge {
+        what: String,
+        count: u64,
+        limit: u64,
+    },
     /// Anything else an operation rejects, described in words with its values.
     Invalid(String),
 }
@@ -62,6 +68,11 @@ impl LayoutError {
     /// Convenience constructor for [`LayoutError::Invalid`].
     pub fn invalid(msg: impl Into<String>) -> Self {
         LayoutError::Invalid(msg.into())
+    }
+    /// An invariant the code relies on does not hold: a bug, reported as an error rather than a
+    /// panic (the library never panics on input).
+    pub fn internal(what: &str) -> Self {
+        LayoutError::Invalid(format!("internal error: {what} (please report the input)"))
     }
     /// Convenience constructor for [`LayoutError::BadArguments`].
     pub fn bad_args(op: impl Into<String>, message: impl Into<String>) -> Self {
@@ -123,6 +134,10 @@ impl fmt::Display for LayoutError {
                 None => write!(f, "unknown operation `{name}`"),
             },
             BadArguments { op, message } => write!(f, "{op}: {message}"),
+            TooLarge { what, count, limit } => write!(
+                f,
+                "{what} is {count}, above the limit of {limit} (see the README's section on limits)"
+            ),
             Invalid(m) => write!(f, "{m}"),
         }
     }

@@ -15,6 +15,7 @@
 //!
 //! Besides, this module holds the checked helpers a tensor needs on integer layouts: the size of a
 //! shape, the flattened modes and the index range of a layout.
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
@@ -112,16 +113,26 @@ fn split<V: IndexValue>(c: V::Coord, shape: &IntTuple, stride: &IntTuple) -> Res
     }
 }
 
-/// `split` over the modes `ss:ds` (non-empty): the first mode gets `c % size`, the rest `c / size`;
-/// the terms are summed from the right after all are computed.
+/// `split` over the modes `ss:ds` (non-empty): each mode but the last gets `c % size` and passes
+/// `c / size` on, the last gets what is left; the terms are summed from the right after all are
+/// computed (a loop, so a flat layout of any rank needs no stack).
 fn split_from<V: IndexValue>(c: V::Coord, ss: &[IntTuple], ds: &[IntTuple]) -> Result<V> {
-    if ss.len() == 1 {
-        return split(c, &ss[0], &ds[0]);
+    let mut terms = Vec::with_capacity(ss.len());
+    let mut c = c;
+    for (k, (s, d)) in ss.iter().zip(ds).enumerate() {
+        if Some(k) == ss.len().checked_sub(1) {
+            terms.push(split::<V>(c, s, d)?);
+        } else {
+            let p = V::size(s)?;
+            terms.push(split::<V>(V::rem(c, p)?, s, d)?);
+            c = V::div(c, p)?;
+        }
     }
-    let p = V::size(&ss[0])?;
-    let term = split::<V>(V::rem(c, p)?, &ss[0], &ds[0])?;
-    let rest = split_from::<V>(V::div(c, p)?, &ss[1..], &ds[1..])?;
-    V::add(term, &rest)
+    let mut terms = terms.into_iter().rev();
+    let last = terms.next().ok_or_else(|| {
+        LayoutError::invalid("crd2idx: cannot map an index into the empty shape ()")
+    })?;
+    terms.try_fold(last, |acc, t| V::add(t, &acc))
 }
 
 /// The integer value of a leaf; an error naming `what` for a tuple or a basis element.
@@ -174,11 +185,14 @@ pub(crate) fn index_bounds(layout: &Layout) -> Result<Option<(i64, i64)>> {
         if s == 0 {
             return Ok(None);
         }
-        let reach = (s - 1).checked_mul(d).ok_or(LayoutError::Overflow {
-            op: "*",
-            lhs: s - 1,
-            rhs: d,
-        })?;
+        let reach = s
+            .saturating_sub(1)
+            .checked_mul(d)
+            .ok_or(LayoutError::Overflow {
+                op: "*",
+                lhs: s.saturating_sub(1),
+                rhs: d,
+            })?;
         let acc = if reach >= 0 { &mut hi } else { &mut lo };
         *acc = acc.checked_add(reach).ok_or(LayoutError::Overflow {
             op: "+",

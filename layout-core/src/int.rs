@@ -11,6 +11,7 @@
 //! assert_eq!(a.mul(b).unwrap().to_string(), "24");
 //! assert_eq!(Int::s(0).mul(b).unwrap().to_string(), "_0");
 //! ```
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
 use std::fmt;
@@ -151,9 +152,15 @@ impl Int {
             });
         }
         let (a, b) = (self.value, o.value);
-        let q = a / b;
-        let v = if (a % b != 0) && ((a < 0) == (b < 0)) {
-            q + 1
+        let overflow = LayoutError::Overflow {
+            op: "ceil_div",
+            lhs: a,
+            rhs: b,
+        };
+        let q = a.checked_div(b).ok_or(overflow.clone())?;
+        let inexact = a.checked_rem(b).unwrap_or(0) != 0; // MIN % -1 is 0, as in exact arithmetic
+        let v = if inexact && ((a < 0) == (b < 0)) {
+            q.checked_add(1).ok_or(overflow)?
         } else {
             q
         };
@@ -167,24 +174,25 @@ impl Int {
     pub fn min(self, o: Int) -> Int {
         Int::new(self.value.min(o.value), self.both(o))
     }
-    /// Greatest common divisor (non-negative).
-    pub fn gcd(self, o: Int) -> Int {
-        Int::new(gcd_i64(self.value, o.value), self.both(o))
+    /// Greatest common divisor (non-negative); an error when it is 2^63 (`gcd(i64::MIN, 0)`).
+    pub fn gcd(self, o: Int) -> Result<Int> {
+        Ok(Int::new(gcd_i64(self.value, o.value)?, self.both(o)))
     }
-    /// Least common multiple.
+    /// Least common multiple (non-negative), checked.
     pub fn lcm(self, o: Int) -> Result<Int> {
-        let g = gcd_i64(self.value, o.value);
+        let overflow = LayoutError::Overflow {
+            op: "lcm",
+            lhs: self.value,
+            rhs: o.value,
+        };
+        let g = gcd_i64(self.value, o.value).map_err(|_| overflow.clone())?;
         if g == 0 {
             return Ok(Int::new(0, self.both(o)));
         }
-        let v = (self.value / g)
-            .checked_mul(o.value)
-            .ok_or(LayoutError::Overflow {
-                op: "lcm",
-                lhs: self.value,
-                rhs: o.value,
-            })?
-            .abs();
+        let v = (self.value.checked_div(g))
+            .and_then(|q| q.checked_mul(o.value))
+            .and_then(i64::checked_abs)
+            .ok_or(overflow)?;
         Ok(Int::new(v, self.both(o)))
     }
     /// Absolute value.
@@ -215,15 +223,20 @@ impl Int {
     }
 }
 
-/// Greatest common divisor of two `i64`, always non-negative (`gcd(0, 0) == 0`).
-pub fn gcd_i64(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+/// Greatest common divisor of two `i64`, always non-negative (`gcd(0, 0) == 0`); an error when it
+/// is 2^63, which is not an `i64` (`gcd(i64::MIN, 0)`, `gcd(i64::MIN, i64::MIN)`).
+pub fn gcd_i64(a: i64, b: i64) -> Result<i64> {
+    let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
+    while y != 0 {
+        let t = x.checked_rem(y).unwrap_or(0); // y != 0 here
+        x = y;
+        y = t;
     }
-    a.min(i64::MAX as u64) as i64
+    i64::try_from(x).map_err(|_| LayoutError::Overflow {
+        op: "gcd",
+        lhs: a,
+        rhs: b,
+    })
 }
 
 impl fmt::Display for Int {

@@ -78,11 +78,14 @@ impl IntTuple {
     /// Mode `i` (a leaf has only mode 0, itself).
     pub fn get(&self, i: usize) -> Result<IntTuple> {
         match self {
-            IntTuple::Tuple(v) => v.get(i).cloned().ok_or(LayoutError::IndexOutOfRange {
-                what: format!("get<{i}> of {self}"),
-                index: i as i64,
-                bound: v.len() as i64,
-            }),
+            IntTuple::Tuple(v) => v
+                .get(i)
+                .cloned()
+                .ok_or_else(|| LayoutError::IndexOutOfRange {
+                    what: format!("get<{i}> of {self}"),
+                    index: i as i64,
+                    bound: v.len() as i64,
+                }),
             leaf if i == 0 => Ok(leaf.clone()),
             leaf => Err(LayoutError::IndexOutOfRange {
                 what: format!("get<{i}> of {leaf}"),

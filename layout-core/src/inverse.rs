@@ -12,6 +12,7 @@
 //! assert_eq!(right_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
 //! assert_eq!(left_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
 //! ```
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::coalesce::coalesce;
 use crate::coalesce::support::flat_modes;
@@ -36,17 +37,43 @@ fn int_modes(l: &Layout, op: &str) -> Result<(Vec<Int>, Vec<Int>)> {
 fn prefix_products(shape: &[Int]) -> Result<Vec<Int>> {
     let mut out = vec![Int::s(1)];
     for s in shape {
-        let next = s.mul(*out.last().expect("non-empty"))?;
+        let next = s.mul(
+            *out.last()
+                .ok_or_else(|| LayoutError::internal("non-empty"))?,
+        )?;
         out.push(next);
     }
     Ok(out)
 }
 
+/// The most modes whose strides tie that the exchange sort below orders (it is quadratic).
+pub const MAX_SORT_MODES: usize = 1 << 12;
+
 /// The order CuTe's compile-time exchange sort puts `keys` in (ascending, not stable on ties).
-fn exchange_sort_order(keys: &[i64]) -> Vec<usize> {
+/// Distinct keys are sorted in O(n log n) (every sort agrees on them); ties need CuTe's own
+/// quadratic order, so more than [`MAX_SORT_MODES`] keys with a tie are an error.
+fn exchange_sort_order(op: &str, keys: &[i64]) -> Result<Vec<usize>> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_unstable_by_key(|&i| keys[i]);
+    if order.windows(2).all(|w| keys[w[0]] != keys[w[1]]) {
+        return Ok(order);
+    }
+    if keys.len() > MAX_SORT_MODES {
+        return Err(crate::limits::too_large(
+            format!(
+                "{op}: modes with equal strides to sort the way CuTe does; the number of modes"
+            ),
+            keys.len(),
+            MAX_SORT_MODES,
+        ));
+    }
+    Ok(exchange_sort(keys))
+}
+
+fn exchange_sort(keys: &[i64]) -> Vec<usize> {
     let mut a: Vec<(i64, usize)> = keys.iter().copied().zip(0..).collect();
     for i in 0..a.len() {
-        for j in i + 1..a.len() {
+        for j in (i..a.len()).skip(1) {
             if a[j].0 < a[i].0 {
                 a.swap(i, j);
             }
@@ -79,7 +106,7 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
     let mut rs = vec![Int::s(1)];
     let mut rd = vec![Int::s(0)];
     let mut next = Int::s(1);
-    for k in exchange_sort_order(&keys) {
+    for k in exchange_sort_order("right_inverse", &keys)? {
         let i = statics[k];
         if next.is_static && next.value == stride[i].value {
             rs.push(shape[i]);
@@ -115,15 +142,20 @@ pub fn left_inverse(layout: &Layout) -> Result<Layout> {
     }
     let pre = prefix_products(&shape)?;
     let keys: Vec<i64> = stride.iter().map(|d| d.value).collect();
-    let order = exchange_sort_order(&keys);
+    let order = exchange_sort_order("left_inverse", &keys)?;
     let mut rs: Vec<Int> = Vec::new();
     let mut rd = vec![Int::s(0)];
+    // The product of `rs`, kept up to date when a stride needs it (as CuTe computes it then).
+    let (mut covered, mut counted) = (Int::s(1), 0);
     for &i in &order {
         let d = stride[i];
         if d.is_static_eq(0) {
             continue;
         }
-        let covered = rs.iter().try_fold(Int::s(1), |acc, s| acc.mul(*s))?;
+        for s in &rs[counted..] {
+            covered = covered.mul(*s)?;
+        }
+        counted = rs.len();
         if d.rem(covered)?.value != 0 {
             return Err(LayoutError::NotDivisible {
                 what: format!(
@@ -153,6 +185,11 @@ fn check_right(layout: &Layout, result: &Layout) -> Result<()> {
     if n > CHECK_LIMIT {
         return Ok(());
     }
+    FlatFn::check_work(
+        &[&fa, &fr],
+        n,
+        "checking a right inverse: points times modes",
+    )?;
     for i in 0..n {
         let x = int_at(&fr, i, result)?;
         let y = int_at(&fa, x, layout)?;
@@ -169,16 +206,34 @@ fn check_right(layout: &Layout, result: &Layout) -> Result<()> {
 }
 
 /// Check `layout(result(layout(i))) == layout(i)` for every `i < size(layout)` (the quasi-inverse
-/// property; for an injective layout it is `result(layout(i)) == i`).
+/// property) and, when the layout is injective on its domain, `result(layout(i)) == i` (CuTe's
+/// construction can break it with dynamic size-1 modes whose strides tie:
+/// `left_inverse((6,1):(_1,_1))` would be `1:6`).
 fn check_left(layout: &Layout, result: &Layout) -> Result<()> {
     let (fa, fl) = (FlatFn::new(layout)?, FlatFn::new(result)?);
     let n = fa.size()?;
     if n > CHECK_LIMIT {
         return Ok(());
     }
-    for i in 0..n {
-        let x = int_at(&fa, i, layout)?;
+    FlatFn::check_work(
+        &[&fa, &fl],
+        n,
+        "checking a left inverse: points times modes",
+    )?;
+    let xs = (0..n)
+        .map(|i| int_at(&fa, i, layout))
+        .collect::<Result<Vec<_>>>()?;
+    let injective = xs.iter().collect::<std::collections::HashSet<_>>().len() == xs.len();
+    for (i, &x) in (0i128..).zip(&xs) {
         let j = int_at(&fl, x, result)?;
+        if injective && j != i {
+            return Err(LayoutError::Postcondition {
+                what: format!(
+                    "left_inverse of {layout}: CuTe's result {result} is not a left inverse: the \
+                     layout sends {i} to {x} (and is injective) but the result sends {x} to {j}"
+                ),
+            });
+        }
         let y = int_at(&fa, j, layout)?;
         if y != x {
             return Err(LayoutError::Postcondition {

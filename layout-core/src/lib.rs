@@ -41,8 +41,15 @@
 //! assert!(complement(&"(_2,_2):(_1,_1)".parse().unwrap(), &"_4".parse().unwrap()).is_err()); // not injective
 //! ```
 #![forbid(unsafe_code)]
+// Bad input is an error, never a panic: no unwrap/expect/panic outside tests (the few `Index`
+// impls of tensors, which must panic by the trait's contract, allow it where they are).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arith_tuple;
 pub mod atom;
 pub mod basis;
@@ -59,6 +66,7 @@ pub mod int;
 pub mod int_tuple;
 pub mod inverse;
 pub mod layout;
+pub mod limits;
 pub mod modes;
 pub mod notation;
 pub mod print;
@@ -67,6 +75,7 @@ pub mod query;
 pub mod swizzle;
 pub mod tensor;
 pub mod tiler;
+pub mod tiler_div;
 pub mod tuple_ops;
 pub mod typed;
 pub mod vector;
@@ -94,5 +103,6 @@ pub use inverse::*;
 pub use modes::*;
 pub use product::*;
 pub use query::*;
+pub use tiler_div::*;
 pub use tuple_ops::*;
 pub use vector::*;

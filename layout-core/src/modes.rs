@@ -97,8 +97,9 @@ impl std::str::FromStr for Coord {
     }
 }
 
-/// The largest rank that `append<N>`/`prepend<N>` build (a guard against absurd template arguments).
-pub const MAX_RANK: usize = 1 << 12;
+/// The largest rank that `append<N>`/`prepend<N>` build (a guard against absurd template
+/// arguments; the number of elements of the result is limited separately).
+pub const MAX_RANK: usize = crate::limits::MAX_ELEMENTS;
 
 fn check_rank(op: &str, n: usize) -> Result<()> {
     if n > MAX_RANK {
@@ -106,6 +107,24 @@ fn check_rank(op: &str, n: usize) -> Result<()> {
             format!("{op}<{n}>: target rank"),
             n,
             MAX_RANK + 1,
+        ));
+    }
+    Ok(())
+}
+
+/// An error before `copies` copies of `x` are added to `t` when the result would have more than
+/// [`crate::limits::MAX_ELEMENTS`] elements.
+fn check_copies(op: &str, t: &IntTuple, x: &IntTuple, copies: usize) -> Result<()> {
+    use crate::limits::{MAX_ELEMENTS, extent, too_large};
+    let total = extent(x)
+        .elements
+        .saturating_mul(copies)
+        .saturating_add(extent(t).elements);
+    if total > MAX_ELEMENTS {
+        return Err(too_large(
+            format!("{op}: the number of elements of the result"),
+            total,
+            MAX_ELEMENTS,
         ));
     }
     Ok(())
@@ -253,6 +272,7 @@ pub fn append_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntT
             elems.len()
         )));
     }
+    check_copies("append", t, x, n - elems.len())?;
     let mut out = elems.clone();
     out.resize(n, x.clone());
     Ok(IntTuple::Tuple(out))
@@ -273,6 +293,7 @@ pub fn prepend_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<Int
             elems.len()
         )));
     }
+    check_copies("prepend", t, x, n - elems.len())?;
     let mut out = vec![x.clone(); n - elems.len()];
     out.extend(elems);
     Ok(IntTuple::Tuple(out))
@@ -351,16 +372,39 @@ pub fn replace(layout: &Layout, n: usize, x: &Layout) -> Result<Layout> {
 pub fn zip_tuple(t: &IntTuple) -> Result<IntTuple> {
     match t {
         IntTuple::Tuple(v) => match v.first() {
-            Some(IntTuple::Tuple(first)) => Ok(IntTuple::Tuple(
-                (0..first.len())
-                    .map(|j| v.iter().map(|e| e.get(j)).collect::<Result<_>>())
-                    .map(|r| r.map(IntTuple::Tuple))
-                    .collect::<Result<_>>()?,
-            )),
+            Some(IntTuple::Tuple(first)) => {
+                check_zip_ranks(v, first.len())?;
+                Ok(IntTuple::Tuple(
+                    (0..first.len())
+                        .map(|j| v.iter().map(|e| e.get(j)).collect::<Result<_>>())
+                        .map(|r| r.map(IntTuple::Tuple))
+                        .collect::<Result<_>>()?,
+                ))
+            }
             Some(_) => Ok(IntTuple::Tuple(vec![t.clone()])),
             None => Err(LayoutError::invalid("zip of the empty tuple ()")),
         },
         leaf => Ok(leaf.clone()),
+    }
+}
+
+/// Every element zipped must have the rank of the first (a leaf counts as rank 1): otherwise CuTe
+/// does not compile and the transposed tuple would lose or invent elements
+/// (`blocked_product((3):(1),2:1)` zips `(3)` with `(1,2)`).
+fn check_zip_ranks(v: &[IntTuple], rank: usize) -> Result<()> {
+    match v
+        .iter()
+        .find(|e| e.rank() != rank || (rank != 1 && !e.is_tuple()))
+    {
+        Some(e) => Err(LayoutError::NotCongruent {
+            what: format!(
+                "zip: every element must have rank {rank} like the first, but {e} has rank {}",
+                e.rank()
+            ),
+            left: v[0].to_string(),
+            right: e.to_string(),
+        }),
+        None => Ok(()),
     }
 }
 

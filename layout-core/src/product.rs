@@ -38,7 +38,8 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
         Tiler::Tuple(ts) => by_mode("logical_product", block, ts, logical_product),
         Tiler::Underscore => Ok(block.clone()),
         _ => {
-            let b = tiler_layout(tiler)?.expect("layout or integer tiler");
+            let b = tiler_layout(tiler)?
+                .ok_or_else(|| LayoutError::internal("layout or integer tiler"))?;
             let cotarget = size(block)?.mul(cosize(&b)?)?;
             let rest = complement(block, &IntTuple::Int(cotarget))?;
             Ok(Layout::from_modes(vec![
@@ -100,7 +101,14 @@ fn padded_product(block: &Layout, tiler: &Layout) -> Result<(Layout, Layout)> {
 /// ```
 pub fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
     let (b, t) = padded_product(block, tiler)?;
-    zip(&b, &t)
+    zip(&b, &t).map_err(|e| in_product("blocked_product", block, tiler, e))
+}
+
+/// A zip error of a rank-sensitive product, with the operands named.
+fn in_product(op: &str, block: &Layout, tiler: &Layout, e: LayoutError) -> LayoutError {
+    LayoutError::invalid(format!(
+        "{op}({block}, {tiler}): the block and tiler parts have mismatched ranks: {e}"
+    ))
 }
 
 /// Raked product: the block's elements interleaved across the tiler: mode `i` of the result is
@@ -115,7 +123,7 @@ pub fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 /// ```
 pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
     let (b, t) = padded_product(block, tiler)?;
-    zip(&t, &b)
+    zip(&t, &b).map_err(|e| in_product("raked_product", block, tiler, e))
 }
 
 /// Repeat `block` so that the result covers `target` (a shape), the copies laid out in the mode

@@ -9,6 +9,7 @@
 
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
+use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use std::fmt;
 
@@ -31,6 +32,27 @@ impl Tiler {
         match self {
             Tiler::Tuple(v) => v.len(),
             _ => 1,
+        }
+    }
+}
+
+impl Tiler {
+    /// A shape used as a tiler: integers stay integers, tuples tile mode by mode.
+    ///
+    /// ```
+    /// use layout_core::{IntTuple, Tiler};
+    /// let t = Tiler::from_shape(&"(_2,(3,_4))".parse::<IntTuple>().unwrap()).unwrap();
+    /// assert_eq!(t.to_string(), "(_2,(3,_4))");
+    /// ```
+    pub fn from_shape(shape: &IntTuple) -> Result<Tiler> {
+        match shape {
+            IntTuple::Int(i) => Ok(Tiler::Int(*i)),
+            IntTuple::Tuple(v) => Ok(Tiler::Tuple(
+                v.iter().map(Tiler::from_shape).collect::<Result<_>>()?,
+            )),
+            IntTuple::Basis(b) => Err(LayoutError::invalid(format!(
+                "a basis element {b} cannot be a tiler"
+            ))),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! assert_eq!(shape_div(&s, &IntTuple::s(6)).unwrap().to_string(), "(_1,_3,_2,_8)");
 //! assert_eq!(product(&s).unwrap().to_string(), "_288");
 //! ```
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
@@ -217,8 +218,8 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                 && q.is_static
                 && q.value != 0
                 && p.value != 0
-                && p.value % q.value != 0
-                && q.value % p.value != 0
+                && p.value.checked_rem(q.value).unwrap_or(0) != 0 // i64::MIN % -1 is 0
+                && q.value.checked_rem(p.value).unwrap_or(0) != 0
             {
                 return Err(LayoutError::NotDivisible {
                     what: "shape_div (divisibility condition: one must divide the other)".into(),
@@ -309,20 +310,7 @@ pub fn compatible(a: &IntTuple, b: &IntTuple) -> Result<Int> {
 /// assert_eq!(evenly_divides(&"((_2,_8))".parse().unwrap(), &"(_16)".parse().unwrap()).unwrap().to_string(), "_1");
 /// ```
 pub fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<Int> {
-    match b {
-        IntTuple::Tuple(y) => {
-            if y.len() > a.rank() {
-                return Ok(Int::s(0));
-            }
-            y.iter().enumerate().try_fold(Int::s(1), |acc, (i, q)| {
-                Ok(bool_and(acc, evenly_divides(&a.get(i)?, q)?))
-            })
-        }
-        _ => {
-            let tiles = product(&ceil_div(a, b)?)?;
-            Ok(product(a)?.eq_b(product(b)?.mul(tiles)?))
-        }
-    }
+    crate::tiler_div::evenly_divides_tiler(a, &crate::tiler::Tiler::from_shape(b)?)
 }
 
 /// Tuple equality as CuTe's `==`: static when both sides are static.
@@ -367,23 +355,23 @@ pub fn elem_less(a: &IntTuple, b: &IntTuple) -> Result<Int> {
 /// ```
 pub fn colex_less(a: &IntTuple, b: &IntTuple) -> Result<Int> {
     match (a, b) {
-        (IntTuple::Tuple(x), IntTuple::Tuple(y)) => colex_impl(x, y, 0),
+        (IntTuple::Tuple(x), IntTuple::Tuple(y)) => colex_impl(x, y),
         _ => Ok(leaf(a, "colex_less")?.lt_b(leaf(b, "colex_less")?)),
     }
 }
 
-fn colex_impl(x: &[IntTuple], y: &[IntTuple], i: usize) -> Result<Int> {
-    if i == y.len() {
-        return Ok(Int::s(0));
+/// Colexicographic `<` of two tuples from their last modes on: `less(p, q) || (p == q && rest)`,
+/// every term computed (CuTe's staticness of the result depends on all of them), in a loop.
+fn colex_impl(x: &[IntTuple], y: &[IntTuple]) -> Result<Int> {
+    let mut terms = Vec::new();
+    for (p, q) in x.iter().rev().zip(y.iter().rev()) {
+        terms.push((colex_less(p, q)?, tuple_eq(p, q)?));
     }
-    if i == x.len() {
-        return Ok(Int::s(1));
-    }
-    let (p, q) = (&x[x.len() - 1 - i], &y[y.len() - 1 - i]);
-    Ok(bool_or(
-        colex_less(p, q)?,
-        bool_and(tuple_eq(p, q)?, colex_impl(x, y, i + 1)?),
-    ))
+    let base = Int::s(i64::from(y.len() > x.len()));
+    Ok(terms
+        .into_iter()
+        .rev()
+        .fold(base, |rest, (less, eq)| bool_or(less, bool_and(eq, rest))))
 }
 
 fn fold_leaves(op: &str, ts: &[IntTuple], f: fn(Int, Int) -> Result<Int>) -> Result<Int> {
@@ -425,7 +413,7 @@ pub fn min(ts: &[IntTuple]) -> Result<Int> {
 /// assert_eq!(gcd(&["(_2,(_4,_8))".parse().unwrap()]).unwrap().to_string(), "_2");
 /// ```
 pub fn gcd(ts: &[IntTuple]) -> Result<Int> {
-    fold_leaves("gcd", ts, |a, b| Ok(a.gcd(b)))
+    fold_leaves("gcd", ts, |a, b| a.gcd(b))
 }
 
 /// Exclusive prefix products of the leaves, with the same profile (CuTe's compact column-major strides).

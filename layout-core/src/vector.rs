@@ -9,7 +9,7 @@
 //! assert_eq!(eval_str("upcast<2>((_4,_8):(_1,_4))").unwrap().to_string(), "(_2,_8):(_1,_2)");
 //! ```
 
-use crate::divide::deps::{coalesce, col_major_from, composition, right_inverse, shape_div};
+use crate::divide::deps::{coalesce, col_major_from, composition, right_inverse};
 use crate::divide::logical_divide;
 use crate::error::{LayoutError, Result};
 use crate::int::{Int, gcd_i64};
@@ -121,7 +121,7 @@ pub fn domain_distribute(a: &IntTuple, b: &IntTuple) -> Result<Layout> {
     let mut rest = *b;
     let mut shape = Vec::new();
     for s in flat.int_leaves()? {
-        let g = s.gcd(rest);
+        let g = s.gcd(rest)?;
         shape.push(IntTuple::Int(g));
         rest = rest.div(g)?;
     }
@@ -143,14 +143,17 @@ fn check_factor(op: &str, n: i64) -> Result<Int> {
     Ok(Int::s(n))
 }
 
-/// View a layout of elements as a layout of `n`-element vectors: the stride-1 mode shrinks by `n`,
-/// every other static stride is divided by `n` (static strides must divide or be divided by `n`);
+/// View a layout of elements as a layout of `n`-element vectors (CuTe at CUTLASS `7107b05`): a mode
+/// with static stride `d` becomes `ceil_div(s, ceil_div(n, |d|)) : signum(d) * ceil_div(|d|, n)`, so
+/// the stride-1 mode shrinks by `n` rounding up; only the stride must divide or be divided by `n`;
 /// a dynamic stride is simply divided (assumed a multiple of `n`), a static `_0` stays.
 ///
 /// ```
 /// use layout_core::notation::eval_str;
 /// assert_eq!(eval_str("upcast<4>((_32,_32):(_32,_1))").unwrap().to_string(), "(_32,_8):(_8,_1)");
 /// assert_eq!(eval_str("upcast<2>((4,8):(1,4))").unwrap().to_string(), "(4,8):(0,2)");
+/// assert_eq!(eval_str("upcast<4>((_6,_3):(_1,_8))").unwrap().to_string(), "(_2,_3):(_1,_2)");
+/// assert!(eval_str("upcast<4>((_8,_4):(_1,_6))").is_err());
 /// ```
 pub fn upcast(n: i64, layout: &Layout) -> Result<Layout> {
     let n = check_factor("upcast", n)?;
@@ -171,9 +174,22 @@ fn upcast_parts(n: Int, s: &IntTuple, d: &IntTuple) -> Result<(IntTuple, IntTupl
             Ok((IntTuple::Tuple(a), IntTuple::Tuple(b)))
         }
         (_, IntTuple::Int(st)) if st.is_static_eq(0) => Ok((s.clone(), d.clone())),
-        (_, IntTuple::Int(st)) if st.is_static => {
-            let per = shape_div(&IntTuple::Int(n), &IntTuple::Int(st.abs()?))?;
-            Ok((shape_div(s, &per)?, shape_div(d, &IntTuple::Int(n))?))
+        (IntTuple::Int(sh), IntTuple::Int(st)) if st.is_static => {
+            if st.value % n.value != 0 && n.value % st.value != 0 {
+                return Err(LayoutError::NotDivisible {
+                    what: format!(
+                        "upcast<{}>: the static stride (Divisibility condition)",
+                        n.value
+                    ),
+                    dividend: st.to_string(),
+                    divisor: n.value.to_string(),
+                });
+            }
+            let mag = st.abs()?;
+            let per = n.ceil_div(mag)?;
+            let sign = Int::s(st.value.signum());
+            let stride = sign.mul(mag.ceil_div(n)?)?;
+            Ok((IntTuple::Int(sh.ceil_div(per)?), IntTuple::Int(stride)))
         }
         (_, IntTuple::Int(st)) => Ok((s.clone(), IntTuple::Int(st.div(n)?))),
         _ => Err(LayoutError::invalid(format!(
@@ -249,7 +265,7 @@ pub fn recast_layout(old_bits: i64, new_bits: i64, layout: &Layout) -> Result<La
             format!("element sizes must be positive, got {old_bits} and {new_bits}"),
         ));
     }
-    let g = gcd_i64(old_bits, new_bits);
+    let g = gcd_i64(old_bits, new_bits)?;
     let (num, den) = (new_bits / g, old_bits / g);
     let mut out = layout.clone();
     if num != 1 {

@@ -8,6 +8,16 @@
 //! algebra (no second implementation) -> emit concrete typed code. A mistake becomes one
 //! `compile_error!` at the offending token, followed by a stub of the right type so nothing cascades.
 
+// A macro that panics crashes the user's build with a backtrace instead of an error at their
+// token: no unwrap/expect/panic, and no unchecked arithmetic (layout-core's checked integers do the
+// algebra).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
+
 mod check;
 mod diag;
 mod emit;
@@ -39,6 +49,16 @@ use proc_macro::TokenStream;
 /// let n: i64 = 5;
 /// let d = layout!((4,{n}):(1,4));
 /// assert_eq!(d.to_string(), "(_4,5):(_1,_4)");
+/// ```
+///
+/// The layout analyses are compile-time checks: `check_bank_conflict_free<BITS,BYTES>(TV, SMEM)` and
+/// `check_coalesced<BITS>(TV, GMEM)` give the thread-value layout `TV` when its accesses are free of
+/// shared-memory bank conflicts (coalesced in global memory), and fail compilation with the wavefront
+/// (sector) counts otherwise:
+///
+/// ```
+/// let tv = cute::layout!(check_bank_conflict_free<16, 16>(((8, 8), 8):((1, 64), 8), Sw<3,3,3> o 0 o (8, 64):(64, 1)));
+/// assert_eq!(tv.to_string(), "((_8,_8),_8):((_1,_64),_8)");
 /// ```
 ///
 /// A mistake is a compile error that says what is wrong with the numbers:

@@ -170,6 +170,9 @@ pub struct Cursor {
     pos: usize,
     /// Where "end of input" is reported.
     end: Span,
+    /// Groups and composed layouts around this level (at most layout-core's `MAX_DEPTH`, so the
+    /// parser's recursion, and rustc's stack, stay bounded).
+    depth: usize,
 }
 
 impl Cursor {
@@ -178,10 +181,31 @@ impl Cursor {
             toks: ts.into_iter().collect(),
             pos: 0,
             end,
+            depth: 0,
         }
     }
-    pub fn of_group(g: &Group) -> Cursor {
-        Cursor::new(g.stream(), g.span_close())
+    /// A cursor over the inside of `g`, one level deeper than `self`; an error at `g` past the
+    /// nesting limit.
+    pub fn of_group(&self, g: &Group) -> PResult<Cursor> {
+        let depth = self.deeper(g.span_open())?;
+        Ok(Cursor {
+            depth,
+            ..Cursor::new(g.stream(), g.span_close())
+        })
+    }
+    /// The depth one level down from this cursor, or the error at `span` past the limit.
+    fn deeper(&self, span: Span) -> PResult<usize> {
+        let max = layout_core::limits::MAX_DEPTH;
+        if self.depth >= max {
+            return Err(Diag::new(
+                span,
+                format!(
+                    "layout nested too deeply: nesting depth {} is above the limit of {max} (parentheses, calls and composed layouts)",
+                    self.depth.saturating_add(1)
+                ),
+            ));
+        }
+        Ok(self.depth.saturating_add(1))
     }
     pub fn at_end(&self) -> bool {
         self.pos >= self.toks.len()
@@ -190,11 +214,11 @@ impl Cursor {
         self.toks.get(self.pos)
     }
     fn peek_at(&self, k: usize) -> Option<&TokenTree> {
-        self.toks.get(self.pos + k)
+        self.toks.get(self.pos.saturating_add(k))
     }
     pub fn next(&mut self) -> Option<TokenTree> {
         let t = self.toks.get(self.pos).cloned();
-        self.pos += 1;
+        self.pos = self.pos.saturating_add(1);
         t
     }
     /// The span of the next token, or the end.
@@ -209,7 +233,7 @@ impl Cursor {
     }
     pub fn eat_punct(&mut self, c: char) -> bool {
         if self.is_punct(c) {
-            self.pos += 1;
+            self.pos = self.pos.saturating_add(1);
             true
         } else {
             false
@@ -328,7 +352,11 @@ fn swizzle_term(c: &mut Cursor) -> PResult<Node> {
                 ));
             }
         }
-        let inner = term(c)?;
+        let outer = c.depth;
+        c.depth = c.deeper(c.span())?;
+        let inner = term(c);
+        c.depth = outer;
+        let inner = inner?;
         return Ok(Node::Composed {
             sw: Box::new(sw),
             offset: Box::new(offset),
@@ -421,7 +449,7 @@ fn itup(c: &mut Cursor) -> PResult<Node> {
         Some(TokenTree::Group(g)) => match g.delimiter() {
             Delimiter::Parenthesis => {
                 c.next();
-                let mut inner = Cursor::of_group(&g);
+                let mut inner = c.of_group(&g)?;
                 let mut elems = Vec::new();
                 while !inner.at_end() {
                     elems.push(expr(&mut inner)?);
@@ -528,7 +556,7 @@ fn call_or_name(c: &mut Cursor, name: String, span: Span) -> PResult<Node> {
     match c.peek().cloned() {
         Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => {
             c.next();
-            let mut inner = Cursor::of_group(&g);
+            let mut inner = c.of_group(&g)?;
             let mut args = Vec::new();
             while !inner.at_end() {
                 args.push(expr(&mut inner)?);

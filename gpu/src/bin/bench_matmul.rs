@@ -4,7 +4,7 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick]` (quick: three shapes, two rounds).
+//! `bench_matmul [--quick] [--host]` (quick: three shapes, two rounds; host: only the host cost).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -113,6 +113,22 @@ mod bench {
         gemm_ex: Vec<f64>,
     }
 
+    /// `D = A·B` with the GEMM call on `buf`.
+    fn ours<T: Half>(
+        gemm: &Gemm,
+        buf: &mut Buffers<T>,
+        [la, lb, ld]: [&layout_core::Layout; 3],
+    ) -> Result<()> {
+        gemm.run::<T, T>(
+            &Matrix::new(&buf.a, la.clone()),
+            &Matrix::new(&buf.b, lb.clone()),
+            None,
+            &mut MatrixMut::new(&mut buf.d, ld.clone()),
+            1.0,
+            0.0,
+        )
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn round<T: Half>(
         rt: &Runtime,
@@ -134,16 +150,7 @@ mod bench {
             l(format!("({m},{n}):({},1)", up(n)))?,
         );
         for (gemm, out) in [(gemms.0, &mut t.ours), (gemms.1, &mut t.mma_sync)] {
-            let ms = rt.time_ms(2, iters, || {
-                gemm.run::<T, T>(
-                    &Matrix::new(&buf.a, la.clone()),
-                    &Matrix::new(&buf.b, lb.clone()),
-                    None,
-                    &mut MatrixMut::new(&mut buf.d, ld.clone()),
-                    1.0,
-                    0.0,
-                )
-            })?;
+            let ms = rt.time_ms(2, iters, || ours(gemm, buf, [&la, &lb, &ld]))?;
             out.push(tf(ms));
         }
         let mut lt_ms = Vec::new();
@@ -258,31 +265,39 @@ mod bench {
             l("(64,64):(1,64)")?,
             l("(64,64):(64,1)")?,
         );
-        let mut call = || {
-            gemm.run::<bf16, bf16>(
-                &Matrix::new(&buf.a, la.clone()),
-                &Matrix::new(&buf.b, lb.clone()),
-                None,
-                &mut MatrixMut::new(&mut buf.d, ld.clone()),
-                1.0,
-                0.0,
-            )
-        };
+        let mut call = || ours(&gemm, &mut buf, [&la, &lb, &ld]);
         for _ in 0..100 {
             call()?;
         }
         rt.sync()?;
         let calls = 5000;
-        let t0 = std::time::Instant::now();
-        for _ in 0..calls {
-            call()?;
+        let mut per_call = |what: &str| -> Result<()> {
+            rt.sync()?;
+            let t0 = std::time::Instant::now();
+            for _ in 0..calls {
+                call()?;
+            }
+            let host = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
+            rt.sync()?;
+            let all = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
+            println!(
+                "host cost of one cached call (64^3 bf16, {calls} back to back, {what}): {host:.2} us to enqueue, {all:.2} us per call including the GPU"
+            );
+            Ok(())
+        };
+        let tracking = rt.context().is_event_tracking();
+        per_call(if tracking {
+            "cudarc event tracking on"
+        } else {
+            "event tracking off"
+        })?;
+        if tracking {
+            // SAFETY: one stream uses these buffers; nothing else reads or writes them meanwhile.
+            unsafe { rt.context().disable_event_tracking() };
+            per_call("cudarc event tracking off")?;
+            // SAFETY: as above; tracking is restored for whatever runs next.
+            unsafe { rt.context().enable_event_tracking() };
         }
-        let host = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
-        rt.sync()?;
-        let all = t0.elapsed().as_secs_f64() * 1e6 / calls as f64;
-        println!(
-            "host cost of one cached call (64^3 bf16, {calls} back to back): {host:.2} us to enqueue, {all:.2} us per call including the GPU"
-        );
         Ok(())
     }
 

@@ -18,6 +18,7 @@ use crate::emit::{Leaf, Params, flat_modes, pattern};
 use crate::error::{Result, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::piece::cp_async_mainloop::{CopiedOperand, Pipeline, StageCopy};
+use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::epilogue_sm80::Epilogue;
 use crate::piece::fragment::WarpMma;
 use crate::piece::schedule::{grouped_raster, tile_counts};
@@ -104,12 +105,15 @@ pub struct GemmOptions {
     /// Stage D through shared memory and store it with 16-byte vectors (interior tiles, beta = 0,
     /// when the padded `(BM,BN)` output tile fits in the pipeline's shared memory).
     pub staged_epilogue: bool,
+    /// The fused bias and activation (`scale` must be false: alpha and beta are the kernel's own).
+    pub epilogue: EpilogueOp,
 }
 
 impl Default for GemmOptions {
     fn default() -> Self {
         GemmOptions {
             staged_epilogue: true,
+            epilogue: EpilogueOp::default(),
         }
     }
 }
@@ -269,15 +273,9 @@ fn params(spec: &GemmSpec, p: &Problem) -> Result<Params> {
 /// The header comment: layouts of the operands, the TiledMMA and its atom's thread-value layouts (from
 /// `layout_core::atom`, as coordinates), the shared tiles and the pipeline.
 fn header(spec: &GemmSpec, mma: &MmaTraits, tiles: [&OperandTile; 2], smem: i64) -> Result<String> {
-    let GemmConfig {
-        bm,
-        bn,
-        bk,
-        warps_m,
-        warps_n,
-        stages,
-        ..
-    } = spec.config;
+    let c = &spec.config;
+    let (bm, bn, bk, stages) = (c.bm, c.bn, c.bk, c.stages);
+    let (warps_m, warps_n) = (c.warps_m, c.warps_n);
     let (ity, oty) = (spec.input.name(), spec.output.name());
     let (wtm, wtn) = (bm / warps_m, bn / warps_n);
     let mut c = format!(
@@ -346,6 +344,19 @@ fn prologue(cfg: &GemmConfig, p: &Problem, tiled: &TiledMma) -> Result<String> {
     Ok(c)
 }
 
+/// The bias buffer of a fused op: M (per row) or N (per column) values of the output type.
+fn bias_buffer(op: &EpilogueOp, p: &Problem, out: DType) -> Option<Buffer> {
+    let n = match op.bias {
+        BiasKind::None => return None,
+        BiasKind::PerRow => p.m.int.value,
+        BiasKind::PerColumn => p.n.int.value,
+    };
+    Some(Buffer {
+        name: "bias".into(),
+        bytes: (n.max(0) * out.bytes()) as usize,
+    })
+}
+
 /// [`generate_gemm_with`] with the default [`GemmOptions`].
 pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
     generate_gemm_with(spec, &GemmOptions::default())
@@ -371,7 +382,14 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         ));
     }
     let p = problem(spec)?;
-    let params = params(spec, &p)?;
+    let op = opts.epilogue;
+    if op.scale {
+        return unsupported(
+            "the fused op of the SM80 kernel has no alpha/beta of its own (scale = false)".into(),
+        );
+    }
+    let mut params = params(spec, &p)?;
+    op.params(&mut params, spec.output, spec.alpha, spec.beta);
     let (a_bytes, stage_bytes) = (ta.bytes(), ta.bytes() + tb.bytes());
     let smem = stage_bytes * cfg.stages;
     let maj = |m: Major| if m == Major::K { "k" } else { "mn" };
@@ -387,7 +405,7 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         cfg.warps_m,
         cfg.warps_n,
         cfg.stages
-    );
+    ) + &op.tag();
     let mut c = header(spec, &mma, [&ta, &tb], smem)?;
     for f in [
         SMEM_ADDR,
@@ -404,6 +422,7 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         params.signature()
     );
     c += &prologue(&cfg, &p, &tiled)?;
+    c += &op.lambdas(spec.output, (&p.m.expr(), &p.n.expr()));
     let copied = |tile, ld, mn_extent, mn0, stage_offset| CopiedOperand {
         tile,
         ld,
@@ -446,6 +465,7 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         extents: (p.m.expr(), p.n.expr()),
         fragment: &fragment,
         atom_mn: (mma.extent(0)?, mma.extent(1)?),
+        op,
     };
     if opts.staged_epilogue && epilogue.can_stage(smem) {
         c += &epilogue.staged();
@@ -466,7 +486,10 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
             Buffer::for_layout("B", &spec.b, 2)?,
             Buffer::for_layout("C", &spec.c, spec.output.bytes())?,
             Buffer::for_layout("D", &spec.c, spec.output.bytes())?,
-        ],
+        ]
+        .into_iter()
+        .chain(bias_buffer(&op, &p, spec.output))
+        .collect(),
         pointer_alignment: 16,
     })
 }

@@ -24,6 +24,7 @@ use crate::dtype::{DType, Major};
 use crate::emit::{Leaf, Params, offset_at, tile_origin_expr};
 use crate::error::{Result, to_u32};
 use crate::kernel::{Buffer, Kernel, TensorMapArg};
+use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging, store_fns};
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
 use crate::piece::tma_mainloop::WarpSpecialized;
@@ -522,7 +523,7 @@ fn params(
     Ok(params)
 }
 
-fn buffers(p: &HopperProblem, output: DType) -> Result<Vec<Buffer>> {
+fn buffers(p: &HopperProblem, output: DType, op: &EpilogueOp) -> Result<Vec<Buffer>> {
     let span = |ld: i64, lines: i64, inner: i64| (ld * (lines - 1) + inner) as usize;
     let (a_in, a_out) = if p.a_major == Major::K {
         (p.k, p.m)
@@ -534,20 +535,25 @@ fn buffers(p: &HopperProblem, output: DType) -> Result<Vec<Buffer>> {
     } else {
         (p.n, p.k)
     };
-    Ok(vec![
-        Buffer {
-            name: "A".into(),
-            bytes: span(p.lda, a_out, a_in) * 2,
-        },
-        Buffer {
-            name: "B".into(),
-            bytes: span(p.ldb, b_out, b_in) * 2,
-        },
-        Buffer {
-            name: "D".into(),
-            bytes: span(p.ldd, p.m, p.n) * output.bytes() as usize,
-        },
-    ])
+    let osz = output.bytes() as usize;
+    let buffer = |name: &str, bytes| Buffer {
+        name: name.into(),
+        bytes,
+    };
+    let mut v = vec![
+        buffer("A", span(p.lda, a_out, a_in) * 2),
+        buffer("B", span(p.ldb, b_out, b_in) * 2),
+        buffer("D", span(p.ldd, p.m, p.n) * osz),
+    ];
+    if op.scale {
+        v.push(buffer("C", span(p.ldd, p.m, p.n) * osz));
+    }
+    match op.bias {
+        BiasKind::None => {}
+        BiasKind::PerRow => v.push(buffer("bias", p.m as usize * osz)),
+        BiasKind::PerColumn => v.push(buffer("bias", p.n as usize * osz)),
+    }
+    Ok(v)
 }
 
 /// Generates the kernel for `problem` with `config`: the warp-specialized TMA mainloop with the direct or
@@ -558,11 +564,36 @@ pub fn generate_hopper_gemm(
     output: DType,
     config: &HopperConfig,
 ) -> Result<Kernel> {
+    generate_hopper_gemm_with(problem, input, output, config, &Fused::default())
+}
+
+/// The fused epilogue of an SM90 GEMM: the op and the scalars it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Fused {
+    /// Bias, activation, and whether alpha/beta*C apply.
+    pub op: EpilogueOp,
+    /// alpha (with `op.scale`).
+    pub alpha: f32,
+    /// beta (with `op.scale`).
+    pub beta: f32,
+}
+
+/// [`generate_hopper_gemm`] with a fused epilogue: `D = act(alpha*A·B + beta*C + bias)`, C laid out as D.
+pub fn generate_hopper_gemm_with(
+    problem: &HopperProblem,
+    input: DType,
+    output: DType,
+    config: &HopperConfig,
+    fused: &Fused,
+) -> Result<Kernel> {
     let (p, c) = (problem, config);
     check(p, input, output, c)?;
     let plan = plan(p, output, c)?;
-    let name = kernel_name(p, input, output, c);
-    let params = params(p, input, output, c, &plan)?;
+    let name = kernel_name(p, input, output, c) + &fused.op.tag();
+    let mut params = params(p, input, output, c, &plan)?;
+    fused
+        .op
+        .params(&mut params, output, fused.alpha, fused.beta);
     let mainloop = WarpSpecialized {
         operands: [&plan.op_a, &plan.op_b],
         tile: (c.bm, c.bn, c.bk),
@@ -589,6 +620,7 @@ pub fn generate_hopper_gemm(
             format!(" + cw * {}", plan.wg_rows)
         },
         osz: output.bytes(),
+        op: fused.op,
     };
     let (epi, drain) = match &plan.staging {
         Some(st) => (
@@ -615,12 +647,16 @@ pub fn generate_hopper_gemm(
     };
     let mut s = header(&name, p, input, output, c, &plan);
     s += &device_fns(input, output, c, &plan);
+    if !fused.op.is_identity() {
+        s += crate::arch::convert::CONVERT;
+    }
     s += &format!(
         "\nextern \"C\" __global__ void __launch_bounds__({}, 1)\n{name}(\n    {}) {{\n",
         c.threads(),
         params.signature()
     );
     s += &mainloop.setup(&maps);
+    s += &fused.op.lambdas(output, ("M", "N"));
     s += &mainloop.producer();
     s += &mainloop.consumer(&doc, &epi, &drain);
     s += "}\n";
@@ -633,7 +669,7 @@ pub fn generate_hopper_gemm(
         block: (c.threads(), 1, 1),
         dynamic_smem_bytes: c.smem_bytes(),
         args: params.args,
-        buffers: buffers(p, output)?,
+        buffers: buffers(p, output, &fused.op)?,
         pointer_alignment: 16,
     })
 }

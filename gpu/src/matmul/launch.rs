@@ -5,6 +5,7 @@
 use super::plan::{Plan, Request, Span, check_spans, plan};
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
+use crate::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
 use crate::runtime::{LoadedKernel, Prepared, RawBuffer, Runtime};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, ValidAsZeroBits};
 use layout_core::Layout;
@@ -57,6 +58,27 @@ impl<'a, T> MatrixMut<'a, T> {
     }
 }
 
+/// A bias vector: one value per row (`BiasKind::PerRow`, M values) or per column (`PerColumn`, N values)
+/// of D, of D's element type.
+pub struct Bias<'a, O> {
+    /// The values.
+    pub data: &'a CudaSlice<O>,
+    /// Per row or per column of D.
+    pub per: BiasKind,
+}
+
+/// The epilogue of a GEMM call: `D = act(alpha * A·B + beta * C + bias)`.
+pub struct Epilogue<'a, O> {
+    /// alpha.
+    pub alpha: f32,
+    /// beta (C is read only when it is not 0).
+    pub beta: f32,
+    /// An optional bias.
+    pub bias: Option<Bias<'a, O>>,
+    /// The activation applied last.
+    pub activation: Activation,
+}
+
 /// A GEMM handle on a stream: the runtime (compile cache) and the plans of the requests seen so far.
 pub struct Gemm {
     rt: Runtime,
@@ -72,6 +94,7 @@ struct PlanKey {
     types: (DType, DType),
     scalars: (u32, u32),
     aligned: [bool; 4],
+    op: EpilogueOp,
 }
 
 /// A planned request: its key, the plan, its loaded kernel, the bytes each operand's layout spans, and
@@ -121,6 +144,7 @@ impl Gemm {
             types: (r.input, r.output),
             scalars: (r.alpha.to_bits(), r.beta.to_bits()),
             aligned: r.aligned,
+            op: r.op,
         }
     }
 
@@ -148,6 +172,7 @@ impl Gemm {
             && k.types == (r.input, r.output)
             && k.scalars == (r.alpha.to_bits(), r.beta.to_bits())
             && k.aligned == r.aligned
+            && k.op == r.op
     }
 
     fn entry(&self, r: &Request, sizes: [usize; 2]) -> Result<Option<Arc<Entry>>> {
@@ -213,13 +238,42 @@ impl Gemm {
         alpha: f32,
         beta: f32,
     ) -> Result<()> {
+        let epilogue = Epilogue {
+            alpha,
+            beta,
+            bias: None,
+            activation: Activation::None,
+        };
+        self.run_fused(a, b, c, d, &epilogue)
+    }
+
+    /// `D = act(alpha * A·B + beta * C + bias)` with the bias per row or column of D and the activation
+    /// fused into the kernel's epilogue; otherwise as [`Gemm::run`].
+    pub fn run_fused<T: Element, O: Element>(
+        &self,
+        a: &Matrix<T>,
+        b: &Matrix<T>,
+        c: Option<&Matrix<O>>,
+        d: &mut MatrixMut<O>,
+        e: &Epilogue<O>,
+    ) -> Result<()> {
         let stream = self.rt.stream().clone();
         let (pa, _ga) = a.data.device_ptr(&stream);
         let (pb, _gb) = b.data.device_ptr(&stream);
         let c_guard = c.map(|c| c.data.device_ptr(&stream));
+        let bias_guard = e
+            .bias
+            .as_ref()
+            .map(|b| (b.data.device_ptr(&stream), b.data.len()));
         let d_len = d.data.len();
         let (pd, _gd) = d.data.device_ptr_mut(&stream);
         let pc = c_guard.as_ref().map_or(pd, |g| g.0);
+        let (alpha, beta) = (e.alpha, e.beta);
+        let op = EpilogueOp {
+            bias: e.bias.as_ref().map_or(BiasKind::None, |b| b.per),
+            activation: e.activation,
+            scale: false,
+        };
         let request = Request {
             a: &a.layout,
             b: &b.layout,
@@ -236,6 +290,7 @@ impl Gemm {
             },
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
             sm_count: self.rt.sm_count(),
+            op,
         };
         let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
         let Some(entry) = self.entry(&request, [ts, os])? else {
@@ -278,11 +333,26 @@ impl Gemm {
                 std::mem::swap(&mut x, &mut y);
             }
             let (cb, db) = (at(2, pc, lens[2]), at(3, pd, lens[3]));
-            let raw = |(p, n): (u64, usize)| RawBuffer::new(p, n);
-            let buffers: Vec<RawBuffer> = match plan.path {
-                "sm90" => vec![raw(x), raw(y), raw(db)],
-                _ => vec![raw(x), raw(y), raw(cb), raw(db)],
-            };
+            let bias = bias_guard
+                .as_ref()
+                .map_or((0, 0), |((p, _), n)| (*p, n * os));
+            let buffers = plan
+                .kernel
+                .buffers
+                .iter()
+                .map(|b| match b.name.as_str() {
+                    "A" => Ok(x),
+                    "B" => Ok(y),
+                    "C" => Ok(cb),
+                    "D" => Ok(db),
+                    "bias" => Ok(bias),
+                    other => Err(GpuError::Config {
+                        kernel: "matmul",
+                        reason: format!("{}: unknown buffer {other}", plan.kernel.name),
+                    }),
+                })
+                .map(|r| r.map(|(p, n)| RawBuffer::new(p, n)))
+                .collect::<Result<Vec<_>>>()?;
             self.launch(&entry, buffers)?;
         }
         Ok(())

@@ -33,5 +33,6 @@
 mod launch;
 pub mod plan;
 
+pub use crate::piece::epilogue_op::{Activation, BiasKind};
 #[cfg(feature = "cuda")]
-pub use launch::{Element, Gemm, Matrix, MatrixMut};
+pub use launch::{Bias, Element, Epilogue, Gemm, Matrix, MatrixMut};

@@ -8,9 +8,10 @@ use crate::dtype::{DType, Major};
 use crate::emit::flat_modes;
 use crate::error::{GpuError, Result};
 use crate::kernel::Kernel;
-use crate::kernels::gemm_simt::{SimtSpec, generate_gemm_simt};
-use crate::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
-use crate::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use crate::kernels::gemm_simt::generate_gemm_simt;
+use crate::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
+use crate::kernels::gemm_sm90::{Fused, HopperConfig, HopperProblem, generate_hopper_gemm_with};
+use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use layout_core::{Int, IntTuple, Layout, cosize};
 
 /// A GEMM request: `D = alpha * A·B + beta * C` over layouts `A (M,K[,L])`, `B (K,N[,L])`,
@@ -39,6 +40,8 @@ pub struct Request<'a> {
     pub aligned: [bool; 4],
     /// Streaming multiprocessors of the device (tile shapes are chosen to fill them).
     pub sm_count: u32,
+    /// Fused bias (per row or column of D) and activation (`scale` is decided by the plan).
+    pub op: EpilogueOp,
 }
 
 /// One batch's problem in rank-2 layouts, after normalization (D row-major; roles of A and B swapped and
@@ -273,26 +276,39 @@ fn vectorizable(r: &Request, p: &Batch, batch_strides: [i64; 4]) -> bool {
     ld_ok(a) && ld_ok(b) && d_ok && batch_ok && r.aligned.iter().all(|&x| x)
 }
 
+/// The op in the kernel's orientation: a transposed problem (D column-major) swaps rows and columns.
+fn oriented(op: EpilogueOp, swapped: bool) -> EpilogueOp {
+    let bias = match (op.bias, swapped) {
+        (BiasKind::PerRow, true) => BiasKind::PerColumn,
+        (BiasKind::PerColumn, true) => BiasKind::PerRow,
+        (b, _) => b,
+    };
+    EpilogueOp {
+        bias,
+        scale: false,
+        ..op
+    }
+}
+
 fn choose(r: &Request, p: &Batch, strides: [i64; 4]) -> Result<(Kernel, &'static str)> {
     let k = flat_modes(&p.a)?[1].0.value;
+    let op = oriented(r.op, p.swapped);
     if k > 0 && vectorizable(r, p, strides) {
-        let sm90 = r.arch.starts_with("sm_90") && r.alpha == 1.0 && r.beta == 0.0;
-        let hopper = if sm90 { sm90_kernel(r, p).ok() } else { None };
+        let hopper = if r.arch.starts_with("sm_90") {
+            sm90_kernel(r, p, op).ok()
+        } else {
+            None
+        };
         if let Some(kernel) = hopper {
             return Ok((kernel, "sm90"));
         }
-        return Ok((generate_gemm(&sm80_spec(r, p))?, "sm80"));
+        let opts = GemmOptions {
+            epilogue: op,
+            ..GemmOptions::default()
+        };
+        return Ok((generate_gemm_with(&sm80_spec(r, p), &opts)?, "sm80"));
     }
-    let spec = SimtSpec {
-        a: p.a.clone(),
-        b: p.b.clone(),
-        c: p.d.clone(),
-        input: r.input,
-        output: r.output,
-        alpha: r.alpha,
-        beta: r.beta,
-    };
-    Ok((generate_gemm_simt(&spec)?, "simt"))
+    Ok((generate_gemm_simt(&sm80_spec(r, p), &op)?, "simt"))
 }
 
 /// The SM80 configuration by shape: 128x256 tiles (2x4 warps) for large outputs, else 128x128 with two
@@ -367,7 +383,7 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
         .map_or(HopperConfig::large(), |(c, _)| *c)
 }
 
-fn sm90_kernel(r: &Request, p: &Batch) -> Result<Kernel> {
+fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Kernel> {
     let (a, b) = (major_ld(&p.a, 1), major_ld(&p.b, 0));
     let (Some((a_major, lda)), Some((b_major, ldb))) = (a, b) else {
         return bad("operands without a unit stride".into());
@@ -385,5 +401,13 @@ fn sm90_kernel(r: &Request, p: &Batch) -> Result<Kernel> {
         b_major,
     };
     let config = sm90_config(m, n, ldd * r.output.bytes(), r.sm_count);
-    generate_hopper_gemm(&problem, r.input, r.output, &config)
+    let fused = Fused {
+        op: EpilogueOp {
+            scale: r.alpha != 1.0 || r.beta != 0.0,
+            ..op
+        },
+        alpha: r.alpha,
+        beta: r.beta,
+    };
+    generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)
 }

@@ -11,6 +11,7 @@
 use crate::atom::Fragment;
 use crate::dtype::DType;
 use crate::emit::Leaf;
+use crate::piece::epilogue_op::EpilogueOp;
 
 /// The epilogue's geometry: CTA tile, warp tile, atoms per warp, output type and leading dimension.
 pub struct Epilogue<'a> {
@@ -32,6 +33,8 @@ pub struct Epilogue<'a> {
     pub fragment: &'a Fragment,
     /// The atom's extent `(m, n)` (16, 8).
     pub atom_mn: (i64, i64),
+    /// The fused bias and activation (alpha and beta are the epilogue's own).
+    pub op: EpilogueOp,
 }
 
 impl Epilogue<'_> {
@@ -89,7 +92,16 @@ impl Epilogue<'_> {
         c += &format!(
             "          const unsigned int so = sbase + ((wm * {wtm} + i * {am} + frag_row + {h8} * h) * {pitch} + wn * {wtn} + j * {an} + frag_col) * {osize};\n"
         );
-        c += "          const float v0 = alpha * acc[i][j][2 * h], v1 = alpha * acc[i][j][2 * h + 1];\n";
+        if self.op.is_identity() {
+            c += "          const float v0 = alpha * acc[i][j][2 * h], v1 = alpha * acc[i][j][2 * h + 1];\n";
+        } else {
+            c += &format!(
+                "          const int gm = m0 + wm * {wtm} + i * {am} + frag_row + {h8} * h, gn = n0 + wn * {wtn} + j * {an} + frag_col;\n          const float v0 = {}, v1 = {};\n",
+                self.op.apply("alpha * acc[i][j][2 * h]", "gm", "gn"),
+                self.op
+                    .apply("alpha * acc[i][j][2 * h + 1]", "gm", "gn + 1")
+            );
+        }
         match oty {
             DType::F32 => {
                 c += "          asm volatile(\"st.shared.v2.f32 [%0], {%1,%2};\" :: \"r\"(so), \"f\"(v0), \"f\"(v1) : \"memory\");\n";
@@ -166,6 +178,13 @@ impl Epilogue<'_> {
         c += "        if (beta != 0.f) {\n";
         c += &rd;
         c += "        }\n";
+        if !self.op.is_identity() {
+            c += &format!(
+                "        v0 = {}; v1 = {};\n",
+                self.op.apply("v0", "m", "n"),
+                self.op.apply("v1", "m", "n + 1")
+            );
+        }
         c += &wr;
         c += "      }\n    }\n  }\n";
         c

@@ -14,6 +14,7 @@ use crate::atom::Fragment;
 use crate::dtype::{DType, Major};
 use crate::emit::{offset_at, swizzle_expr};
 use crate::error::{Result, config};
+use crate::piece::epilogue_op::EpilogueOp;
 use layout_core::atom::gmma::{SmemSwizzle, gmma_c_layout, smem_atom};
 use layout_core::{IntTuple, Layout, Swizzle, tile_to_shape};
 
@@ -104,6 +105,8 @@ pub struct Sm90Epilogue<'a> {
     pub cw_row: String,
     /// Output bytes per element.
     pub osz: i64,
+    /// The fused elementwise op.
+    pub op: EpilogueOp,
 }
 
 impl Sm90Epilogue<'_> {
@@ -117,6 +120,8 @@ impl Sm90Epilogue<'_> {
     /// Stores of the accumulators, predicated at the M and N edges.
     pub fn direct(&self) -> String {
         let ((bm, bn), m_chunks, cw_row) = (self.tile, self.m_chunks, &self.cw_row);
+        let v0 = self.op.apply("acc[c][4 * j + 2 * h]", "row", "col");
+        let v1 = self.op.apply("acc[c][4 * j + 2 * h + 1]", "row", "col + 1");
         let (h_rows, j_cols, nj) = (self.acc.h_rows, self.acc.j_cols, bn / 8);
         let mut c = format!(
             "      // epilogue: gmma_c_layout({bn}) = {} -> (row, col) of each accumulator; predicated at the M/N edges\n",
@@ -134,12 +139,13 @@ impl Sm90Epilogue<'_> {
 #pragma unroll
             for (int j = 0; j < {nj}; ++j) {{
               const int col = tn * {bn} + {j_cols} * j + frag_col;
-              if (col < N) store_pair(drow + col, acc[c][4 * j + 2 * h], acc[c][4 * j + 2 * h + 1], col + 1 < N);
+              if (col < N) store_pair(drow + col, {}, {}, col + 1 < N);
             }}
           }}
         }}
       }}
-"#
+"#,
+            v0, v1
         );
         c
     }
@@ -162,15 +168,25 @@ impl Sm90Epilogue<'_> {
                 for (int jj = 0; jj < {ejs}; ++jj) {{
                   const int col = col0 + {j_cols} * jj + frag_col;
                   if (col < N)
-                    store_pair(D + (long long)row * ldd + col, acc[c][4 * (q * {ejs} + jj) + 2 * h],
-                               acc[c][4 * (q * {ejs} + jj) + 2 * h + 1], col + 1 < N);
+                    store_pair(D + (long long)row * ldd + col, {e0},
+                               {e1}, col + 1 < N);
                 }}
               }}
             }}
             continue;
           }}
 "#,
-            16 / self.osz
+            16 / self.osz,
+            e0 = self.op.apply(
+                &format!("acc[c][4 * (q * {ejs} + jj) + 2 * h]"),
+                "row",
+                "col"
+            ),
+            e1 = self.op.apply(
+                &format!("acc[c][4 * (q * {ejs} + jj) + 2 * h + 1]"),
+                "row",
+                "col + 1"
+            ),
         )
     }
 
@@ -185,6 +201,9 @@ impl Sm90Epilogue<'_> {
         );
         let box_bytes = 64 * 128;
         let swizzled = swizzle_expr(staging.byte_swizzle, "off");
+        // the element's coordinates in D, for the fused op
+        let grow = format!("(tm * {bm}{cw_row} + c * 64 + (int)r)");
+        let gcol = format!("(col0 + {j_cols} * jj + frag_col)");
         let mut c = format!(
             "      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator -> the staging box {} (element offsets),\n      // swizzle {} on bytes; one thread TMA-stores the box (out-of-bounds rows and columns are not written)\n",
             staging.layout, staging.byte_swizzle
@@ -206,8 +225,8 @@ impl Sm90Epilogue<'_> {
 #pragma unroll
             for (int jj = 0; jj < {ejs}; ++jj) {{
               const u32 off = (r * {ecols}u + {j_cols} * jj + frag_col) * {osz}u;
-              st_shared_pair(buf + {swizzled}, acc[c][4 * (q * {ejs} + jj) + 2 * h],
-                             acc[c][4 * (q * {ejs} + jj) + 2 * h + 1]);
+              st_shared_pair(buf + {swizzled}, {s0},
+                             {s1});
             }}
           }}
           {}   // generic-proxy writes -> TMA
@@ -225,6 +244,16 @@ impl Sm90Epilogue<'_> {
             crate::arch::sync::FENCE_PROXY_ASYNC,
             crate::arch::sync::named_barrier_sync("3 + cw", 128),
             crate::arch::tma::STORE_COMMIT,
+            s0 = self.op.apply(
+                &format!("acc[c][4 * (q * {ejs} + jj) + 2 * h]"),
+                &grow,
+                &gcol
+            ),
+            s1 = self.op.apply(
+                &format!("acc[c][4 * (q * {ejs} + jj) + 2 * h + 1]"),
+                &grow,
+                &format!("{gcol} + 1")
+            ),
         );
         c
     }

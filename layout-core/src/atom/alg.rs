@@ -76,6 +76,14 @@ pub(crate) fn eval_at(a: &Layout, i: i64) -> Result<i64> {
 /// The layout's values at every index of its domain, in order.
 pub(crate) fn eval_all(a: &Layout) -> Result<Vec<i64>> {
     let n = size(a)?.value;
+    let steps = crate::print::MAX_CELLS as usize;
+    if n > steps as i64 {
+        return Err(crate::limits::too_large(
+            format!("evaluating {a} at every coordinate: its size"),
+            usize::try_from(n).unwrap_or(usize::MAX),
+            steps,
+        ));
+    }
     (0..n).map(|i| eval_at(a, i)).collect()
 }
 

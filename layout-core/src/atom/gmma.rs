@@ -52,13 +52,30 @@ pub fn gmma_c_layout(n: i64) -> Result<Layout> {
 
 /// The register layout of A for `_RS` GMMAs, by the bit width of A (32: tf32 `64x8`, 16: `64x16`, 8: `64x32`).
 pub fn gmma_a_register_layout(bits: u32) -> Result<Layout> {
-    let s = match bits {
-        32 => "((_4,_8,_4),(_2,_2)):((_64,_1,_16),(_8,_256))",
+    match bits {
+        8 | 16 | 32 => gmma_a_register_layout_k(256 / bits as i64),
+        _ => Err(LayoutError::invalid(format!(
+            "GMMA A from registers needs 8-, 16- or 32-bit values, got {bits}"
+        ))),
+    }
+}
+
+/// CuTe's `GMMA::ALayout_64xK` (K = 8, 16, 32 or 64; sparse GMMAs use twice the dense K).
+///
+/// ```
+/// use layout_core::atom::gmma::gmma_a_register_layout_k;
+/// assert_eq!(gmma_a_register_layout_k(64).unwrap().to_string(),
+///            "((_4,_8,_4),(_8,_2,_2)):((_512,_1,_16),(_64,_8,_2048))");
+/// ```
+pub fn gmma_a_register_layout_k(k: i64) -> Result<Layout> {
+    let s = match k {
+        8 => "((_4,_8,_4),(_2,_2)):((_64,_1,_16),(_8,_256))",
         16 => "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))",
-        8 => "((_4,_8,_4),(_4,_2,_2)):((_256,_1,_16),(_64,_8,_1024))",
+        32 => "((_4,_8,_4),(_4,_2,_2)):((_256,_1,_16),(_64,_8,_1024))",
+        64 => "((_4,_8,_4),(_8,_2,_2)):((_512,_1,_16),(_64,_8,_2048))",
         _ => {
             return Err(LayoutError::invalid(format!(
-                "GMMA A from registers needs 8-, 16- or 32-bit values, got {bits}"
+                "GMMA A from registers has K = 8, 16, 32 or 64, got {k}"
             )));
         }
     };
@@ -94,9 +111,20 @@ pub(super) fn gmma_traits(name: &str, key: &str) -> Result<MmaTraits> {
         }
         None => (key, None),
     };
-    let rest = base
+    // `SM90_64x...` are CuTe's aliases of `SM90::GMMA::MMA_64x...`; sparse ones have no alias.
+    let (sparse, rest) = if let Some(r) = base
         .strip_prefix("SM90_64x")
-        .ok_or_else(|| bad("expected the prefix SM90_64x"))?;
+        .or_else(|| base.strip_prefix("SM90::GMMA::MMA_64x"))
+    {
+        (false, r)
+    } else if let Some(r) = base.strip_prefix("SM90::GMMA::SPARSE::GMMA_64x") {
+        (true, r)
+    } else {
+        return Err(bad(
+            "expected the prefix SM90_64x, SM90::GMMA::MMA_64x or SM90::GMMA::SPARSE::GMMA_64x",
+        ));
+    };
+    let dense_k = if sparse { 512 } else { 256 };
     let mut parts = rest.split('_');
     let nk = parts.next().unwrap_or_default();
     let (n, k) = nk.split_once('x').ok_or_else(|| bad("expected 64xNxK"))?;
@@ -109,8 +137,13 @@ pub(super) fn gmma_traits(name: &str, key: &str) -> Result<MmaTraits> {
         Some("TN") => true,
         Some(other) => return Err(bad(&format!("unexpected suffix `_{other}`"))),
     };
+    let _saturate = match parts.next() {
+        None => false,
+        Some("SATURATE") if types.starts_with("S32") => true,
+        Some(_) => return Err(bad("unexpected text after the operand sources")),
+    };
     if parts.next().is_some() {
-        return Err(bad("unexpected text after the operand sources"));
+        return Err(bad("unexpected text after _SATURATE"));
     }
     let &(_, bits, tn_only) = TYPE_COMBOS
         .iter()
@@ -130,16 +163,28 @@ pub(super) fn gmma_traits(name: &str, key: &str) -> Result<MmaTraits> {
             "unexpected _TN"
         }));
     }
-    if k * bits as i64 != 256 {
+    if k * bits as i64 != dense_k {
         return Err(bad(&format!(
-            "K = {k} does not match {bits}-bit operands (K * bits must be 256)"
+            "K = {k} does not match {bits}-bit operands (K * bits must be {dense_k})"
         )));
     }
     check_n(n)?;
-    check_template_args(targs, tn_only).map_err(|why| bad(&why))?;
+    let integer = types.starts_with("S32");
+    if integer && n > 32 && n % 16 != 0 {
+        return Err(bad(&format!(
+            "integer GMMAs above N = 32 have N a multiple of 16, got {n}"
+        )));
+    }
+    if integer && !sparse && targs.is_some() {
+        return Err(bad("dense integer GMMAs take no template arguments"));
+    }
+    check_template_args(targs, tn_only, sparse).map_err(|why| bad(&why))?;
+    if integer && targs.is_some_and(|t| t.contains("ScaleIn")) {
+        return Err(bad("integer GMMAs take no GMMA::ScaleIn arguments"));
+    }
     let a = match source {
         "SS" => gmma_smem_operand_layout(64, k)?,
-        "RS" => gmma_a_register_layout(bits)?,
+        "RS" => gmma_a_register_layout_k(k)?,
         _ => return Err(bad("operand sources must be SS or RS")),
     };
     Ok(MmaTraits {
@@ -152,8 +197,13 @@ pub(super) fn gmma_traits(name: &str, key: &str) -> Result<MmaTraits> {
     })
 }
 
-/// Non-TN GMMAs take `<GMMA::Major::{K|MN},GMMA::Major::{K|MN}[,scale args]>`; TN ones take no majors.
-fn check_template_args(targs: Option<&str>, tn_only: bool) -> std::result::Result<(), String> {
+/// Non-TN GMMAs take `<GMMA::Major::{K|MN},GMMA::Major::{K|MN}[,scale args]>`; TN ones take no majors;
+/// sparse ones may end with `GMMA::SparseSel::{Zero|One}`.
+fn check_template_args(
+    targs: Option<&str>,
+    tn_only: bool,
+    sparse: bool,
+) -> std::result::Result<(), String> {
     let args: Vec<&str> = targs
         .map(|t| t.split(',').filter(|s| !s.is_empty()).collect())
         .unwrap_or_default();
@@ -167,9 +217,26 @@ fn check_template_args(targs: Option<&str>, tn_only: bool) -> std::result::Resul
             }
         }
     }
-    let scales = if tn_only { &args[..] } else { &args[2..] };
-    if let Some(s) = scales.iter().find(|s| !s.starts_with("GMMA::ScaleIn::")) {
-        return Err(format!("unexpected template argument `{s}`"));
+    let mut scales = if tn_only { &args[..] } else { &args[2..] };
+    if sparse
+        && let Some((last, init)) = scales.split_last()
+        && matches!(*last, "GMMA::SparseSel::Zero" | "GMMA::SparseSel::One")
+    {
+        scales = init;
+    }
+    if let Some(s) = scales
+        .iter()
+        .find(|s| !matches!(**s, "GMMA::ScaleIn::One" | "GMMA::ScaleIn::Neg"))
+    {
+        return Err(format!(
+            "unexpected template argument `{s}` (expected GMMA::ScaleIn::One or GMMA::ScaleIn::Neg)"
+        ));
+    }
+    if scales.len() > 2 {
+        return Err(format!(
+            "at most two GMMA::ScaleIn arguments, got {}",
+            scales.len()
+        ));
     }
     Ok(())
 }

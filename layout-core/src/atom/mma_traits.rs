@@ -285,6 +285,22 @@ const FIXED: &[Row] = &[
     ),
     warp(
         &[
+            "SM80_16x8x32_S32S4S4S32_TN",
+            "SM80_16x8x32_S32S4S4S32_TN_SATURATE",
+            "SM80_16x8x32_S32S4U4S32_TN",
+            "SM80_16x8x32_S32S4U4S32_TN_SATURATE",
+            "SM80_16x8x32_S32U4S4S32_TN",
+            "SM80_16x8x32_S32U4S4S32_TN_SATURATE",
+            "SM80_16x8x32_S32U4U4S32_TN",
+            "SM80_16x8x32_S32U4U4S32_TN_SATURATE",
+        ],
+        "(_16,_8,_32)",
+        "((_4,_8),(_8,_2)):((_128,_1),(_16,_8))",
+        "((_4,_8),(_8)):((_64,_1),(_8))",
+        SM80_16X8_ROW,
+    ),
+    warp(
+        &[
             "SM80_16x8x64_S32S4S4S32_TN",
             "SM80_16x8x64_S32S4S4S32_TN_SATURATE",
             "SM80_16x8x64_S32S4U4S32_TN",
@@ -310,6 +326,18 @@ const FIXED: &[Row] = &[
         "((_4,_8),(_32,_2)):((_256,_1),(_8,_1024))",
         SM80_16X8_ROW,
     ),
+    // CuTe's ALayout stride is `((_512,_1),((_16,_8)))`, not congruent with its shape (a typo in
+    // `mma_traits_sm80.hpp`); this is the congruent layout it means (README: deviations).
+    warp(
+        &[
+            "SM80_16x8x128_S32U1U1S32_TN_XORPOPC",
+            "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC",
+        ],
+        "(_16,_8,_128)",
+        "((_4,_8),(_32,_2)):((_512,_1),(_16,_8))",
+        "((_4,_8),_32):((_256,_1),_8)",
+        SM80_16X8_ROW,
+    ),
     warp(
         &[
             "SM80_8x8x128_S32U1U1S32_TN_XORPOPC",
@@ -327,6 +355,10 @@ const FIXED: &[Row] = &[
             "SM89_16x8x32_F32E4M3E5M2F32_TN",
             "SM89_16x8x32_F32E5M2E4M3F32_TN",
             "SM89_16x8x32_F32E5M2E5M2F32_TN",
+            "SM89_16x8x32_F16E4M3E4M3F16_TN",
+            "SM89_16x8x32_F16E4M3E5M2F16_TN",
+            "SM89_16x8x32_F16E5M2E4M3F16_TN",
+            "SM89_16x8x32_F16E5M2E5M2F16_TN",
         ],
         "(_16,_8,_32)",
         "((_4,_8),(_4,_2,_2)):((_64,_1),(_16,_8,_256))",
@@ -391,8 +423,11 @@ impl MmaTraits {
     /// The traits of the MMA operation with this CuTe C++ type name.
     ///
     /// Known: the SM61 dot products, SM70 `8x8x4` (all four majors, f16 and f32 accumulators), SM75, SM80
-    /// (f16, bf16, tf32, f64, complex f64, s8/u8, s4/u4, b1), SM89 fp8, SM90 warp-level f64, every SM90 GMMA
-    /// `SM90_64xNxK_..._SS/RS` (see [`super::gmma`]), and `UniversalFMA<D,A,B,C>` (alias `UniversalFMA_F32`).
+    /// (f16, bf16, tf32, f64, complex f64, s8/u8, s4/u4, b1 AND/XOR popc), SM89 fp8 (f32 and f16
+    /// accumulators), SM90 warp-level f64 and complex f64, every SM90 GMMA `SM90_64xNxK_..._SS/RS`
+    /// (also spelled `SM90::GMMA::MMA_64xNxK_...`, with scale and saturate variants) and every sparse
+    /// GMMA `SM90::GMMA::SPARSE::GMMA_64xNxK_...` (see [`super::gmma`]), and `UniversalFMA<D,A,B,C>`
+    /// (alias `UniversalFMA_F32`).
     /// Whitespace and a leading `cute::` are ignored.
     ///
     /// ```
@@ -411,7 +446,7 @@ impl MmaTraits {
         if key == "UniversalFMA_F32" || is_universal_fma(&key) {
             return UNIVERSAL_FMA.build(name);
         }
-        if key.starts_with("SM90_64x") {
+        if key.starts_with("SM90_64x") || key.starts_with("SM90::GMMA::") {
             return super::gmma::gmma_traits(name, &key);
         }
         Err(unknown_op("MMA", name, &key, &Self::known_names()))
@@ -487,6 +522,7 @@ pub(crate) fn normalize(name: &str) -> String {
 
 /// The error for an operation name that is not in a table, with the nearest known name.
 pub(crate) fn unknown_op(kind: &str, name: &str, key: &str, known: &[&str]) -> LayoutError {
+    let name = crate::limits::clip(name);
     match nearest_name(key, known) {
         Some(s) => LayoutError::invalid(format!(
             "unknown {kind} operation `{name}`; did you mean `{s}`?"

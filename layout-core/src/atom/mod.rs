@@ -86,6 +86,9 @@ pub fn type_bits(ty: &str) -> Result<i64> {
 
 /// The known name closest to `name` (Levenshtein), if close enough to be a plausible typo.
 pub(crate) fn nearest_name<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    if !crate::limits::searchable(name) {
+        return None;
+    }
     known
         .iter()
         .map(|k| (edit_distance(name, k), *k))

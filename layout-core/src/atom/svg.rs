@@ -79,14 +79,13 @@ impl TvGrid {
         }
         let threads = alg::size_of_mode(tv, 0)?.value;
         let values = alg::size_of_mode(tv, 1)?.value;
-        let n = rows
-            .checked_mul(cols)
-            .filter(|n| *n > 0 && *n <= 1 << 22)
-            .ok_or_else(|| {
-                LayoutError::invalid(format!(
-                    "a {rows} x {cols} tile is too large (or empty) to draw"
-                ))
-            })?;
+        crate::print::check_picture("a TV layout", rows, cols, crate::print::MAX_FIGURE_CELLS)?;
+        let n = rows.saturating_mul(cols);
+        if n == 0 {
+            return Err(LayoutError::invalid(format!(
+                "a {rows} x {cols} tile is empty: nothing to draw"
+            )));
+        }
         let mut cells: Vec<Option<Cell>> = vec![None; n as usize];
         let offsets = alg::eval_all(tv)?;
         for (i, &pos) in offsets.iter().enumerate() {
@@ -149,12 +148,7 @@ fn thread_colour(t: i64) -> &'static str {
     PALETTE[t.rem_euclid(8) as usize]
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use crate::print::escape_xml as escape;
 
 /// Draw one grid at `(x0, y0)`. `transpose` draws element `(m, n)` at row `n`, column `m`.
 fn draw_grid(
@@ -293,6 +287,10 @@ pub fn tiled_mma_svg(mma: &TiledMma, opts: &SvgOptions) -> Result<String> {
         mma.tile_size(1)?.value,
         mma.tile_size(2)?.value,
     );
+    // All three grids are checked before any is evaluated.
+    for (rows, cols) in [(m, k), (n, k), (m, n)] {
+        crate::print::check_picture("a TV layout", rows, cols, crate::print::MAX_FIGURE_CELLS)?;
+    }
     let a = TvGrid::new(&mma.layout_tv(Operand::A)?, m, k, opts.highlight)?;
     let b = TvGrid::new(&mma.layout_tv(Operand::B)?, n, k, opts.highlight)?;
     let c = TvGrid::new(&mma.layout_tv(Operand::C)?, m, n, opts.highlight)?;

@@ -1,4 +1,5 @@
 //! Evaluation of parsed expressions: literals become values, calls go to the builtin tables.
+#![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use super::builtins;
 use super::parse::{Expr, parse_expr};
@@ -6,6 +7,7 @@ use super::value::Value;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::limits;
 use crate::swizzle::{ComposedLayout, LayoutFn};
 
 /// Parse and evaluate one expression in CuTe notation.
@@ -14,8 +16,31 @@ use crate::swizzle::{ComposedLayout, LayoutFn};
 /// use layout_core::notation::eval_str;
 /// assert_eq!(eval_str("(4,(3,6)):(1,(4,12))").unwrap().to_string(), "(4,(3,6)):(1,(4,12))");
 /// ```
+///
+/// A bare word as the whole result must name something the notation knows (an MMA or copy
+/// operation, a GMMA shared-memory atom or a value type): `foo` alone is an error.
 pub fn eval_str(src: &str) -> Result<Value> {
-    evaluate(&parse_expr(src)?)
+    let v = evaluate(&parse_expr(src)?)?;
+    if let Value::Name(n) = &v {
+        check_known_name(n)?;
+    }
+    Ok(v)
+}
+
+/// An error unless `name` is an MMA or copy operation, a GMMA smem atom or a value type.
+fn check_known_name(name: &str) -> Result<()> {
+    use crate::atom::{CopyTraits, MmaTraits, gmma, type_bits};
+    let known = MmaTraits::from_name(name).is_ok()
+        || CopyTraits::from_name(name).is_ok()
+        || gmma::smem_atom_by_name(name).is_ok()
+        || type_bits(name).is_ok();
+    if known {
+        return Ok(());
+    }
+    Err(LayoutError::invalid(format!(
+        "unknown name `{}`: not an operation, type or atom the notation knows (a call needs parentheses: name(...))",
+        crate::limits::clip(name)
+    )))
 }
 
 /// Parse a literal value (no calls are needed, but they are allowed).
@@ -54,7 +79,9 @@ pub fn evaluate(e: &Expr) -> Result<Value> {
         }
         Expr::Call { name, targs, args } => {
             let args = args.iter().map(evaluate).collect::<Result<Vec<_>>>()?;
-            builtins::call(name, targs, args)
+            let v = builtins::call(name, targs, args)?;
+            limits::check_value(&format!("the result of {}", limits::clip(name)), &v)?;
+            Ok(v)
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::basis::ScaledBasis;
 use crate::error::{LayoutError, Result};
 use crate::int::Int;
+use crate::limits::{MAX_DEPTH, MAX_ELEMENTS, MAX_INPUT_BYTES, too_large};
 use crate::swizzle::Swizzle;
 
 /// `LayoutLeft` or `LayoutRight`.
@@ -47,10 +48,23 @@ pub enum Expr {
 }
 
 /// Parse one expression; the whole input must be consumed.
+///
+/// Limits ([`crate::limits`]): at most [`MAX_INPUT_BYTES`] bytes, [`MAX_DEPTH`] nested parentheses
+/// and calls, [`MAX_ELEMENTS`] integers, tuples and calls; the parser never recurses deeper than
+/// the depth limit.
 pub fn parse_expr(src: &str) -> Result<Expr> {
+    if src.len() > MAX_INPUT_BYTES {
+        return Err(too_large(
+            "parse: the expression's length in bytes",
+            src.len(),
+            MAX_INPUT_BYTES,
+        ));
+    }
     let mut p = Parser {
         s: src.as_bytes(),
         pos: 0,
+        depth: 0,
+        elements: 0,
     };
     let e = p.expr()?;
     p.ws();
@@ -63,6 +77,10 @@ pub fn parse_expr(src: &str) -> Result<Expr> {
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
+    /// Open parentheses, calls and composed layouts around `pos`.
+    depth: usize,
+    /// Integers, basis elements, tuples, calls and names read so far.
+    elements: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -109,6 +127,37 @@ impl<'a> Parser<'a> {
         } else {
             Err(self.err(&format!("`{}`", c as char)))
         }
+    }
+
+    /// Count one element; an error past [`MAX_ELEMENTS`].
+    fn element(&mut self) -> Result<()> {
+        self.elements = self.elements.saturating_add(1);
+        if self.elements > MAX_ELEMENTS {
+            return Err(too_large(
+                format!("parse: the number of elements at column {}", self.pos + 1),
+                self.elements,
+                MAX_ELEMENTS,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Run `f` one nesting level deeper; an error past [`MAX_DEPTH`] (so recursion stays bounded).
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(too_large(
+                format!(
+                    "parse: the nesting depth of parentheses and calls at column {}",
+                    self.pos + 1
+                ),
+                self.depth + 1,
+                MAX_DEPTH,
+            ));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
     }
 
     fn expr(&mut self) -> Result<Expr> {
@@ -179,18 +228,8 @@ impl<'a> Parser<'a> {
                     })?
             };
             self.pos += 1;
-            let mut args = Vec::new();
-            if !self.eat(b')') {
-                loop {
-                    args.push(self.expr()?);
-                    if self.eat(b')') {
-                        break;
-                    }
-                    if !self.eat(b',') {
-                        return Err(self.err("`,` or `)` in the argument list"));
-                    }
-                }
-            }
+            self.element()?;
+            let args = self.nested(|p| p.list("`,` or `)` in the argument list"))?;
             return Ok(Expr::Call {
                 name: ident,
                 targs,
@@ -198,6 +237,7 @@ impl<'a> Parser<'a> {
             });
         }
         self.pos = save;
+        self.element()?;
         Ok(Expr::Name(format!("{ident}{targ_text}")))
     }
 
@@ -234,7 +274,7 @@ impl<'a> Parser<'a> {
                 return Err(self.err("` o ` before the inner layout of a composed layout"));
             }
             self.pos += 1;
-            let inner = self.term()?;
+            let inner = self.nested(Self::term)?;
             return Ok(Expr::Composed(sw, Box::new(off), Box::new(inner)));
         }
         self.pos = save;
@@ -274,27 +314,36 @@ impl<'a> Parser<'a> {
         Ok(shape)
     }
 
+    /// Comma-separated expressions up to the closing `)` (the `(` already read).
+    fn list(&mut self, expected: &str) -> Result<Vec<Expr>> {
+        let mut elems = Vec::new();
+        if !self.eat(b')') {
+            loop {
+                elems.push(self.expr()?);
+                if self.eat(b')') {
+                    break;
+                }
+                if !self.eat(b',') {
+                    return Err(self.err(expected));
+                }
+            }
+        }
+        Ok(elems)
+    }
+
     fn itup(&mut self) -> Result<Expr> {
         self.ws();
         match self.peek() {
             Some(b'(') => {
                 self.pos += 1;
-                let mut elems = Vec::new();
-                if !self.eat(b')') {
-                    loop {
-                        elems.push(self.expr()?);
-                        if self.eat(b')') {
-                            break;
-                        }
-                        if !self.eat(b',') {
-                            return Err(self.err("`,` or `)` in a tuple"));
-                        }
-                    }
-                }
-                Ok(Expr::Tuple(elems))
+                self.element()?;
+                Ok(Expr::Tuple(
+                    self.nested(|p| p.list("`,` or `)` in a tuple"))?,
+                ))
             }
             Some(b'_') if !matches!(self.peek_at(1), Some(c) if c.is_ascii_digit() || c == b'-') => {
                 self.pos += 1;
+                self.element()?;
                 Ok(Expr::Underscore)
             }
             Some(c) if c == b'_' || c == b'-' || c.is_ascii_digit() => {
@@ -303,6 +352,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 let v = self.plain_int()?;
+                self.element()?;
                 let int = Int::new(v, is_static);
                 if self.peek() == Some(b'@') {
                     let mut modes = Vec::new();
@@ -312,6 +362,7 @@ impl<'a> Parser<'a> {
                         if m < 0 {
                             return Err(self.err("a non-negative mode index after `@`"));
                         }
+                        self.element()?;
                         modes.push(m as usize);
                     }
                     modes.reverse();

@@ -26,6 +26,12 @@ fn bw8(idx: i64) -> &'static str {
 /// ```
 pub fn print_latex(f: &LayoutFn) -> Result<String> {
     let g = grid(f, true)?;
+    super::check_picture(
+        "a LaTeX figure",
+        g.rows as i64,
+        g.cols as i64,
+        super::MAX_FIGURE_CELLS,
+    )?;
     let mut o = String::new();
     let _ = writeln!(o, "% Layout: {}", g.title);
     o.push_str(concat!(

@@ -19,9 +19,11 @@
 //! ]);
 //! ```
 
+mod escape;
 mod latex;
 mod svg;
 
+pub use escape::{escape_controls, escape_xml};
 pub use latex::print_latex;
 pub use svg::{SvgOptions, print_svg};
 
@@ -32,8 +34,34 @@ use crate::swizzle::{ComposedLayout, LayoutFn, composition3};
 use crate::tuple_ops::product;
 use std::fmt::Write;
 
-/// The most cells a picture may have (a guard against drawing a huge layout by mistake).
+/// The most cells a text table may have, and the most rows or columns (a guard against drawing a
+/// huge layout by mistake).
 pub const MAX_CELLS: i64 = 1 << 20;
+/// The most cells an SVG or LaTeX figure may have (each cell is some 100-250 bytes of text).
+pub const MAX_FIGURE_CELLS: i64 = 1 << 16;
+
+/// An error unless a `rows x cols` picture is non-negative and has at most `limit` cells, rows and
+/// columns (checked before anything is evaluated or drawn).
+pub fn check_picture(what: &str, rows: i64, cols: i64, limit: i64) -> Result<()> {
+    if rows < 0 || cols < 0 {
+        return Err(LayoutError::invalid(format!(
+            "cannot draw {what}: {rows} x {cols} cells (a negative extent)"
+        )));
+    }
+    let counts = [
+        ("rows", rows),
+        ("columns", cols),
+        ("cells", rows.saturating_mul(cols)),
+    ];
+    match counts.iter().find(|(_, n)| *n > limit) {
+        Some((name, n)) => Err(crate::limits::too_large(
+            format!("cannot draw {what} of {rows} x {cols}: the number of {name}"),
+            usize::try_from(*n).unwrap_or(usize::MAX),
+            usize::try_from(limit).unwrap_or(usize::MAX),
+        )),
+        None => Ok(()),
+    }
+}
 
 /// A layout evaluated on its 2-D grid.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,11 +94,7 @@ pub fn grid(f: &LayoutFn, pad_rank1: bool) -> Result<Grid> {
     let l = domain(&f)?;
     let rows = product(&l.shape().get(0)?)?.value;
     let cols = product(&l.shape().get(1)?)?.value;
-    if rows < 0 || cols < 0 || rows.saturating_mul(cols) > MAX_CELLS {
-        return Err(LayoutError::invalid(format!(
-            "cannot draw {f}: {rows} x {cols} cells (at most {MAX_CELLS})"
-        )));
-    }
+    check_picture(&format!("{f}"), rows, cols, MAX_CELLS)?;
     let mut cells = Vec::with_capacity((rows * cols) as usize);
     for m in 0..rows {
         for n in 0..cols {
@@ -120,6 +144,7 @@ fn append_unit_mode(f: &LayoutFn) -> Result<LayoutFn> {
                 layout_a,
                 offset,
                 layout_b,
+                ..
             } = (**c).clone();
             Ok(composition3(layout_a, offset, append_unit_mode(&layout_b)?))
         }

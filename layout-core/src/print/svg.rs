@@ -25,12 +25,7 @@ const PALETTE: [&str; 8] = [
     "#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2",
 ];
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use super::escape_xml as escape;
 
 /// An SVG picture of `f` (rank 1 or 2): the layout's notation as a caption, column numbers on top,
 /// row numbers on the left, and one cell per coordinate `(m, n)` showing `L(m, n)`.
@@ -46,6 +41,12 @@ fn escape(s: &str) -> String {
 /// ```
 pub fn print_svg(f: &LayoutFn, opts: SvgOptions) -> Result<String> {
     let g = grid(f, true)?;
+    super::check_picture(
+        "an SVG figure",
+        g.rows as i64,
+        g.cols as i64,
+        super::MAX_FIGURE_CELLS,
+    )?;
     let block = opts.color_block.max(1);
     let max_val = g.cells.iter().copied().max().unwrap_or(0).max(g.cosize);
     let min_val = g.cells.iter().copied().min().unwrap_or(0);

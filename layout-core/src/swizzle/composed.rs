@@ -38,6 +38,10 @@ pub struct ComposedLayout {
     pub offset: IntTuple,
     /// The inner function; it defines the domain (usually a layout).
     pub layout_b: LayoutFn,
+    /// The bits of an integer offset that CuTe knows only at run time, when it tracks them as a
+    /// `MixedBits` value (a slice of a swizzled layout at a dynamic coordinate); 0 otherwise. Only
+    /// the printed form depends on it: `M_S|(D&F)=V`.
+    pub offset_flags: i64,
 }
 
 impl ComposedLayout {
@@ -48,6 +52,7 @@ impl ComposedLayout {
             layout_a: a.into(),
             offset,
             layout_b: b.into(),
+            offset_flags: 0,
         }
     }
 
@@ -237,6 +242,19 @@ impl fmt::Display for LayoutFn {
 
 impl fmt::Display for ComposedLayout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} o {} o {}", self.layout_a, self.offset, self.layout_b)
+        match (&self.offset, self.offset_flags) {
+            (IntTuple::Int(o), flags) if flags != 0 => {
+                let v = o.value;
+                write!(
+                    f,
+                    "{} o M_{}|({}&{flags})={v} o {}",
+                    self.layout_a,
+                    v & !flags,
+                    v & flags,
+                    self.layout_b
+                )
+            }
+            _ => write!(f, "{} o {} o {}", self.layout_a, self.offset, self.layout_b),
+        }
     }
 }

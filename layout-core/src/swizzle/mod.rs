@@ -16,10 +16,14 @@
 //! ```
 
 mod composed;
+mod product;
+mod slice;
 
 pub use composed::{
     ComposedLayout, LayoutFn, composition_layout_swizzle, composition3, layout_eval,
 };
+pub use product::logical_product_swizzled;
+pub use slice::slice_and_offset_swizzled;
 
 use crate::error::{LayoutError, Result};
 use crate::int::Int;

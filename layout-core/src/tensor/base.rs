@@ -237,6 +237,7 @@ impl<E: Engine> Tensor<E, Layout> {
 impl<E: Engine, X: RtCoord> Index<X> for Tensor<E, Layout> {
     type Output = E::Value;
     /// Panics with the error's message when the coordinate is out of range; use `get` to check.
+    #[allow(clippy::panic)] // `Index` panics on a bad index by contract, as slices do; `get` is the checked form
     fn index(&self, coord: X) -> &E::Value {
         match self.get(coord) {
             Ok(v) => v,
@@ -246,6 +247,7 @@ impl<E: Engine, X: RtCoord> Index<X> for Tensor<E, Layout> {
 }
 
 impl<E: EngineMut, X: RtCoord> IndexMut<X> for Tensor<E, Layout> {
+    #[allow(clippy::panic)] // `Index` panics on a bad index by contract, as slices do; `get` is the checked form
     fn index_mut(&mut self, coord: X) -> &mut E::Value {
         match self.get_mut(coord) {
             Ok(v) => v,
@@ -279,6 +281,7 @@ impl<E: Engine, S: typed::Congruent<D>, D: typed::IntTupleT, X: typed::Coord<S, 
 {
     type Output = E::Value;
     #[inline(always)]
+    #[allow(clippy::panic)] // `Index` panics on a bad index by contract, as slices do; `get` is the checked form
     fn index(&self, coord: X) -> &E::Value {
         match self.get(coord) {
             Some(v) => v,
@@ -291,6 +294,7 @@ impl<E: EngineMut, S: typed::Congruent<D>, D: typed::IntTupleT, X: typed::Coord<
     for Tensor<E, typed::Layout<S, D>>
 {
     #[inline(always)]
+    #[allow(clippy::panic)] // `Index` panics on a bad index by contract, as slices do; `get` is the checked form
     fn index_mut(&mut self, coord: X) -> &mut E::Value {
         match self.get_mut(coord) {
             Some(v) => v,

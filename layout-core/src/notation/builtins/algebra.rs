@@ -75,7 +75,9 @@ fn dispatch(name: &str, args: Vec<Value>) -> Result<Value> {
     };
     arity(name, &args, counts)?;
     let mut it = args.into_iter();
-    let first = it.next().expect("arity checked");
+    let first = it
+        .next()
+        .ok_or_else(|| LayoutError::internal("arity checked"))?;
     let second = it.next();
     let out: Value = match (name, first, second) {
         ("coalesce", Value::IntTuple(t), None) => co::coalesce_shape(&t)?.into(),

@@ -79,17 +79,24 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
     if let Some(f) = tiler_op {
         arity(name, &args, &[2])?;
         let mut it = args.into_iter();
-        let l = layout_arg(name, it.next().expect("arity"), "first argument")?;
-        let t = tiler_arg(it.next().expect("arity"))?;
+        let l = layout_arg(
+            name,
+            it.next().ok_or_else(|| LayoutError::internal("arity"))?,
+            "first argument",
+        )?;
+        let t = tiler_arg(it.next().ok_or_else(|| LayoutError::internal("arity"))?)?;
         return Ok(Value::Layout(f(&l, &t)?));
     }
     let mut it = args.clone().into_iter();
-    let mut next = || it.next().expect("arity checked");
+    let mut next = || {
+        it.next()
+            .ok_or_else(|| LayoutError::internal("arity checked"))
+    };
     match name {
         "blocked_product" | "raked_product" => {
             arity(name, &args, &[2])?;
-            let a = layout_arg(name, next(), "block")?;
-            let b = layout_arg(name, next(), "tiler")?;
+            let a = layout_arg(name, next()?, "block")?;
+            let b = layout_arg(name, next()?, "tiler")?;
             let f = if name == "blocked_product" {
                 product::blocked_product
             } else {
@@ -99,10 +106,10 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
         }
         "tile_to_shape" => {
             arity(name, &args, &[2, 3])?;
-            let block = layout_arg(name, next(), "block")?;
-            let target = shape_arg(name, next(), "target shape")?;
+            let block = layout_arg(name, next()?, "block")?;
+            let target = shape_arg(name, next()?, "target shape")?;
             let order = if args.len() == 3 {
-                Some(shape_arg(name, next(), "mode order")?)
+                Some(shape_arg(name, next()?, "mode order")?)
             } else {
                 None
             };
@@ -114,8 +121,8 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
         }
         "max_common_vector" | "max_common_layout" => {
             arity(name, &args, &[2])?;
-            let a = layout_arg(name, next(), "first argument")?;
-            let b = layout_arg(name, next(), "second argument")?;
+            let a = layout_arg(name, next()?, "first argument")?;
+            let b = layout_arg(name, next()?, "second argument")?;
             if name == "max_common_vector" {
                 Ok(Value::int(vector::max_common_vector(&a, &b)?))
             } else {
@@ -126,7 +133,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             arity(name, &args, &[1])?;
             Ok(Value::Layout(vector::nullspace(&layout_arg(
                 name,
-                next(),
+                next()?,
                 "argument",
             )?)?))
         }
@@ -134,20 +141,20 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             arity(name, &args, &[1])?;
             Ok(Value::int(vector::max_alignment(&layout_arg(
                 name,
-                next(),
+                next()?,
                 "argument",
             )?)?))
         }
         "domain_distribute" => {
             arity(name, &args, &[2])?;
-            let a = shape_arg(name, next(), "shape")?;
-            let b = shape_arg(name, next(), "count")?;
+            let a = shape_arg(name, next()?, "shape")?;
+            let b = shape_arg(name, next()?, "count")?;
             Ok(Value::Layout(vector::domain_distribute(&a, &b)?))
         }
         "upcast" | "downcast" => {
             arity(name, &args, &[1])?;
             let n = targ(name, targs, 0)? as i64;
-            let l = layout_arg(name, next(), "argument")?;
+            let l = layout_arg(name, next()?, "argument")?;
             let f = if name == "upcast" {
                 vector::upcast
             } else {
@@ -159,7 +166,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             arity(name, &args, &[1])?;
             let a = targ(name, targs, 0)? as i64;
             let b = targ(name, targs, 1)? as i64;
-            let l = layout_arg(name, next(), "argument")?;
+            let l = layout_arg(name, next()?, "argument")?;
             Ok(Value::Layout(vector::recast_layout(a, b, &l)?))
         }
         _ => Err(LayoutError::UnknownOperation {

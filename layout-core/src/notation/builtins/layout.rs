@@ -46,6 +46,9 @@ pub(super) const NAMES: &[&str] = &[
     "slice",
     "dice",
     "slice_and_offset",
+    "domain_offset",
+    "get_swizzle_portion",
+    "get_nonswizzle_portion",
 ];
 
 /// A layout or IntTuple argument, as the mode operations accept both.
@@ -303,6 +306,23 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                 )?)),
                 None => Err(LayoutError::bad_args(name, "expected a layout or a tuple")),
             }
+        }
+        // A plain layout's swizzle portion is the identity `Sw<0,4,3>`; the rest is the layout.
+        "get_swizzle_portion" => {
+            arity(name, args, &[1])?;
+            layout(name, &args[0])?;
+            Ok(Value::Swizzle(crate::Swizzle::new(0, 4, 3)?))
+        }
+        "get_nonswizzle_portion" => {
+            arity(name, args, &[1])?;
+            Ok(Value::Layout(layout(name, &args[0])?))
+        }
+        "domain_offset" => {
+            // CuTe: `(L, L(c))` for a plain layout (a composed layout moves its offset instead).
+            arity(name, args, &[2])?;
+            let l = layout(name, &args[1])?;
+            let at = eval_op(&l, &args[..1])?;
+            Ok(Value::Tuple(vec![Value::Layout(l), at]))
         }
         "slice" | "dice" | "slice_and_offset" => {
             arity(name, args, &[2])?;

@@ -5,6 +5,7 @@ use super::value::Value;
 use crate::error::{LayoutError, Result};
 
 mod algebra;
+mod analysis;
 mod atoms;
 mod divide_product;
 mod layout;
@@ -24,6 +25,7 @@ const TABLES: &[(Table, &[&str])] = &[
     (algebra::call, algebra::NAMES),
     (divide_product::call, divide_product::NAMES),
     (atoms::call, atoms::NAMES),
+    (analysis::call, analysis::NAMES),
 ];
 
 /// Every operation name the notation knows.
@@ -54,12 +56,15 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value>
         ));
     }
     Err(LayoutError::UnknownOperation {
-        name: name.into(),
+        name: crate::limits::clip(name),
         suggestion: nearest(name),
     })
 }
 
 fn nearest(name: &str) -> Option<String> {
+    if !crate::limits::searchable(name) {
+        return None;
+    }
     operation_names()
         .into_iter()
         .map(|n| (edit_distance(name, n), n))

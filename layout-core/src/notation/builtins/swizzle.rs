@@ -56,7 +56,16 @@ pub(super) const NAMES: &[&str] = &[
     "downcast",
     "recast_layout",
     "max_common_vector",
+    "max_common_layout",
     "with_shape",
+    "slice",
+    "slice_and_offset",
+    "max_alignment",
+    "nullspace",
+    "make_fragment_like",
+    "domain_offset",
+    "get_swizzle_portion",
+    "get_nonswizzle_portion",
 ];
 
 fn is_swizzly(v: &Value) -> bool {
@@ -151,7 +160,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                     "element sizes must be positive",
                 ));
             }
-            let g = crate::int::gcd_i64(old, new);
+            let g = crate::int::gcd_i64(old, new)?;
             let (num, den) = (new / g, old / g);
             let f = as_fn(name, &args[0])?;
             let r = if num == 1 && den == 1 {
@@ -160,6 +169,8 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                 cast("downcast", den, &f)?
             } else if den == 1 {
                 cast("upcast", num, &f)?
+            } else if !matches!(f, LayoutFn::Swizzle(_)) {
+                cast("downcast", den, &cast("upcast", num, &f)?)?
             } else {
                 return Err(LayoutError::invalid(format!(
                     "recast_layout<{old},{new}>({f}): recast not supported (ratio {num}/{den})"
@@ -176,6 +187,67 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             let layout = super::call("make_layout", &[], vec![args[1].clone()])?;
             compose(args[0].clone(), layout)
         }
+        "slice" | "slice_and_offset" => {
+            arity(name, &args, &[2])?;
+            let c = crate::modes::Coord::from_value(&args[0])?;
+            let (l, off) = as_composed(name, &args[1])?.slice_and_offset(&c)?;
+            Ok(if name == "slice" {
+                l.into()
+            } else {
+                Value::Tuple(vec![l.into(), off.into()])
+            })
+        }
+        "get_swizzle_portion" | "get_nonswizzle_portion" => {
+            arity(name, &args, &[1])?;
+            let c = as_composed(name, &args[0])?;
+            match (name, c.swizzle()) {
+                ("get_swizzle_portion", Some(sw)) => Ok(Value::Swizzle(sw)),
+                ("get_nonswizzle_portion", Some(_)) => Ok(c.layout_b.clone().into()),
+                _ => Err(LayoutError::bad_args(
+                    name,
+                    format!("defined for a swizzle composed with a layout, not {c}"),
+                )),
+            }
+        }
+        "max_alignment" => {
+            arity(name, &args, &[1])?;
+            max_alignment(as_composed(name, &args[0])?)
+        }
+        "nullspace" => {
+            // CuTe does not attempt composed layouts: `Layout<_1,_0>`.
+            arity(name, &args, &[1])?;
+            as_composed(name, &args[0])?;
+            Ok(Layout::new(IntTuple::s(1), IntTuple::s(0))?.into())
+        }
+        "make_fragment_like" => {
+            arity(name, &args, &[1])?;
+            let c = as_composed(name, &args[0])?;
+            super::call(name, targs, vec![c.layout_b.clone().into()])
+        }
+        "max_common_layout" => {
+            arity(name, &args, &[2])?;
+            max_common_layout(&args[0], &args[1])
+        }
+        "domain_offset" => {
+            arity(name, &args, &[2])?;
+            let c = as_composed(name, &args[1])?;
+            let shift = eval_fn(&c.layout_b, args[0].clone())?.into_int()?;
+            let off = match &c.offset {
+                IntTuple::Int(o) => o.add(shift)?,
+                o => {
+                    return Err(LayoutError::bad_args(
+                        name,
+                        format!("the offset {o} must be an integer"),
+                    ));
+                }
+            };
+            let moved =
+                ComposedLayout::new(c.layout_a.clone(), IntTuple::Int(off), c.layout_b.clone());
+            Ok(Value::Tuple(vec![
+                Value::Composed(moved),
+                Value::int(Int::s(0)),
+            ]))
+        }
         n if REWRAP.contains(&n) => rewrap(name, targs, args),
         _ => Err(LayoutError::bad_args(
             name,
@@ -184,7 +256,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
     }
 }
 
-fn as_fn(op: &str, v: &Value) -> Result<LayoutFn> {
+pub(super) fn as_fn(op: &str, v: &Value) -> Result<LayoutFn> {
     LayoutFn::from_value(v).ok_or_else(|| {
         LayoutError::bad_args(
             op,
@@ -223,9 +295,9 @@ fn eval_fn(f: &LayoutFn, coord: Value) -> Result<Value> {
         },
         LayoutFn::Composed(c) => {
             if !matches!(coord, Value::IntTuple(_)) {
-                return Err(LayoutError::invalid(format!(
-                    "eval({c}, {coord}): slicing a composed layout is not supported"
-                )));
+                // CuTe: a coordinate with `_` slices (`L(_, 3) == slice((_, 3), L)`).
+                let crd = crate::modes::Coord::from_value(&coord)?;
+                return Ok(c.slice_and_offset(&crd)?.0.into());
             }
             let inner = eval_fn(&c.layout_b, coord)?.into_int_tuple()?;
             let sum = match (&c.offset, &inner) {
@@ -355,11 +427,13 @@ fn cast(name: &str, n: i64, f: &LayoutFn) -> Result<LayoutFn> {
                     ));
                 }
             };
-            Ok(composition3(
+            // CuTe's `upcast<N>(_0)` is `C<0u>`, not `Int<0>`, so the overload that drops an identity
+            // swizzle does not apply: `Sw<0,0,3> o _0 o L` stays as it is.
+            Ok(LayoutFn::Composed(Box::new(ComposedLayout::new(
                 cast(name, n, &c.layout_a)?,
                 off,
                 cast(name, n, &c.layout_b)?,
-            ))
+            ))))
         }
     }
 }
@@ -400,6 +474,57 @@ fn max_common_vector(a: &Value, b: &Value) -> Result<Value> {
     }
 }
 
+/// `max_alignment(Sw<B,M,S> o OFF o L) = gcd(2^M, OFF, max_alignment(L))` (a static offset counts
+/// as itself, `_0` adds nothing); `_1` when the outer function is not a swizzle (CuTe does not try).
+fn max_alignment(c: &ComposedLayout) -> Result<Value> {
+    let Some(sw) = c.swizzle() else {
+        return Ok(Value::int(Int::s(1)));
+    };
+    let off = match &c.offset {
+        IntTuple::Int(o) if o.is_static => *o,
+        o => {
+            return Err(LayoutError::NeedsStatic {
+                what: format!("max_alignment({c}): the offset"),
+                value: o.to_string(),
+            });
+        }
+    };
+    let inner = super::call("max_alignment", &[], vec![c.layout_b.clone().into()])?.into_int()?;
+    Ok(Value::int(Int::s(1 << sw.base).gcd(off)?.gcd(inner)?))
+}
+
+/// `max_common_layout` of a swizzled layout and a layout (either order): the common layout of the
+/// inner layouts, cut to the swizzle's `2^M` unswizzled elements.
+fn max_common_layout(a: &Value, b: &Value) -> Result<Value> {
+    let (c, l) = match (a, b) {
+        (Value::Composed(c), l @ Value::Layout(_)) | (l @ Value::Layout(_), Value::Composed(c)) => {
+            (c, l)
+        }
+        _ => {
+            return Err(LayoutError::invalid(format!(
+                "max_common_layout({a},{b}): defined for a swizzled composed layout and a layout"
+            )));
+        }
+    };
+    let Some(sw) = c.swizzle() else {
+        return Err(LayoutError::invalid(format!(
+            "max_common_layout({a},{b}): the composed layout's outer function is not a swizzle"
+        )));
+    };
+    let common = super::call(
+        "max_common_layout",
+        &[],
+        vec![c.layout_b.clone().into(), l.clone()],
+    )?;
+    let base = Int::s(1 << sw.base);
+    let size = super::call("size", &[], vec![common.clone()])?.into_int()?;
+    if base.value < size.value {
+        super::call("composition", &[], vec![common, Value::int(base)])
+    } else {
+        Ok(common)
+    }
+}
+
 fn unsupported_mcv(a: &Value, b: &Value) -> LayoutError {
     LayoutError::invalid(format!(
         "max_common_vector({a},{b}): defined for swizzled composed layouts and layouts only"
@@ -408,6 +533,13 @@ fn unsupported_mcv(a: &Value, b: &Value) -> LayoutError {
 
 /// Operations that act on the inner layout: `A o OFFSET o op(B, ...)`.
 fn rewrap(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
+    if let ("logical_product", [Value::Layout(l), Value::Composed(c)]) = (name, &args[..]) {
+        return Ok(crate::swizzle::logical_product_swizzled(l, c)?.into());
+    }
+    // Without `<N>` CuTe has no composed-layout `append`: its tuple `append` pairs the two values.
+    if let ("append", [c @ Value::Composed(_), x], true) = (name, &args[..], targs.is_empty()) {
+        return Ok(Value::Tuple(vec![c.clone(), x.clone()]));
+    }
     let Some(Value::Composed(c)) = args.first().cloned() else {
         return Err(LayoutError::bad_args(
             name,

@@ -20,6 +20,7 @@ pub(super) const NAMES: &[&str] = &[
     "weakly_congruent",
     "compatible",
     "evenly_divides",
+    "make_tile",
     "elem_less",
     "colex_less",
     "max",
@@ -31,18 +32,6 @@ pub(super) const NAMES: &[&str] = &[
     "get",
 ];
 
-fn layouts_as_sizes(v: Value) -> Result<Value> {
-    Ok(match v {
-        Value::Layout(l) => Value::int(ops::product(l.shape())?),
-        Value::Tuple(xs) => Value::tuple(
-            xs.into_iter()
-                .map(layouts_as_sizes)
-                .collect::<Result<_>>()?,
-        ),
-        other => other,
-    })
-}
-
 fn tuples(args: Vec<Value>) -> Option<Vec<IntTuple>> {
     args.into_iter()
         .map(|a| match a {
@@ -53,18 +42,36 @@ fn tuples(args: Vec<Value>) -> Option<Vec<IntTuple>> {
 }
 
 pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Option<Result<Value>> {
-    // A layout inside evenly_divides's tiler counts by its size (CuTe divides the shape by it).
-    let args = if name == "evenly_divides" {
-        args.into_iter()
-            .map(layouts_as_sizes)
-            .collect::<Result<Vec<_>>>()
-            .ok()?
-    } else {
-        args
-    };
+    if name == "make_tile" {
+        return Some(Ok(Value::tuple(args)));
+    }
+    // A shape divided by a tiler (layouts, integers, `_`, tuples of them); a layout target counts
+    // by its shape, as CuTe's `shape(target)`.
+    if let ("ceil_div" | "evenly_divides", [target, tiler]) = (name, &args[..])
+        && !matches!(tiler, Value::IntTuple(_))
+    {
+        let shape = match target {
+            Value::IntTuple(t) => t,
+            Value::Layout(l) => l.shape(),
+            _ => return None,
+        };
+        return Some(tiler_op(name, shape, tiler.clone()));
+    }
     // Only calls whose arguments are all IntTuples belong here; layouts go to the layout table.
     let t = tuples(args.clone())?;
     Some(dispatch(name, targs, &args, &t))
+}
+
+/// `ceil_div` / `evenly_divides` of a shape by a tiler.
+fn tiler_op(name: &str, shape: &IntTuple, tiler: Value) -> Result<Value> {
+    let tiler = tiler
+        .into_tiler()
+        .map_err(|e| crate::error::LayoutError::bad_args(name, e.to_string()))?;
+    Ok(if name == "ceil_div" {
+        Value::IntTuple(crate::tiler_div::ceil_div_tiler(shape, &tiler)?)
+    } else {
+        Value::int(crate::tiler_div::evenly_divides_tiler(shape, &tiler)?)
+    })
 }
 
 fn dispatch(name: &str, targs: &[i64], args: &[Value], t: &[IntTuple]) -> Result<Value> {
@@ -111,7 +118,10 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value], t: &[IntTuple]) -> Result
         "congruent" => pred(|a, b| Ok(ops::congruent(a, b))),
         "weakly_congruent" => pred(|a, b| Ok(ops::weakly_congruent(a, b))),
         "compatible" => pred(ops::compatible),
-        "evenly_divides" => pred(ops::evenly_divides),
+        "evenly_divides" => {
+            arity(name, args, &[2])?;
+            tiler_op(name, &t[0], args[1].clone())
+        }
         "elem_less" => pred(ops::elem_less),
         "colex_less" => pred(ops::colex_less),
         "max" => Ok(Value::int(ops::max(t)?)),

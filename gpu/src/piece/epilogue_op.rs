@@ -1,0 +1,141 @@
+//! The fused elementwise epilogue shared by every GEMM kernel: `D(m,n) = act(alpha*acc + beta*C(m,n) +
+//! bias)`, with the bias per row (`bias[m]`) or per column (`bias[n]`), the activation ReLU, GELU (erf
+//! form) or SiLU, and the cast to the output type by the kernel's store. Emitted as two lambdas the
+//! epilogues call with the element's global coordinates: `epi_scale(acc, m, n)` (alpha and beta*C, for
+//! kernels whose epilogue does not read C itself) and `epi_post(v, m, n)` (bias, activation). The identity
+//! op emits nothing and changes no kernel.
+//!
+//! ```
+//! use gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
+//! let op = EpilogueOp { bias: BiasKind::PerColumn, activation: Activation::Relu, scale: false };
+//! let l = op.lambdas(gpu::DType::BF16, ("M", "N"));
+//! assert!(l.contains("v += bf16_to_f32(bias[n]);") && l.contains("fmaxf(v, 0.f)"));
+//! assert_eq!(op.tag(), "_bn_relu");
+//! ```
+
+use crate::dtype::DType;
+use crate::emit::Params;
+
+/// Which bias is added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BiasKind {
+    /// No bias.
+    #[default]
+    None,
+    /// `bias[m]`: one value per row of D.
+    PerRow,
+    /// `bias[n]`: one value per column of D.
+    PerColumn,
+}
+
+/// The activation applied last.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// Identity.
+    #[default]
+    None,
+    /// `max(v, 0)`.
+    Relu,
+    /// `v * Φ(v)` with the exact (erf) normal CDF.
+    Gelu,
+    /// `v * sigmoid(v)`.
+    Silu,
+}
+
+/// The fused epilogue of a GEMM kernel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EpilogueOp {
+    /// Bias.
+    pub bias: BiasKind,
+    /// Activation.
+    pub activation: Activation,
+    /// Whether the op also applies `alpha*acc + beta*C` (kernels whose epilogue has no C of its own).
+    pub scale: bool,
+}
+
+impl EpilogueOp {
+    /// True when the op changes nothing (no bias, no activation, no scaling).
+    pub fn is_identity(&self) -> bool {
+        *self == EpilogueOp::default()
+    }
+
+    /// A suffix for kernel names: `_bn_gelu`, `_ab`, ... (empty for the identity).
+    pub fn tag(&self) -> String {
+        let bias = match self.bias {
+            BiasKind::None => "",
+            BiasKind::PerRow => "_bm",
+            BiasKind::PerColumn => "_bn",
+        };
+        let act = match self.activation {
+            Activation::None => "",
+            Activation::Relu => "_relu",
+            Activation::Gelu => "_gelu",
+            Activation::Silu => "_silu",
+        };
+        format!("{}{bias}{act}", if self.scale { "_ab" } else { "" })
+    }
+
+    /// The parameters the op reads: `alpha`, `beta`, `C`, `ldc` when it scales, `bias` when it adds one
+    /// (pointers of the output type).
+    pub fn params(&self, p: &mut Params, out: DType, alpha: f32, beta: f32) {
+        let out_c = out.c_type();
+        if self.scale {
+            p.ptr(&format!("const {out_c}* __restrict__"), "C");
+            p.f32("alpha", alpha);
+            p.f32("beta", beta);
+        }
+        if self.bias != BiasKind::None {
+            p.ptr(&format!("const {out_c}* __restrict__"), "bias");
+        }
+    }
+
+    /// The lambdas (`epi_scale` when scaling, `epi_post` when there is a bias or an activation), to be
+    /// emitted inside the kernel body where `C`, `ldd`, `bias`, `alpha`, `beta` are in scope; `extents`
+    /// are the C expressions of M and N.
+    pub fn lambdas(&self, out: DType, extents: (&str, &str)) -> String {
+        let (mx, nx) = extents;
+        let load = |x: &str| match out {
+            DType::F32 => x.to_string(),
+            DType::F16 => format!("f16_to_f32({x})"),
+            DType::BF16 => format!("bf16_to_f32({x})"),
+        };
+        let mut s = String::new();
+        if self.scale {
+            s += &format!(
+                "  // fused epilogue: alpha*acc + beta*C (C read only inside D and when beta != 0)\n  auto epi_scale = [&](float acc, int m, int n) -> float {{\n    float v = alpha * acc;\n    if (beta != 0.f && m < {mx} && n < {nx}) v += beta * {};\n    return v;\n  }};\n",
+                load("C[(long long)m * ldd + n]")
+            );
+        }
+        if self.bias == BiasKind::None && self.activation == Activation::None {
+            return s;
+        }
+        s += "  // fused epilogue: bias, activation\n  auto epi_post = [&](float v, int m, int n) -> float {\n";
+        match self.bias {
+            BiasKind::None => {}
+            BiasKind::PerRow => s += &format!("    if (m < {mx}) v += {};\n", load("bias[m]")),
+            BiasKind::PerColumn => s += &format!("    if (n < {nx}) v += {};\n", load("bias[n]")),
+        }
+        s += match self.activation {
+            Activation::None => "",
+            Activation::Relu => "    v = fmaxf(v, 0.f);\n",
+            Activation::Gelu => "    v = 0.5f * v * (1.f + erff(v * 0.70710678f));\n",
+            Activation::Silu => "    v = v / (1.f + __expf(-v));\n",
+        };
+        s += "    return v;\n  };\n";
+        s
+    }
+
+    /// The expression applying the op to `v` at `(m, n)` (both scale and post as configured).
+    pub fn apply(&self, v: &str, m: &str, n: &str) -> String {
+        let v = if self.scale {
+            format!("epi_scale({v}, {m}, {n})")
+        } else {
+            v.to_string()
+        };
+        if self.bias == BiasKind::None && self.activation == Activation::None {
+            v
+        } else {
+            format!("epi_post({v}, {m}, {n})")
+        }
+    }
+}
