@@ -124,7 +124,7 @@ fn phase_wavefronts(
     tv: &Layout,
     smem: &LayoutFn,
 ) -> Result<i64> {
-    let mut banks: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    let mut addrs = Vec::new();
     for t in threads {
         let base = table.vector(t, k, n).ok_or_else(|| {
             let offs: Vec<i64> = (0..n).map(|j| table.at(t, k * n + j)).collect();
@@ -135,11 +135,29 @@ fn phase_wavefronts(
                 access.bytes
             ))
         })?;
-        let byte = base.saturating_mul(access.elem_bits) / 8;
-        for w in 0..(access.bytes / 4).max(1) {
+        addrs.push(base.saturating_mul(access.elem_bits) / 8);
+    }
+    Ok(phase_wavefronts_at(addrs, access.bytes))
+}
+
+/// Wavefronts of one phase of a shared-memory request: the most distinct 4-byte words any one bank holds
+/// among accesses of `bytes` bytes (4, 8 or 16) at the byte addresses `addrs` (0 when there are none).
+/// The bank model of [`bank_conflicts`], for callers that have addresses rather than layouts (the GPU
+/// crate's swizzle search).
+///
+/// ```
+/// use layout_core::analysis::bank::phase_wavefronts_at;
+/// assert_eq!(phase_wavefronts_at((0..32).map(|l| 4 * l), 4), 1); // consecutive words
+/// assert_eq!(phase_wavefronts_at((0..32).map(|l| 128 * l), 4), 32); // one column: 32-way
+/// assert_eq!(phase_wavefronts_at([64; 32], 4), 1); // one word: broadcast
+/// ```
+pub fn phase_wavefronts_at(addrs: impl IntoIterator<Item = i64>, bytes: i64) -> i64 {
+    let mut banks: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    for byte in addrs {
+        for w in 0..(bytes / 4).max(1) {
             let word = byte.div_euclid(4) + w;
             banks.entry(word.rem_euclid(32)).or_default().insert(word);
         }
     }
-    Ok(banks.values().map(|s| s.len() as i64).max().unwrap_or(0))
+    banks.values().map(|s| s.len() as i64).max().unwrap_or(0)
 }
