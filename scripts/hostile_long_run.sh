@@ -19,7 +19,7 @@ CLASSES=(
   "bombs size_bombs 10000"
   "wide wide_layouts 1000"
 )
-cargo test -j1 --release -p layout-core --test hostile --no-run 2>/dev/null
+cargo test -j1 --release -p cute-layout-core --test hostile --no-run 2>/dev/null
 cargo test -j1 --release -p cute-cli --test protocol --no-run 2>/dev/null
 core=$(ls -t target/release/deps/hostile-* | grep -v '\.d$' | head -1)
 cli=$(ls -t target/release/deps/protocol-* | grep -v '\.d$' | head -1)

@@ -10,7 +10,7 @@
 //!
 //! | feature | adds | needs at run time |
 //! | --- | --- | --- |
-//! | (none) | the algebra ([`layout_core`], re-exported at this crate's root), [`layout!`], [`Layout!`], [`layouts!`], the typed layer ([`typed`]) | nothing |
+//! | (none) | the algebra ([`cute_layout_core`], re-exported at this crate's root), [`layout!`], [`Layout!`], [`layouts!`], the typed layer ([`typed`]) | nothing |
 //! | `gpu` | `cute::gpu`: CUDA C generators (copy, transpose, SM80/SM90 GEMM) and `cute::gpu::nvrtc` | libnvrtc, only to compile |
 //! | `nvrtc` | the same as `gpu` (the NVRTC compile path is on by default there), named for clarity | libnvrtc |
 //! | `cuda` | `cute::gpu::runtime` (load and launch with the driver), `cute::gpu::matmul` (GEMM on cudarc buffers), and `cute::cudarc`, `cute::half` re-exported | libcuda, a GPU |
@@ -98,13 +98,13 @@
 // Lets the macros' `::cute::...` paths resolve inside this crate too.
 extern crate self as cute;
 
-pub use layout_core::*;
-pub use layout_macros::*;
+pub use cute_layout_core::*;
+pub use cute_layout_macros::*;
 
 /// CUDA kernel generation from layouts (feature `gpu`): the `gpu` crate, whole. Its `nvrtc` module
 /// compiles generated sources (needs libnvrtc); with feature `cuda`, `runtime` launches them.
 #[cfg(feature = "gpu")]
-pub use gpu;
+pub use cute_gpu as gpu;
 
 /// The cudarc the GPU crate is built on (feature `cuda`): contexts, streams and device buffers for
 /// `cute::gpu::matmul` and `cute::gpu::runtime`, without a second dependency line to keep in step.
@@ -117,4 +117,4 @@ pub use half;
 // Short paths for the code that `layout!` emits: every static leaf of a result is `::cute::__C::<N>`,
 // and a path segment fewer per leaf is measurably cheaper to resolve (scripts/macro-bench).
 #[doc(hidden)]
-pub use layout_core::typed::{C as __C, Layout as __L};
+pub use cute_layout_core::typed::{C as __C, Layout as __L};

@@ -6,9 +6,9 @@
 //! cute analyze EXPR                         the F2-linear form (Triton linear layout) of a layout
 //! ```
 
-use layout_core::analysis::{Access, bank_conflicts, from_f2, global_access, to_f2};
-use layout_core::notation::eval_str;
-use layout_core::{Layout, LayoutFn};
+use cute_layout_core::analysis::{Access, bank_conflicts, from_f2, global_access, to_f2};
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::{Layout, LayoutFn};
 use std::process::ExitCode;
 
 pub const USAGE: &str = "  cute analyze TV [--smem SMEM] [--gmem GMEM] [--bits N] [--tile (M,N)]
@@ -93,7 +93,7 @@ fn report(o: &Opts) -> Result<String, String> {
     let mut out = format!("{}\n  F2: {}\n", o.expr, linear(&f));
     if let (LayoutFn::Layout(tv), Ok(m)) = (&f, to_f2(&f))
         && tv.rank() == 2
-        && let Ok(threads) = layout_core::size(&tv.mode(0).map_err(|e| e.to_string())?)
+        && let Ok(threads) = cute_layout_core::size(&tv.mode(0).map_err(|e| e.to_string())?)
         && threads.value.count_ones() == 1
     {
         let bits = threads.value.trailing_zeros() as usize;

@@ -8,8 +8,8 @@
 //! * Lines of stdin are read as bytes, at most [`MAX_INPUT_BYTES`] of each kept, so an endless line
 //!   or invalid UTF-8 costs one error line, not the rest of the input.
 
-use layout_core::limits::MAX_INPUT_BYTES;
-use layout_core::print::escape_controls;
+use cute_layout_core::limits::MAX_INPUT_BYTES;
+use cute_layout_core::print::escape_controls;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 

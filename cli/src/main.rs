@@ -10,8 +10,8 @@ mod io;
 mod show;
 mod show_atoms;
 
-use layout_core::limits::{MAX_DEPTH, MAX_ELEMENTS, MAX_INPUT_BYTES};
-use layout_core::notation::eval_str;
+use cute_layout_core::limits::{MAX_DEPTH, MAX_ELEMENTS, MAX_INPUT_BYTES};
+use cute_layout_core::notation::eval_str;
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
@@ -30,8 +30,8 @@ fn limits_help() -> String {
   pictures: tables at most {} cells, SVG/LaTeX figures at most {} cells
 exit status: 0 all succeeded, 1 some expression failed, 2 usage error, {} output not written
   (a closed pipe or a write error); control characters in output are escaped (\\x1b, \\n)",
-        layout_core::print::MAX_CELLS,
-        layout_core::print::MAX_FIGURE_CELLS,
+        cute_layout_core::print::MAX_CELLS,
+        cute_layout_core::print::MAX_FIGURE_CELLS,
         io::OUTPUT_FAILED
     )
 }

@@ -2,9 +2,9 @@
 //! expression yields (a layout or a composed/swizzled layout) as CuTe's `print_layout` table, as
 //! CuTe's `print_latex` TikZ document, or as an SVG picture.
 
-use layout_core::LayoutFn;
-use layout_core::notation::eval_str;
-use layout_core::print::{SvgOptions, print_latex, print_layout, print_svg};
+use cute_layout_core::LayoutFn;
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::print::{SvgOptions, print_latex, print_layout, print_svg};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: cute show EXPR [--format table|latex|svg] [-o FILE] [--color-block N]
@@ -87,14 +87,14 @@ fn render(a: &Args) -> Result<String, String> {
         let tv = eval_str(tv)
             .and_then(|v| v.into_layout())
             .map_err(|e| format!("--access: {e}"))?;
-        let access = layout_core::analysis::Access {
+        let access = cute_layout_core::analysis::Access {
             elem_bits: *elem_bits,
             bytes: *bytes,
         };
         let svg = if a.global {
-            layout_core::analysis::sector_svg(&tv, &f, *elem_bits)
+            cute_layout_core::analysis::sector_svg(&tv, &f, *elem_bits)
         } else {
-            layout_core::analysis::bank_svg(&tv, &f, access)
+            cute_layout_core::analysis::bank_svg(&tv, &f, access)
         };
         return svg.map_err(|e| e.to_string());
     }

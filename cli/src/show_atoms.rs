@@ -8,10 +8,10 @@
 //! cute show SM75_U32x4_LDSM_N --bits 16 --mma SM80_16x8x16_F32F16F16F32_TN --tiled '(_2,_2,_1)' --operand a
 //! ```
 
-use layout_core::atom::svg::{SvgOptions, tiled_copy_svg, tiled_mma_svg, tv_layout_svg};
-use layout_core::atom::{CopyAtom, CopyTraits, MmaTraits, Operand, TiledCopy, TiledMma};
-use layout_core::notation::{Value, eval_str};
-use layout_core::{Layout, Tiler};
+use cute_layout_core::atom::svg::{SvgOptions, tiled_copy_svg, tiled_mma_svg, tv_layout_svg};
+use cute_layout_core::atom::{CopyAtom, CopyTraits, MmaTraits, Operand, TiledCopy, TiledMma};
+use cute_layout_core::notation::{Value, eval_str};
+use cute_layout_core::{Layout, Tiler};
 use std::process::ExitCode;
 
 /// The usage lines for `cute show` on atoms.

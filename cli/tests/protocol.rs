@@ -79,7 +79,7 @@ fn one_line_per_expression_line() {
 
 #[test]
 fn overlong_line_costs_one_line() {
-    let mut input = vec![b'('; layout_core::limits::MAX_INPUT_BYTES + 10];
+    let mut input = vec![b'('; cute_layout_core::limits::MAX_INPUT_BYTES + 10];
     input.extend_from_slice(b"\n3:1\n");
     let (lines, _, code) = eval_stdin(&input);
     assert_eq!(

@@ -15,13 +15,13 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod sweep {
-    use gpu::configs::sm80_spec;
-    use gpu::host::Rng;
-    use gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, generate_gemm_with};
-    use gpu::kernels::gemm_sm90::HopperProblem;
-    use gpu::runtime::Runtime;
-    use gpu::runtime::bench::{Cublas, DeviceGemm};
-    use gpu::{DType, GpuError, Result};
+    use cute_gpu::configs::sm80_spec;
+    use cute_gpu::host::Rng;
+    use cute_gpu::kernels::gemm_sm80::{GemmConfig, GemmOptions, generate_gemm_with};
+    use cute_gpu::kernels::gemm_sm90::HopperProblem;
+    use cute_gpu::runtime::Runtime;
+    use cute_gpu::runtime::bench::{Cublas, DeviceGemm};
+    use cute_gpu::{DType, GpuError, Result};
 
     pub fn main() {
         if let Err(e) = run() {

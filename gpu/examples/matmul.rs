@@ -1,6 +1,6 @@
 //! Multiply two `CudaSlice`s with one call: `D = A·B`, bf16 in, f32 out, layouts in CuTe notation.
 //!
-//! `cargo run -p gpu --features cuda --example matmul` (needs a CUDA GPU; without the feature it says so).
+//! `cargo run -p cute-gpu --features cuda --example matmul` (needs a CUDA GPU; without the feature it says so).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -9,7 +9,7 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    use gpu::matmul::{Gemm, Matrix, MatrixMut};
+    use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
     use half::bf16;
 
     let stream = cudarc::driver::CudaContext::new(0)?.default_stream();

@@ -1,11 +1,11 @@
 //! Layer 2, atoms and tilings: the thread-value layouts the kernels use, all taken from
-//! `layout_core::atom` (the same traits the CLI draws) and combined with the algebra. No kernel restates
+//! `cute_layout_core::atom` (the same traits the CLI draws) and combined with the algebra. No kernel restates
 //! a thread-value layout as text: it asks here.
 //!
 //! ```
-//! use gpu::atom::{ldmatrix_lanes, sm80_mma};
-//! use gpu::{DType, Major};
-//! use layout_core::atom::Operand;
+//! use cute_gpu::atom::{ldmatrix_lanes, sm80_mma};
+//! use cute_gpu::{DType, Major};
+//! use cute_layout_core::atom::Operand;
 //! // lane -> (m, k) of the row ldmatrix.x4 reads for the A operand of SM80_16x8x16, K-major tile
 //! assert_eq!(ldmatrix_lanes(&sm80_mma(DType::F16).unwrap(), Operand::A, Major::K).unwrap().to_string(),
 //!            "(_8,_2,_2):(_1@0,_8@0,_8@1)");
@@ -13,8 +13,8 @@
 
 use crate::dtype::{DType, Major};
 use crate::error::{GpuError, Result};
-use layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
-use layout_core::{Int, IntTuple, Layout, ScaledBasis, Tiler, layout_eval};
+use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+use cute_layout_core::{Int, IntTuple, Layout, ScaledBasis, Tiler, layout_eval};
 
 /// The SM80 `m16n8k16` tensor-core atom with f32 accumulation for `input` (f16 or bf16):
 /// `SM80_16x8x16_F32{F16F16|BF16BF16}F32_TN`.
@@ -134,8 +134,8 @@ impl Fragment {
     /// thread index expression `thread`.
     ///
     /// ```
-    /// use gpu::atom::{sm80_mma, Fragment};
-    /// let mma = sm80_mma(gpu::DType::F16).unwrap();
+    /// use cute_gpu::atom::{sm80_mma, Fragment};
+    /// let mma = sm80_mma(cute_gpu::DType::F16).unwrap();
     /// let f = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
     /// assert_eq!(f.layout.to_string(), "((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))");
     /// assert_eq!((f.row.as_str(), f.col.as_str()), ("(lane / 4)", "(lane % 4) * 2"));
@@ -184,8 +184,8 @@ pub fn sm80_tiled_mma(input: DType, warps_m: i64, warps_n: i64) -> Result<TiledM
 /// compact column-major (checked for every thread).
 ///
 /// ```
-/// let mma = gpu::atom::sm80_tiled_mma(gpu::DType::F16, 2, 4).unwrap();
-/// assert_eq!(gpu::atom::atom_coords(&mma, "tid").unwrap(), ["(tid / 32 % 2)", "(tid / 64 % 4)"]);
+/// let mma = cute_gpu::atom::sm80_tiled_mma(cute_gpu::DType::F16, 2, 4).unwrap();
+/// assert_eq!(cute_gpu::atom::atom_coords(&mma, "tid").unwrap(), ["(tid / 32 % 2)", "(tid / 64 % 4)"]);
 /// ```
 pub fn atom_coords(mma: &TiledMma, thread: &str) -> Result<[String; 2]> {
     let vmnk = &mma.thr_layout_vmnk;
@@ -204,9 +204,9 @@ pub fn atom_coords(mma: &TiledMma, thread: &str) -> Result<[String; 2]> {
         });
     }
     let coords = Layout::new(vmnk.shape().clone(), IntTuple::tuple(strides))?;
-    let col_major = layout_core::compact_col_major(vmnk.shape(), None)?;
-    for t in 0..layout_core::size(vmnk)?.value {
-        let c = layout_core::idx2crd(&IntTuple::s(t), vmnk.shape(), &col_major)?;
+    let col_major = cute_layout_core::compact_col_major(vmnk.shape(), None)?;
+    for t in 0..cute_layout_core::size(vmnk)?.value {
+        let c = cute_layout_core::idx2crd(&IntTuple::s(t), vmnk.shape(), &col_major)?;
         let back = layout_eval(vmnk, &c)?.as_int().map(|v| v.value);
         if back != Some(t) {
             return Err(GpuError::Config {

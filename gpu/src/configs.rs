@@ -2,9 +2,9 @@
 //! and examples (one definition each instead of a copy per file).
 //!
 //! ```
-//! use gpu::configs::{sm80_large, sm80_spec};
-//! use gpu::kernels::gemm_sm90::HopperProblem;
-//! use gpu::{DType, Major};
+//! use cute_gpu::configs::{sm80_large, sm80_spec};
+//! use cute_gpu::kernels::gemm_sm90::HopperProblem;
+//! use cute_gpu::{DType, Major};
 //! let p = HopperProblem::padded(100, 60, 30).with_majors(Major::K, Major::MN);
 //! let spec = sm80_spec(&p, DType::F16, DType::F32, sm80_large()).unwrap();
 //! assert_eq!(spec.a.to_string(), "(100,30):(32,_1)"); // A row-major, ld rounded up to 8
@@ -15,7 +15,7 @@ use crate::dtype::{DType, Major};
 use crate::error::Result;
 use crate::kernels::gemm_sm80::{GemmConfig, GemmSpec};
 use crate::kernels::gemm_sm90::{HopperConfig, HopperProblem};
-use layout_core::Layout;
+use cute_layout_core::Layout;
 
 /// The GEMM sizes `(M, N, K)` the benchmarks measure: two square ones and one with residues on
 /// every side.

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! let dir = std::env::temp_dir().join(format!("cute-doc-cache-{}", std::process::id()));
-//! let cache = gpu::cubin_cache::CubinCache::at(dir.clone());
+//! let cache = cute_gpu::cubin_cache::CubinCache::at(dir.clone());
 //! assert!(cache.path("sm_90a", "__global__ void k() {}").starts_with(&dir));
 //! ```
 

@@ -2,12 +2,12 @@
 
 /// Which mode of an operand is contiguous in memory (CuTe's `GMMA::Major`, used for every kernel):
 /// `K` (A row-major, B column-major) or `MN` (A column-major, B row-major).
-pub use layout_core::atom::gmma::Major;
+pub use cute_layout_core::atom::gmma::Major;
 
 /// Element types of kernel operands.
 ///
 /// ```
-/// use gpu::DType;
+/// use cute_gpu::DType;
 /// assert_eq!((DType::BF16.bytes(), DType::BF16.name()), (2, "bf16"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

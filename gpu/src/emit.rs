@@ -3,8 +3,8 @@
 //! swizzles as xor-shifts), and every layout a generator needs as numbers is evaluated here by layout-core.
 //!
 //! ```
-//! use gpu::emit::{offset_statements, swizzle_expr, Leaf};
-//! use layout_core::{Int, Swizzle};
+//! use cute_gpu::emit::{offset_statements, swizzle_expr, Leaf};
+//! use cute_layout_core::{Int, Swizzle};
 //! // (4,n):(d0,_1): the first mode's coordinate times the dynamic stride d0, then the rest
 //! let modes = [
 //!     (Leaf::new(Int::s(4), "s0"), Leaf::new(Int::d(100), "d0")),
@@ -19,7 +19,7 @@
 
 use crate::error::{GpuError, Result};
 use crate::kernel::{Arg, TensorMapArg};
-use layout_core::{Int, IntTuple, Layout, Swizzle, crd2idx, layout_eval};
+use cute_layout_core::{Int, IntTuple, Layout, Swizzle, crd2idx, layout_eval};
 
 /// A layout leaf as it appears in generated code: a literal when static, a named kernel parameter
 /// when dynamic.
@@ -165,9 +165,9 @@ pub fn swizzle_expr(sw: Swizzle, x: &str) -> String {
 /// reduced modulo its shape (indices past the size extend it); factors of 1 are left out.
 ///
 /// ```
-/// let l: layout_core::Layout = "(_4,_8):(_2@1,_1@0)".parse().unwrap();
-/// assert_eq!(gpu::emit::basis_coord_expr(&l, "lane", 0).unwrap(), "(lane / 4)");
-/// assert_eq!(gpu::emit::basis_coord_expr(&l, "lane", 1).unwrap(), "(lane % 4) * 2");
+/// let l: cute_layout_core::Layout = "(_4,_8):(_2@1,_1@0)".parse().unwrap();
+/// assert_eq!(cute_gpu::emit::basis_coord_expr(&l, "lane", 0).unwrap(), "(lane / 4)");
+/// assert_eq!(cute_gpu::emit::basis_coord_expr(&l, "lane", 1).unwrap(), "(lane % 4) * 2");
 /// ```
 pub fn basis_coord_expr(l: &Layout, var: &str, mode: usize) -> Result<String> {
     let shapes = l.shape().leaves();

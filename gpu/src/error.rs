@@ -5,7 +5,7 @@ use std::fmt;
 /// Everything that can go wrong while generating, compiling or running a kernel.
 ///
 /// ```
-/// use gpu::GpuError;
+/// use cute_gpu::GpuError;
 /// let e = GpuError::Misaligned { arg: "A".into(), address: 0x1002, alignment: 16 };
 /// assert_eq!(e.to_string(), "bad launch: A at 0x1002 is not 16-byte aligned");
 /// ```
@@ -29,7 +29,7 @@ pub enum GpuError {
         limit: i64,
     },
     /// An error from layout-core's algebra.
-    Layout(layout_core::LayoutError),
+    Layout(cute_layout_core::LayoutError),
     /// A library (libnvrtc, libcuda, libcublas) could not be loaded: CUDA is not installed here.
     LibraryMissing(&'static str),
     /// There is no GPU with this ordinal.
@@ -130,8 +130,8 @@ impl fmt::Display for GpuError {
 
 impl std::error::Error for GpuError {}
 
-impl From<layout_core::LayoutError> for GpuError {
-    fn from(e: layout_core::LayoutError) -> Self {
+impl From<cute_layout_core::LayoutError> for GpuError {
+    fn from(e: cute_layout_core::LayoutError) -> Self {
         GpuError::Layout(e)
     }
 }

@@ -3,8 +3,8 @@
 //! a CPU reference GEMM and the relative error against it.
 //!
 //! ```
-//! use gpu::host::{ReferenceGemm, Rng, decode, max_rel_error};
-//! use gpu::{DType, Major};
+//! use cute_gpu::host::{ReferenceGemm, Rng, decode, max_rel_error};
+//! use cute_gpu::{DType, Major};
 //! // A (2,3) and B (3,2) as small integers in bf16, K-major (A row-major, B column-major).
 //! let mut rng = Rng(1);
 //! let (a, b) = (rng.small_ints(DType::BF16, 6, 2), rng.small_ints(DType::BF16, 6, 2));
@@ -22,8 +22,8 @@
 
 use crate::dtype::{DType, Major};
 use crate::error::Result;
-use layout_core::Layout;
-use layout_core::tensor::{make_gmem_ptr, make_tensor};
+use cute_layout_core::Layout;
+use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
 
 /// f32 -> IEEE binary16 bits, round to nearest even.
 pub fn f32_to_f16(f: f32) -> u16 {
@@ -212,8 +212,8 @@ impl ReferenceGemm {
     ) -> Result<Self> {
         let ta = make_tensor(make_gmem_ptr(a), a_layout.clone())?;
         let tb = make_tensor(make_gmem_ptr(b), b_layout.clone())?;
-        let extent = |l: &Layout, i: usize| -> layout_core::Result<i64> {
-            Ok(layout_core::size(&layout_core::get(l, &[i])?)?.value)
+        let extent = |l: &Layout, i: usize| -> cute_layout_core::Result<i64> {
+            Ok(cute_layout_core::size(&cute_layout_core::get(l, &[i])?)?.value)
         };
         let (m, k, n) = (
             extent(a_layout, 0)?,

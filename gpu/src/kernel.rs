@@ -3,7 +3,7 @@
 
 use crate::dtype::DType;
 use crate::error::Result;
-use layout_core::{Layout, cosize};
+use cute_layout_core::{Layout, cosize};
 
 /// A TMA tensor map parameter: a 2-D tiled view of one of the kernel's buffers, encoded by the runtime
 /// (`cuTensorMapEncodeTiled`) when the buffer is bound.
@@ -88,8 +88,8 @@ impl Kernel {
     /// Names of the buffers a launch binds, in order.
     ///
     /// ```
-    /// use gpu::kernels::copy::{generate_copy, CopySpec};
-    /// let l: layout_core::Layout = "(_8,_8):(_1,_8)".parse().unwrap();
+    /// use cute_gpu::kernels::copy::{generate_copy, CopySpec};
+    /// let l: cute_layout_core::Layout = "(_8,_8):(_1,_8)".parse().unwrap();
     /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
     /// assert_eq!(k.buffer_names(), ["src", "dst"]);
     /// assert_eq!(k.buffers[0].bytes, 256);

@@ -6,7 +6,7 @@
 //! | layer | module | what it holds |
 //! | --- | --- | --- |
 //! | 1. instructions (`cute/arch`) | [`arch`] | one typed wrapper per PTX family: vector ld/st, `cp.async`, `ldmatrix`, `mma.sync`, `wgmma` + fences and descriptors, TMA, `mbarrier`, `setmaxnreg`, named barriers |
-//! | 2. atoms and tilings (`cute/atom`) | [`atom`] | thread-value layouts from `layout_core::atom` (`MmaTraits`, `CopyAtom`, `TiledMma`, `TiledCopy`) |
+//! | 2. atoms and tilings (`cute/atom`) | [`atom`] | thread-value layouts from `cute_layout_core::atom` (`MmaTraits`, `CopyAtom`, `TiledMma`, `TiledCopy`) |
 //! | the emitter | [`emit`] | layout -> C index expressions (static leaves literal, dynamic leaves parameters, basis strides, swizzles) |
 //! | 3. pieces (`collective`) | [`piece`] | tile schedulers, shared-memory operand stages, mainloops (cp.async multistage; TMA + mbarrier warp-specialized), fragment loaders, MMA loops, epilogues |
 //! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM: each a composition of pieces |
@@ -22,7 +22,7 @@
 //! `cuda`, `runtime` loads and launches them with cudarc (needs libcuda and a GPU).
 //!
 //! ```
-//! use gpu::kernels::copy::{generate_copy, CopySpec};
+//! use cute_gpu::kernels::copy::{generate_copy, CopySpec};
 //! let src = "((_4,250),1000):((_1,_4),1000)".parse().unwrap();
 //! let dst = "((_4,250),1000):((_1,_4),1000)".parse().unwrap();
 //! let k = generate_copy(&CopySpec::new(src, dst, 4)).unwrap();

@@ -5,8 +5,8 @@
 //! conflicts with layout-core's bank model (the one `cute analyze` reports); it takes the first
 //! candidate with none.
 
-use layout_core::Swizzle;
-use layout_core::analysis::bank::phase_wavefronts_at;
+use cute_layout_core::Swizzle;
+use cute_layout_core::analysis::bank::phase_wavefronts_at;
 
 /// One shared-memory instruction of one warp: the byte address each lane touches and the width.
 #[derive(Clone, Debug)]

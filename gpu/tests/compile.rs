@@ -13,22 +13,22 @@ fn every_kernel_compiles_without_spills() {
     let mut failures = Vec::new();
     let mut kernels = common::sample_kernels();
     // the 2-CTA/SM 128x128x64 (2x2 warps, 3 stages) GEMM: double-buffered fragments in 255 registers
-    let k64 = gpu::configs::sm80_two_ctas_k64();
+    let k64 = cute_gpu::configs::sm80_two_ctas_k64();
     // (K-major A and B; with both operands MN-major it needs 16 bytes of spill at 255 registers)
     for (i, o) in [
-        (gpu::DType::F16, gpu::DType::F16),
-        (gpu::DType::BF16, gpu::DType::F32),
+        (cute_gpu::DType::F16, cute_gpu::DType::F16),
+        (cute_gpu::DType::BF16, cute_gpu::DType::F32),
     ] {
-        let majors = (gpu::Major::K, gpu::Major::K);
+        let majors = (cute_gpu::Major::K, cute_gpu::Major::K);
         let spec = common::gemm_spec((4095, 4097, 1023), majors, i, o, k64);
         kernels.push((
             format!("gemm_128x128x64_w2x2_s3_{i:?}_{o:?}"),
-            gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap(),
+            cute_gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap(),
         ));
     }
     for (label, k) in kernels {
         for arch in ["sm_80", "sm_90a"] {
-            match gpu::nvrtc::compile(&k.source, &k.name, arch) {
+            match cute_gpu::nvrtc::compile(&k.source, &k.name, arch) {
                 Ok(c) => {
                     eprintln!(
                         "{label:40} {arch:7} {:3} regs  {:6} B smem  {:6} B dyn smem  stack {} spill st {} ld {}",
@@ -61,11 +61,11 @@ fn compile_errors_are_errors() {
     if !common::nvrtc_or_skip("compile_errors_are_errors") {
         return;
     }
-    let e = gpu::nvrtc::compile(
+    let e = cute_gpu::nvrtc::compile(
         "extern \"C\" __global__ void k() { undefined_thing(); }",
         "k",
         "sm_90a",
     )
     .unwrap_err();
-    assert!(matches!(e, gpu::GpuError::Compile { .. }), "{e}");
+    assert!(matches!(e, cute_gpu::GpuError::Compile { .. }), "{e}");
 }

@@ -2,12 +2,12 @@
 //! corrupt or stale file is rebuilt, never trusted. Without libnvrtc: a loud SKIP, or a failure when CI=true.
 #![cfg(feature = "nvrtc")]
 
-use gpu::cubin_cache::CubinCache;
-use gpu::kernels::copy::{CopySpec, generate_copy};
+use cute_gpu::cubin_cache::CubinCache;
+use cute_gpu::kernels::copy::{CopySpec, generate_copy};
 
 #[test]
 fn second_lookup_hits_and_corrupt_files_are_rebuilt() {
-    if !gpu::nvrtc::nvrtc_available() {
+    if !cute_gpu::nvrtc::nvrtc_available() {
         let msg = "libnvrtc cannot be loaded: source .ci/nvrtc.sh (installs NVRTC 13.0 from PyPI)";
         assert!(
             std::env::var("CI").map(|v| v != "true").unwrap_or(true),
@@ -20,7 +20,7 @@ fn second_lookup_hits_and_corrupt_files_are_rebuilt() {
         );
         return;
     }
-    let l: layout_core::Layout = "(_4,1000):(_1,_4)".parse().unwrap();
+    let l: cute_layout_core::Layout = "(_4,1000):(_1,_4)".parse().unwrap();
     let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
     let dir = std::env::temp_dir().join(format!("cute-cubin-cache-{}", std::process::id()));
     let cache = CubinCache::at(dir.clone());

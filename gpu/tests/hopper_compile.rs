@@ -3,10 +3,10 @@
 //! Without it: a loud SKIP, or a failure when CI=true.
 #![cfg(feature = "nvrtc")]
 
-use gpu::DType;
-use gpu::Major;
-use gpu::configs::sm90_persistent_tma_store;
-use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use cute_gpu::DType;
+use cute_gpu::Major;
+use cute_gpu::configs::sm90_persistent_tma_store;
+use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 
 mod common;
 
@@ -62,7 +62,7 @@ fn hopper_gemm_compiles_without_spills() {
     for ((cfg, tin, tout), problem) in runs {
         let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();
         let t0 = std::time::Instant::now();
-        match gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
+        match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
             Ok(c) => {
                 eprintln!(
                     "{:50} {}x{} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}  ({:.0} ms)",

@@ -1,9 +1,9 @@
 //! The generated Hopper GEMM text, snapshot-tested (no GPU or NVRTC needed): a change in what the
 //! generator writes (descriptors, TMA boxes, layouts in the comments) shows up as a reviewed diff.
 
-use gpu::DType;
-use gpu::Major;
-use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use cute_gpu::DType;
+use cute_gpu::Major;
+use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
 
 fn snapshot(label: &str, problem: HopperProblem, cfg: HopperConfig, tin: DType, tout: DType) {
     let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();

@@ -5,13 +5,13 @@
 mod common;
 
 use common::l;
-use gpu::DType;
-use gpu::matmul::plan::{Plan, Request, Span, check_spans, plan};
+use cute_gpu::DType;
+use cute_gpu::matmul::plan::{Plan, Request, Span, check_spans, plan};
 
 fn request<'a>(
-    a: &'a layout_core::Layout,
-    b: &'a layout_core::Layout,
-    d: &'a layout_core::Layout,
+    a: &'a cute_layout_core::Layout,
+    b: &'a cute_layout_core::Layout,
+    d: &'a cute_layout_core::Layout,
     arch: &'a str,
 ) -> Request<'a> {
     Request {
@@ -84,7 +84,7 @@ fn heuristic_picks_a_kernel_for_every_shape_class() {
 
 #[test]
 fn tile_shapes_fill_the_sms() {
-    use gpu::matmul::plan::sm90_config;
+    use cute_gpu::matmul::plan::sm90_config;
     let tile = |m, n| {
         let c = sm90_config(m, n, (n + 7) / 8 * 8 * 2, 132);
         (c.bm, c.bn, c.tma_store)
@@ -106,8 +106,8 @@ fn tile_shapes_fill_the_sms() {
 
 #[test]
 fn fused_bias_and_activation_in_every_path() {
-    use gpu::matmul::{Activation, BiasKind};
-    use gpu::piece::epilogue_op::EpilogueOp;
+    use cute_gpu::matmul::{Activation, BiasKind};
+    use cute_gpu::piece::epilogue_op::EpilogueOp;
     let (a, b, d) = (
         l("(256,128):(128,1)"),
         l("(128,512):(1,128)"),
@@ -251,9 +251,9 @@ fn every_kernel_the_heuristic_picks_compiles() {
                 l(&format!("({k},{n}):(1,{})", up(k))),
                 l(&format!("({m},{n}):({},1)", up(n))),
             );
-            let fused = gpu::piece::epilogue_op::EpilogueOp {
-                bias: gpu::matmul::BiasKind::PerRow,
-                activation: gpu::matmul::Activation::Silu,
+            let fused = cute_gpu::piece::epilogue_op::EpilogueOp {
+                bias: cute_gpu::matmul::BiasKind::PerRow,
+                activation: cute_gpu::matmul::Activation::Silu,
                 scale: false,
             };
             for (op, (alpha, beta)) in [(Default::default(), (1.0, 0.0)), (fused, (2.0, 0.5))] {
@@ -266,7 +266,8 @@ fn every_kernel_the_heuristic_picks_compiles() {
     }
     assert!(seen.len() >= 5, "{:?}", seen.keys());
     for (name, (source, arch)) in &seen {
-        let c = gpu::nvrtc::compile(source, name, arch).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let c =
+            cute_gpu::nvrtc::compile(source, name, arch).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(c.report.is_clean(), "{name} {arch}: {:?}", c.report);
     }
 }

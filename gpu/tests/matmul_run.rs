@@ -20,15 +20,15 @@ mod common;
 mod matmul_run {
     use super::common;
     use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
-    use gpu::emit::flat_modes;
-    use gpu::host::Rng;
-    use gpu::matmul::{Activation, Bias, BiasKind, Epilogue, Gemm, Matrix, MatrixMut};
+    use cute_gpu::emit::flat_modes;
+    use cute_gpu::host::Rng;
+    use cute_gpu::matmul::{Activation, Bias, BiasKind, Epilogue, Gemm, Matrix, MatrixMut};
+    use cute_layout_core::Layout;
     use half::bf16;
-    use layout_core::Layout;
     use std::sync::Arc;
 
     fn stream(test: &str) -> Option<Arc<CudaStream>> {
-        let ctx = gpu::runtime::driver_available()
+        let ctx = cute_gpu::runtime::driver_available()
             .then(|| CudaContext::new(0).ok())
             .flatten();
         match ctx {
@@ -59,7 +59,7 @@ mod matmul_run {
     }
 
     fn cosize(l: &Layout) -> usize {
-        layout_core::cosize(l).unwrap().value as usize
+        cute_layout_core::cosize(l).unwrap().value as usize
     }
 
     struct Case {
@@ -183,19 +183,19 @@ mod matmul_run {
                 }
             }
         }
-        let plan = gpu::matmul::plan::plan(&gpu::matmul::plan::Request {
+        let plan = cute_gpu::matmul::plan::plan(&cute_gpu::matmul::plan::Request {
             a: &c.a,
             b: &c.b,
             c: c.c.as_ref(),
             d: &c.d,
-            input: gpu::DType::BF16,
-            output: gpu::DType::F32,
+            input: cute_gpu::DType::BF16,
+            output: cute_gpu::DType::F32,
             alpha: c.alpha,
             beta: c.beta,
             arch: gemm.runtime().arch(),
             aligned: [true; 4],
             sm_count: gemm.runtime().sm_count(),
-            op: gpu::piece::epilogue_op::EpilogueOp {
+            op: cute_gpu::piece::epilogue_op::EpilogueOp {
                 bias: c.bias,
                 activation: c.act,
                 scale: false,

@@ -1,18 +1,18 @@
 //! Each piece of the kernel-building layer on its own: built from layouts for one small configuration,
 //! its emitted text snapshotted and its plan checked (no GPU, no NVRTC needed).
 
-use gpu::atom::{Fragment, sm80_mma};
-use gpu::emit::Leaf;
-use gpu::piece::cp_async_mainloop::{CopiedOperand, Pipeline, StageCopy};
-use gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
-use gpu::piece::epilogue_sm80::Epilogue;
-use gpu::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging};
-use gpu::piece::fragment::WarpMma;
-use gpu::piece::gmma_operand::gmma_operand;
-use gpu::piece::smem_tile::{OperandTile, TileShape, make_tile};
-use gpu::piece::tma_mainloop::WarpSpecialized;
-use gpu::{DType, Major};
-use layout_core::Int;
+use cute_gpu::atom::{Fragment, sm80_mma};
+use cute_gpu::emit::Leaf;
+use cute_gpu::piece::cp_async_mainloop::{CopiedOperand, Pipeline, StageCopy};
+use cute_gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
+use cute_gpu::piece::epilogue_sm80::Epilogue;
+use cute_gpu::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging};
+use cute_gpu::piece::fragment::WarpMma;
+use cute_gpu::piece::gmma_operand::gmma_operand;
+use cute_gpu::piece::smem_tile::{OperandTile, TileShape, make_tile};
+use cute_gpu::piece::tma_mainloop::WarpSpecialized;
+use cute_gpu::{DType, Major};
+use cute_layout_core::Int;
 
 /// A and B tiles of a 64x64x32 CTA tile, 2x2 warps, A K-major, B MN-major.
 fn sm80_tiles() -> (OperandTile, OperandTile) {

@@ -26,13 +26,13 @@ mod gpu_run {
 
     use common::{copy_kernel, gemm_spec, l};
     use cudarc::driver::DeviceRepr;
-    use gpu::configs::{sm80_256x128_s3, sm80_large, sm80_two_ctas, sm80_two_ctas_k64};
-    use gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, encode, round_to};
-    use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
-    use gpu::runtime::Runtime;
-    use gpu::{DType, Kernel, Major};
-    use layout_core::Layout;
-    use layout_core::tensor::{self, make_gmem_ptr, make_tensor};
+    use cute_gpu::configs::{sm80_256x128_s3, sm80_large, sm80_two_ctas, sm80_two_ctas_k64};
+    use cute_gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, encode, round_to};
+    use cute_gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
+    use cute_gpu::runtime::Runtime;
+    use cute_gpu::{DType, Kernel, Major};
+    use cute_layout_core::Layout;
+    use cute_layout_core::tensor::{self, make_gmem_ptr, make_tensor};
 
     fn runtime(test: &str) -> Option<Runtime> {
         match Runtime::new(0) {
@@ -52,7 +52,7 @@ mod gpu_run {
 
     /// Elements a tensor of this layout spans (layout-core's `cosize`).
     fn cosize(layout: &Layout) -> usize {
-        layout_core::cosize(layout).unwrap().value as usize
+        cute_layout_core::cosize(layout).unwrap().value as usize
     }
 
     /// dst(c) = src(c) for every coordinate c, on u32 words: the CPU reference of a copy or

@@ -3,9 +3,9 @@
 #![allow(clippy::manual_is_multiple_of)]
 mod common;
 
-use gpu::kernels::gemm_sm80::{GemmConfig, plan_gemm};
-use gpu::kernels::transpose::{TransposeSpec, plan_transpose};
-use gpu::{DType, Major};
+use cute_gpu::kernels::gemm_sm80::{GemmConfig, plan_gemm};
+use cute_gpu::kernels::transpose::{TransposeSpec, plan_transpose};
+use cute_gpu::{DType, Major};
 
 #[test]
 fn generated_sources() {
@@ -29,7 +29,7 @@ fn same_source_for_other_dynamic_sizes() {
     let generate = |mnk| {
         let majors = (Major::K, Major::K);
         let spec = common::gemm_spec(mnk, majors, DType::F16, DType::F32, GemmConfig::default());
-        gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap()
+        cute_gpu::kernels::gemm_sm80::generate_gemm(&spec).unwrap()
     };
     let (a, b) = (generate((1000, 1000, 1000)), generate((4096, 512, 2048)));
     assert_eq!(a.source, b.source);
@@ -79,7 +79,7 @@ fn swizzles_remove_every_bank_conflict() {
 
 #[test]
 fn bad_inputs_are_errors() {
-    use gpu::kernels::copy::{CopySpec, generate_copy};
+    use cute_gpu::kernels::copy::{CopySpec, generate_copy};
     let e = generate_copy(&CopySpec::new(
         common::l("(8,8):(1,8)"),
         common::l("(8,4):(1,8)"),
@@ -96,7 +96,7 @@ fn bad_inputs_are_errors() {
     );
     spec.a = common::l("(100,100):(101,_1)");
     assert!(
-        gpu::kernels::gemm_sm80::generate_gemm(&spec)
+        cute_gpu::kernels::gemm_sm80::generate_gemm(&spec)
             .unwrap_err()
             .to_string()
             .contains("multiple of 8")
@@ -111,5 +111,5 @@ fn bad_inputs_are_errors() {
             ..GemmConfig::default()
         },
     );
-    assert!(gpu::kernels::gemm_sm80::generate_gemm(&spec).is_err());
+    assert!(cute_gpu::kernels::gemm_sm80::generate_gemm(&spec).is_err());
 }

@@ -2,11 +2,11 @@
 //! copy loop as the baseline. A std-only harness (no criterion): each case runs `REPS` times after a
 //! warm-up, the median time is reported with its ratio to the baseline.
 //!
-//! `cargo bench -p layout-core --bench tensor_copy`
+//! `cargo bench -p cute-layout-core --bench tensor_copy`
 
-use layout_core::Layout;
-use layout_core::tensor::{copy, copy_naive, make_gmem_ptr, make_tensor};
-use layout_core::typed::{self, C};
+use cute_layout_core::Layout;
+use cute_layout_core::tensor::{copy, copy_naive, make_gmem_ptr, make_tensor};
+use cute_layout_core::typed::{self, C};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -2,10 +2,10 @@
 //! evaluate and print, as `cute eval` does): near-linear operations grow about 10x per row.
 //!
 //! ```text
-//! cargo run --release -p layout-core --example wide_bench
+//! cargo run --release -p cute-layout-core --example wide_bench
 //! ```
 
-use layout_core::notation::eval_str;
+use cute_layout_core::notation::eval_str;
 use std::time::Instant;
 
 /// A flat layout of `n` modes: 20 static modes of 2 (compact), the rest static 1s.

@@ -9,7 +9,7 @@
 //! - a static `_0` added to anything is that thing; any other integer added to a tuple is an error.
 //!
 //! ```
-//! use layout_core::{IntTuple, arith_add};
+//! use cute_layout_core::{IntTuple, arith_add};
 //! let a: IntTuple = "2@0".parse().unwrap();
 //! let b: IntTuple = "_3@1".parse().unwrap();
 //! assert_eq!(arith_add(&a, &b).unwrap().to_string(), "(2,_3)");
@@ -37,7 +37,7 @@ pub const MAX_BASIS_MODE: usize = 1 << 12;
 ///
 /// Post: the result holds no basis elements. Errors: a mode index above [`MAX_BASIS_MODE`].
 /// ```
-/// # use layout_core::{IntTuple, as_arithmetic_tuple};
+/// # use cute_layout_core::{IntTuple, as_arithmetic_tuple};
 /// let b: IntTuple = "4@1@2".parse().unwrap(); // E<2,1> scaled by 4
 /// assert_eq!(as_arithmetic_tuple(&b).unwrap().to_string(), "(_0,_0,(_0,4))");
 /// ```
@@ -71,7 +71,7 @@ pub fn as_arithmetic_tuple(t: &IntTuple) -> Result<IntTuple> {
 /// Pre: both are integers, or the integer side is a static `_0`, or neither is an integer.
 /// Errors: adding a non-`_0` integer to a tuple or basis element; overflow.
 /// ```
-/// # use layout_core::{IntTuple, arith_add};
+/// # use cute_layout_core::{IntTuple, arith_add};
 /// let a: IntTuple = "(1,(2,_3))".parse().unwrap();
 /// let b: IntTuple = "_1@1@1".parse().unwrap();
 /// assert_eq!(arith_add(&a, &b).unwrap().to_string(), "(1,(2,_4))");
@@ -106,7 +106,7 @@ pub fn arith_add(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
 ///
 /// Errors: `d` a tuple; overflow.
 /// ```
-/// # use layout_core::{Int, IntTuple, arith_scale};
+/// # use cute_layout_core::{Int, IntTuple, arith_scale};
 /// let e: IntTuple = "_1@1".parse().unwrap();
 /// assert_eq!(arith_scale(Int::d(3), &e).unwrap().to_string(), "3@1");
 /// ```

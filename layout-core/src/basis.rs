@@ -4,7 +4,7 @@
 //! CuTe prints the mode path innermost first: `E<0,1>` scaled by `_1` prints `_1@1@0`.
 //!
 //! ```
-//! use layout_core::IntTuple;
+//! use cute_layout_core::IntTuple;
 //! let b: IntTuple = "_1@1@0".parse().unwrap();
 //! assert_eq!(b.to_string(), "_1@1@0");
 //! ```

@@ -7,7 +7,7 @@
 //! dynamic stride is not known to match.
 //!
 //! ```
-//! use layout_core::{coalesce, Layout};
+//! use cute_layout_core::{coalesce, Layout};
 //! let l: Layout = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
 //! assert_eq!(coalesce(&l).unwrap().to_string(), "_12:_1");
 //! let d: Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
@@ -184,7 +184,7 @@ use support::*;
 /// and `s * d == d'` holds statically.
 ///
 /// ```
-/// # use layout_core::{coalesce, Layout};
+/// # use cute_layout_core::{coalesce, Layout};
 /// let l: Layout = "(_2,_4,_6):(_1,_2,_8)".parse().unwrap();
 /// assert_eq!(coalesce(&l).unwrap().to_string(), "_48:_1");
 /// let m: Layout = "(_2,4):(_1,_2)".parse().unwrap();
@@ -205,7 +205,7 @@ pub fn coalesce(layout: &Layout) -> Result<Layout> {
 /// a tuple) and the same function as `layout` on its domain.
 ///
 /// ```
-/// # use layout_core::{coalesce_by_mode, IntTuple, Layout};
+/// # use cute_layout_core::{coalesce_by_mode, IntTuple, Layout};
 /// let l: Layout = "(_3,(_4,_5)):(_8,(_1,_4))".parse().unwrap();
 /// let p: IntTuple = "(_1,_1)".parse().unwrap();
 /// assert_eq!(coalesce_by_mode(&l, &p).unwrap().to_string(), "(_3,_20):(_8,_1)");
@@ -221,7 +221,7 @@ pub fn coalesce_by_mode(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
 /// a single remaining leaf is returned as an integer.
 ///
 /// ```
-/// # use layout_core::{coalesce_shape, IntTuple};
+/// # use cute_layout_core::{coalesce_shape, IntTuple};
 /// let s: IntTuple = "(_16,_3)".parse().unwrap();
 /// assert_eq!(coalesce_shape(&s).unwrap().to_string(), "_48");
 /// let m: IntTuple = "(_2,3,4,_5)".parse().unwrap();
@@ -257,7 +257,7 @@ pub fn coalesce_shape(shape: &IntTuple) -> Result<IntTuple> {
 /// on IntTuples); `a` must be weakly congruent to `b`.
 ///
 /// ```
-/// # use layout_core::{filter_zeros_tuple, IntTuple};
+/// # use cute_layout_core::{filter_zeros_tuple, IntTuple};
 /// let a: IntTuple = "(_0,(_2,_0))".parse().unwrap();
 /// let b: IntTuple = "(4,(3,(2,2)))".parse().unwrap();
 /// assert_eq!(filter_zeros_tuple(&a, &b).unwrap().to_string(), "(_1,(3,(_1,_1)))");
@@ -293,7 +293,7 @@ pub fn filter_zeros_tuple(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
 /// `size(result) == size(layout) / (sizes of the static stride-0 modes)`.
 ///
 /// ```
-/// # use layout_core::{filter_zeros, Layout};
+/// # use cute_layout_core::{filter_zeros, Layout};
 /// let l: Layout = "(_2,_16):(_0,_1)".parse().unwrap();
 /// assert_eq!(filter_zeros(&l).unwrap().to_string(), "(_1,_16):(_0,_1)");
 /// ```
@@ -318,7 +318,7 @@ pub fn filter_zeros_by(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
 /// `_1:_0`.
 ///
 /// ```
-/// # use layout_core::{filter, Layout};
+/// # use cute_layout_core::{filter, Layout};
 /// let l: Layout = "(_4,_1,_2):(0,_5,_1)".parse().unwrap();
 /// assert_eq!(filter(&l).unwrap().to_string(), "(_4,_2):(0,_1)");
 /// ```

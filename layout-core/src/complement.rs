@@ -6,7 +6,7 @@
 //! 0, so `make_layout(A, complement(A, M))` is injective.
 //!
 //! ```
-//! use layout_core::{complement, complement_default, IntTuple, Layout};
+//! use cute_layout_core::{complement, complement_default, IntTuple, Layout};
 //! let a: Layout = "4:2".parse().unwrap();
 //! assert_eq!(complement(&a, &IntTuple::d(24)).unwrap().to_string(), "(2,3):(_1,8)");
 //! let b: Layout = "(_2,_2):(_4,_1)".parse().unwrap();
@@ -33,7 +33,7 @@ use crate::tuple_ops::ceil_div;
 /// `size(result) >= cotarget / size(filter(layout))`; `make_layout(layout, result)` is injective.
 ///
 /// ```
-/// # use layout_core::{complement, IntTuple, Layout};
+/// # use cute_layout_core::{complement, IntTuple, Layout};
 /// let a: Layout = "_4:_2".parse().unwrap();
 /// assert_eq!(complement(&a, &IntTuple::d(28)).unwrap().to_string(), "(_2,4):(_1,_8)");
 /// let bad: Layout = "(_2,_2):(_1,_1)".parse().unwrap();
@@ -48,7 +48,7 @@ pub fn complement(layout: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// (CuTe's one-argument `complement(L)`).
 ///
 /// ```
-/// # use layout_core::{complement_default, Layout};
+/// # use cute_layout_core::{complement_default, Layout};
 /// let a: Layout = "(_2,_4,_8):(_8,_1,_64)".parse().unwrap();
 /// assert_eq!(complement_default(&a).unwrap().to_string(), "(_2,_4):(_4,_16)");
 /// ```

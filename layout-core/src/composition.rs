@@ -11,7 +11,7 @@
 //! the two differ, or the size that does not match.
 //!
 //! ```
-//! use layout_core::{composition, Layout};
+//! use cute_layout_core::{composition, Layout};
 //! let a: Layout = "(_6,_2):(_8,_2)".parse().unwrap();
 //! let b: Layout = "(_4,_3):(_3,_1)".parse().unwrap();
 //! assert_eq!(composition(&a, &b).unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
@@ -98,7 +98,7 @@ impl CompositionRhs for Int {
 /// side has scaled-basis strides are computed as CuTe does but not re-verified.)
 ///
 /// ```
-/// # use layout_core::{composition, Layout, Tiler};
+/// # use cute_layout_core::{composition, Layout, Tiler};
 /// let a: Layout = "(_4,_3,_1):(_3,_1,_0)".parse().unwrap();
 /// let b: Layout = "_24:_1".parse().unwrap();
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "(_4,_3,_2):(_3,_1,_0)");
@@ -118,7 +118,7 @@ pub fn composition<R: CompositionRhs + ?Sized>(lhs: &Layout, rhs: &R) -> Result<
 /// Pre/post: as [`composition`] with `B = make_layout(S)`.
 ///
 /// ```
-/// # use layout_core::{with_shape, IntTuple, Layout};
+/// # use cute_layout_core::{with_shape, IntTuple, Layout};
 /// let l: Layout = "(_4,_4):(_4,_1)".parse().unwrap();
 /// let s: IntTuple = "(_8,_2)".parse().unwrap();
 /// assert_eq!(with_shape(&l, &s).unwrap().to_string(), "((_4,_2),_2):((_4,_1),_2)");

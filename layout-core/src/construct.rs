@@ -5,7 +5,7 @@
 //! the running stride; every other mode gets the running stride, which is then multiplied by its size.
 //!
 //! ```
-//! use layout_core::{IntTuple, make_layout};
+//! use cute_layout_core::{IntTuple, make_layout};
 //! let s: IntTuple = "(_4,_1,_2)".parse().unwrap();
 //! assert_eq!(make_layout(&s).unwrap().to_string(), "(_4,_1,_2):(_1,_0,_4)");
 //! ```
@@ -75,7 +75,7 @@ pub fn compact_major(shape: &IntTuple, current: &IntTuple, major: Tag) -> Result
 /// Column-major (first mode fastest) compact strides, starting at `current` (`_1` if `None`).
 ///
 /// ```
-/// # use layout_core::{IntTuple, compact_col_major};
+/// # use cute_layout_core::{IntTuple, compact_col_major};
 /// let s: IntTuple = "((_4,_8),_1,_2)".parse().unwrap();
 /// assert_eq!(compact_col_major(&s, None).unwrap().to_string(), "((_1,_4),_0,_32)");
 /// ```
@@ -86,7 +86,7 @@ pub fn compact_col_major(shape: &IntTuple, current: Option<&IntTuple>) -> Result
 /// Row-major (last mode fastest) compact strides, starting at `current` (`_1` if `None`).
 ///
 /// ```
-/// # use layout_core::{IntTuple, compact_row_major};
+/// # use cute_layout_core::{IntTuple, compact_row_major};
 /// let s: IntTuple = "((4,8),1,2)".parse().unwrap();
 /// assert_eq!(compact_row_major(&s, None).unwrap().to_string(), "((16,2),2,_1)");
 /// ```
@@ -186,7 +186,7 @@ fn order_strides(shape: &IntTuple, order: &IntTuple, starts: &Starts) -> Result<
 ///
 /// Pre: `order` is an integer or has the nesting of `shape` down to its leaves.
 /// ```
-/// # use layout_core::{IntTuple, compact_order};
+/// # use cute_layout_core::{IntTuple, compact_order};
 /// let s: IntTuple = "(_3,_8,_24)".parse().unwrap();
 /// let o: IntTuple = "(_0,_2,_1)".parse().unwrap();
 /// assert_eq!(compact_order(&s, &o).unwrap().to_string(), "(_1,_72,_3)");
@@ -218,7 +218,7 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
 /// The compact column-major layout of `shape` (CuTe's `make_layout(shape)`).
 ///
 /// ```
-/// # use layout_core::{IntTuple, make_layout};
+/// # use cute_layout_core::{IntTuple, make_layout};
 /// assert_eq!(make_layout(&IntTuple::d(1)).unwrap().to_string(), "1:_1");
 /// assert_eq!(make_layout(&IntTuple::s(1)).unwrap().to_string(), "_1:_0");
 /// ```
@@ -230,8 +230,8 @@ pub fn make_layout(shape: &IntTuple) -> Result<Layout> {
 /// `make_layout(shape, LayoutRight)`).
 ///
 /// ```
-/// # use layout_core::{IntTuple, make_layout_major};
-/// # use layout_core::notation::Tag;
+/// # use cute_layout_core::{IntTuple, make_layout_major};
+/// # use cute_layout_core::notation::Tag;
 /// let s: IntTuple = "(2,3)".parse().unwrap();
 /// assert_eq!(make_layout_major(&s, Tag::LayoutRight).unwrap().to_string(), "(2,3):(3,_1)");
 /// ```
@@ -243,7 +243,7 @@ pub fn make_layout_major(shape: &IntTuple, major: Tag) -> Result<Layout> {
 /// layout `S:D` becomes `(S):(D)`.
 ///
 /// ```
-/// # use layout_core::{Layout, make_layout_from};
+/// # use cute_layout_core::{Layout, make_layout_from};
 /// let a: Layout = "_3:_1".parse().unwrap();
 /// let b: Layout = "_4:_3".parse().unwrap();
 /// assert_eq!(make_layout_from(&[a, b]).to_string(), "(_3,_4):(_1,_3)");
@@ -255,7 +255,7 @@ pub fn make_layout_from(layouts: &[Layout]) -> Layout {
 /// `make_layout(shape, compact_order(shape, order))`.
 ///
 /// ```
-/// # use layout_core::{IntTuple, make_ordered_layout};
+/// # use cute_layout_core::{IntTuple, make_ordered_layout};
 /// let s: IntTuple = "(_4,_3,5,_2)".parse().unwrap();
 /// let o: IntTuple = "(_2,_1,_3,_4)".parse().unwrap();
 /// assert_eq!(make_ordered_layout(&s, &o).unwrap().to_string(), "(_4,_3,5,_2):(_3,_1,_12,60)");
@@ -291,7 +291,7 @@ fn zeros_to_ones(stride: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
 ///
 /// Pre: integer strides.
 /// ```
-/// # use layout_core::{Layout, make_layout_like};
+/// # use cute_layout_core::{Layout, make_layout_like};
 /// let l: Layout = "(_4,_2):(_4,_1)".parse().unwrap();
 /// assert_eq!(make_layout_like(&l).unwrap().to_string(), "(_4,_2):(_2,_1)");
 /// ```
@@ -312,7 +312,7 @@ pub fn make_layout_like(layout: &Layout) -> Result<Layout> {
 /// its strides scaled by `n`, which is what is computed here.
 ///
 /// ```
-/// # use layout_core::{Layout, make_fragment_like};
+/// # use cute_layout_core::{Layout, make_fragment_like};
 /// let l: Layout = "(_4,_8):(_8,_1)".parse().unwrap();
 /// assert_eq!(make_fragment_like(&l).unwrap().to_string(), "(_4,(_8)):(_1,(_4))");
 /// ```
@@ -374,7 +374,7 @@ pub fn make_basis_like(shape: &IntTuple) -> IntTuple {
 /// (CuTe's `make_identity_layout`).
 ///
 /// ```
-/// # use layout_core::{IntTuple, make_identity_layout};
+/// # use cute_layout_core::{IntTuple, make_identity_layout};
 /// let s: IntTuple = "(_4,(_4,_2))".parse().unwrap();
 /// assert_eq!(make_identity_layout(&s).unwrap().to_string(), "(_4,(_4,_2)):(_1@0,(_1@0@1,_1@1@1))");
 /// ```

@@ -6,7 +6,7 @@
 //! Strides may be basis elements: the result is then a coordinate (see [`crate::arith_tuple`]).
 //!
 //! ```
-//! use layout_core::{IntTuple, Layout, eval};
+//! use cute_layout_core::{IntTuple, Layout, eval};
 //! let l: Layout = "(3,(2,3)):(3,(12,1))".parse().unwrap();
 //! assert_eq!(eval(&l, &IntTuple::d(16)).unwrap().to_string(), "17");
 //! let c: IntTuple = "(1,(1,2))".parse().unwrap();
@@ -47,7 +47,7 @@ fn tuple_of<'a>(what: &str, t: &'a IntTuple, like: &IntTuple, n: usize) -> Resul
 ///
 /// Pre: `coord` is an integer or has the rank of `shape` (recursively); `shape` and `stride` congruent.
 /// ```
-/// # use layout_core::{IntTuple, crd2idx};
+/// # use cute_layout_core::{IntTuple, crd2idx};
 /// let s: IntTuple = "(_4,(_2,_2))".parse().unwrap();
 /// let d: IntTuple = "(_1,(_4,_8))".parse().unwrap();
 /// let c: IntTuple = "(1,9)".parse().unwrap();
@@ -101,7 +101,7 @@ impl IndexValue for IntTuple {
 ///
 /// Pre: `coord` an integer, or of the rank of `shape`.
 /// ```
-/// # use layout_core::{IntTuple, crd2idx_colex};
+/// # use cute_layout_core::{IntTuple, crd2idx_colex};
 /// let c: IntTuple = "(_0,_31,_7)".parse().unwrap();
 /// let s: IntTuple = "(_2,(_4,_8),_8)".parse().unwrap();
 /// assert_eq!(crd2idx_colex(&c, &s).unwrap().to_string(), "_510");
@@ -150,7 +150,7 @@ fn product_like(shape: &IntTuple, profile: &IntTuple) -> Result<IntTuple> {
 ///
 /// Pre: the layout is compact (otherwise the result is not an inverse of `crd2idx`).
 /// ```
-/// # use layout_core::{IntTuple, idx2crd};
+/// # use cute_layout_core::{IntTuple, idx2crd};
 /// let s: IntTuple = "(_4,_16,_4)".parse().unwrap();
 /// let d: IntTuple = "(_1,_4,_64)".parse().unwrap();
 /// assert_eq!(idx2crd(&IntTuple::s(184), &s, &d).unwrap().to_string(), "(_0,_14,_2)");
@@ -208,7 +208,7 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<In
 /// mode; an integer shape returns the index.
 ///
 /// ```
-/// # use layout_core::{IntTuple, idx2crd_colex};
+/// # use cute_layout_core::{IntTuple, idx2crd_colex};
 /// let s: IntTuple = "(_3,(_2,_3))".parse().unwrap();
 /// assert_eq!(idx2crd_colex(&IntTuple::d(16), &s).unwrap().to_string(), "(1,(1,2))");
 /// ```
@@ -303,7 +303,7 @@ fn expect_index(what: &str, idx: &IntTuple) -> Result<Int> {
 ///
 /// Pre: the layout is compact. Post: `crd2idx(result, shape, stride) == idx` for `idx` in the image.
 /// ```
-/// # use layout_core::{IntTuple, Layout, get_hier_coord};
+/// # use cute_layout_core::{IntTuple, Layout, get_hier_coord};
 /// let l: Layout = "(_16,(_2,_4,_4)):(_1,(_16,_32,_128))".parse().unwrap();
 /// assert_eq!(get_hier_coord(&l, &IntTuple::s(152)).unwrap().to_string(), "(_8,(_1,_0,_1))");
 /// ```
@@ -314,7 +314,7 @@ pub fn get_hier_coord(layout: &Layout, idx: &IntTuple) -> Result<IntTuple> {
 
 /// The flat (R-D) coordinate of index `idx`: each top-level mode's colexicographic index.
 /// ```
-/// # use layout_core::{IntTuple, Layout, get_flat_coord};
+/// # use cute_layout_core::{IntTuple, Layout, get_flat_coord};
 /// let l: Layout = "(_8,(_16)):(_1,(_8))".parse().unwrap();
 /// assert_eq!(get_flat_coord(&l, &IntTuple::s(102)).unwrap().to_string(), "(_6,_12)");
 /// ```
@@ -329,7 +329,7 @@ pub fn get_flat_coord(layout: &Layout, idx: &IntTuple) -> Result<IntTuple> {
 
 /// The 1-D (colexicographic) coordinate of index `idx`: `crd2idx(get_hier_coord(idx), shape)`.
 /// ```
-/// # use layout_core::{IntTuple, Layout, get_1d_coord};
+/// # use cute_layout_core::{IntTuple, Layout, get_1d_coord};
 /// let l: Layout = "(16,8,2):(_1,_16,_128)".parse().unwrap();
 /// assert_eq!(get_1d_coord(&l, &IntTuple::d(79)).unwrap().to_string(), "79");
 /// ```

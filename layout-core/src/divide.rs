@@ -8,7 +8,7 @@
 //! `n` stands for the layout `make_layout(n)`.
 //!
 //! ```
-//! use layout_core::notation::eval_str;
+//! use cute_layout_core::notation::eval_str;
 //! let r = eval_str("zipped_divide((6,8):(8,1),(3,4))").unwrap();
 //! assert_eq!(r.to_string(), "((3,4),(2,2)):((8,1),(24,4))");
 //! ```
@@ -107,7 +107,7 @@ pub(crate) fn by_mode(
 /// CuTe's composition of `A` with `complement(B, shape(coalesce(A)))`.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("logical_divide((_4,_2,_3):(_2,_1,_8),_4:_2)").unwrap().to_string(),
 ///            "((_2,_2),(_2,_3)):((_4,_1),(_2,_8))");
 /// // A tile of 4 over 6 elements: the rest mode rounds up.
@@ -225,7 +225,7 @@ pub(crate) fn unpack_both(zipped: &Layout) -> Result<Layout> {
 /// Post: the same function as `logical_divide(A, B)`, modes regrouped.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("zipped_divide((_12,_32):(_32,_1),(_4,_8))").unwrap().to_string(),
 ///            "((_4,_8),(_3,_4)):((_32,_1),(_128,_8))");
 /// ```
@@ -236,7 +236,7 @@ pub fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Tiled divide: the zipped divide with the rest modes unpacked: `((TILE...),REST0,REST1,...)`.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("tiled_divide((_6,_8):(_8,_1),(_3,_4))").unwrap().to_string(),
 ///            "((_3,_4),_2,_2):((_8,_1),_24,_4)");
 /// ```
@@ -247,7 +247,7 @@ pub fn tiled_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Flat divide: the zipped divide with both modes unpacked: `(TILE0,TILE1,...,REST0,REST1,...)`.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("flat_divide(_10:_1,_4:_1)").unwrap().to_string(), "(_4,_3):(_1,_4)");
 /// ```
 pub fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {

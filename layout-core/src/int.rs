@@ -5,7 +5,7 @@
 //! `x % _1 = _0`, `_0 % x = _0`). Every operation is checked: overflow and division by zero are errors.
 //!
 //! ```
-//! use layout_core::Int;
+//! use cute_layout_core::Int;
 //! let a: Int = "_4".parse().unwrap();
 //! let b: Int = "6".parse().unwrap();
 //! assert_eq!(a.mul(b).unwrap().to_string(), "24");

@@ -1,7 +1,7 @@
 //! IntTuple: an integer, a scaled basis element, or a tuple of IntTuples (CuTe's hierarchical tuples).
 //!
 //! ```
-//! use layout_core::IntTuple;
+//! use cute_layout_core::IntTuple;
 //! let t: IntTuple = "(_4,(3,_6))".parse().unwrap();
 //! assert_eq!(t.rank(), 2);
 //! assert_eq!(t.depth(), 2);

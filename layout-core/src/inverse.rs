@@ -7,7 +7,7 @@
 //! divide what the smaller ones cover.
 //!
 //! ```
-//! use layout_core::{left_inverse, right_inverse, Layout};
+//! use cute_layout_core::{left_inverse, right_inverse, Layout};
 //! let a: Layout = "(_2,_4):(_4,_1)".parse().unwrap();
 //! assert_eq!(right_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
 //! assert_eq!(left_inverse(&a).unwrap().to_string(), "(_4,_2):(_2,_1)");
@@ -92,7 +92,7 @@ fn tuple_of(v: Vec<Int>) -> IntTuple {
 /// largest such layout CuTe finds from the static strides (`_1:_0` when there is no static stride `1`).
 ///
 /// ```
-/// # use layout_core::{right_inverse, Layout};
+/// # use cute_layout_core::{right_inverse, Layout};
 /// let a: Layout = "(_2,_4):(_0,_1)".parse().unwrap();
 /// assert_eq!(right_inverse(&a).unwrap().to_string(), "_4:_2");
 /// let d: Layout = "4:1".parse().unwrap();
@@ -127,7 +127,7 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
 /// (an error when CuTe's construction breaks it, e.g. with dynamic size-1 modes).
 ///
 /// ```
-/// # use layout_core::{left_inverse, Layout};
+/// # use cute_layout_core::{left_inverse, Layout};
 /// let a: Layout = "(_4,_2):(_1,_16)".parse().unwrap();
 /// assert_eq!(left_inverse(&a).unwrap().to_string(), "(_16,_2):(_1,_4)");
 /// assert!(left_inverse(&"(4,2):(1,16)".parse::<Layout>().unwrap()).is_err());

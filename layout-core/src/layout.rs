@@ -1,7 +1,7 @@
 //! Layout: a shape and a congruent stride, a function from coordinates to indices.
 //!
 //! ```
-//! use layout_core::Layout;
+//! use cute_layout_core::Layout;
 //! let l: Layout = "(4,(3,6)):(1,(4,12))".parse().unwrap();
 //! assert_eq!(l.rank(), 2);
 //! assert_eq!(l.to_string(), "(4,(3,6)):(1,(4,12))");

@@ -9,7 +9,7 @@
 //! kernel generator.
 //!
 //! ```
-//! use layout_core::notation::eval_str;
+//! use cute_layout_core::notation::eval_str;
 //! let r = eval_str("composition((_6,_2):(_8,_2),(_4,_3):(_3,_1))").unwrap();
 //! assert_eq!(r.to_string(), "((_2,_2),_3):((_24,_2),_8)");
 //! ```
@@ -32,7 +32,7 @@
 //! [`Result`] with a [`LayoutError`] that names the failed condition and the values.
 //!
 //! ```
-//! use layout_core::{Layout, coalesce, complement, composition, right_inverse};
+//! use cute_layout_core::{Layout, coalesce, complement, composition, right_inverse};
 //! let a: Layout = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
 //! assert_eq!(coalesce(&a).unwrap().to_string(), "_12:_1");
 //! let rm: Layout = "(_4,_8):(_8,_1)".parse().unwrap();

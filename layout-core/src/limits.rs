@@ -20,7 +20,7 @@
 //! | [`MAX_NAME_CHARS`] | 64 | characters of an unknown name that are searched for "did you mean" and echoed |
 //!
 //! ```
-//! use layout_core::notation::eval_str;
+//! use cute_layout_core::notation::eval_str;
 //! let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
 //! assert!(eval_str(&deep).unwrap_err().to_string().contains("nesting depth"));
 //! ```

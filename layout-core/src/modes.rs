@@ -5,7 +5,7 @@
 //! as a rank-1 tuple where CuTe treats it so (`append(_3:_1, _4:_3)` is `(_3,_4):(_1,_3)`).
 //!
 //! ```
-//! use layout_core::{Coord, Layout, slice};
+//! use cute_layout_core::{Coord, Layout, slice};
 //! let l: Layout = "(2,3,4):(1,2,6)".parse().unwrap();
 //! let c: Coord = "(0,_,1)".parse().unwrap();
 //! assert_eq!(slice(&c, &l).unwrap().to_string(), "(3):(2)");
@@ -152,7 +152,7 @@ pub fn select_tuple(t: &IntTuple, idx: &[usize]) -> Result<IntTuple> {
 
 /// The layout of modes `idx` (CuTe's `select<I...>(L)`); always a tuple.
 /// ```
-/// # use layout_core::{Layout, select};
+/// # use cute_layout_core::{Layout, select};
 /// let l: Layout = "(_2,_2):(_6,_1)".parse().unwrap();
 /// assert_eq!(select(&l, &[0, 1, 0]).unwrap().to_string(), "(_2,_2,_2):(_6,_1,_6)");
 /// ```
@@ -174,7 +174,7 @@ pub fn take_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
 
 /// Modes `[b, e)` of the layout (CuTe's `take<B,E>(L)`). Pre: `b < e <= rank(L)`.
 /// ```
-/// # use layout_core::{Layout, take};
+/// # use cute_layout_core::{Layout, take};
 /// let l: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
 /// assert_eq!(take(&l, 1, 4).unwrap().to_string(), "(_3,_5,_7):(_2,_6,_30)");
 /// ```
@@ -203,7 +203,7 @@ pub fn group_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
 
 /// The layout with modes `[b, e)` grouped into one mode (CuTe's `group<B,E>(L)`).
 /// ```
-/// # use layout_core::{Layout, group};
+/// # use cute_layout_core::{Layout, group};
 /// let l: Layout = "(_4,_5,_6):(_1,_4,_20)".parse().unwrap();
 /// assert_eq!(group(&l, 0, 2).unwrap().to_string(), "((_4,_5),_6):((_1,_4),_20)");
 /// ```
@@ -213,7 +213,7 @@ pub fn group(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
 
 /// The layout with depth at most 1 (CuTe's `flatten(L)`); an integer layout stays as it is.
 /// ```
-/// # use layout_core::{Layout, flatten};
+/// # use cute_layout_core::{Layout, flatten};
 /// let l: Layout = "((_2,_3),(_5,_7)):((_1,_2),(_6,_30))".parse().unwrap();
 /// assert_eq!(flatten(&l).unwrap().to_string(), "(_2,_3,_5,_7):(_1,_2,_6,_30)");
 /// ```
@@ -248,7 +248,7 @@ pub fn unflatten_tuple(flat: &IntTuple, profile: &IntTuple) -> Result<IntTuple> 
 
 /// The layout with its (flat) modes folded into the nesting of `profile` (CuTe's `unflatten(L, profile)`).
 /// ```
-/// # use layout_core::{IntTuple, Layout, unflatten};
+/// # use cute_layout_core::{IntTuple, Layout, unflatten};
 /// let l: Layout = "(4,16,32):(64,1,768)".parse().unwrap();
 /// let p: IntTuple = "((4,16),32)".parse().unwrap();
 /// assert_eq!(unflatten(&l, &p).unwrap().to_string(), "((4,16),32):((64,1),768)");
@@ -306,7 +306,7 @@ fn default_mode() -> Layout {
 /// The layout with `x` (default `_1:_0`) appended as new modes up to rank `n` (one more mode if
 /// `None`) (CuTe's `append<N>(L, x)` and `append(L, x)`).
 /// ```
-/// # use layout_core::{Layout, append};
+/// # use cute_layout_core::{Layout, append};
 /// let l: Layout = "(_4,_8):(_8,_1)".parse().unwrap();
 /// assert_eq!(append(&l, None, Some(4)).unwrap().to_string(), "(_4,_8,_1,_1):(_8,_1,_0,_0)");
 /// ```
@@ -321,7 +321,7 @@ pub fn append(layout: &Layout, x: Option<&Layout>, n: Option<usize>) -> Result<L
 /// The layout with `x` (default `_1:_0`) prepended as new modes up to rank `n` (one more mode if
 /// `None`) (CuTe's `prepend<N>(L, x)` and `prepend(L, x)`).
 /// ```
-/// # use layout_core::{Layout, prepend};
+/// # use cute_layout_core::{Layout, prepend};
 /// let l: Layout = "(_16,_16):(_48,_1)".parse().unwrap();
 /// let x: Layout = "_4:_1".parse().unwrap();
 /// assert_eq!(prepend(&l, Some(&x), None).unwrap().to_string(), "(_4,_16,_16):(_1,_48,_1)");
@@ -355,7 +355,7 @@ pub fn replace_tuple(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
 
 /// The layout with mode `n` replaced by `x` (CuTe's `replace<N>(L, x)`).
 /// ```
-/// # use layout_core::{Layout, replace};
+/// # use cute_layout_core::{Layout, replace};
 /// let l: Layout = "(_7,_9):(_18,_1)".parse().unwrap();
 /// let x: Layout = "(_8,_6):(_24,_5)".parse().unwrap();
 /// assert_eq!(replace(&l, 1, &x).unwrap().to_string(), "(_7,(_8,_6)):(_18,(_24,_5))");
@@ -411,7 +411,7 @@ fn check_zip_ranks(v: &[IntTuple], rank: usize) -> Result<()> {
 /// Zip the modes of the layout (one layout: CuTe's `zip(L)`) or of several layouts
 /// (`zip(L0, L1, ...)`, which zips the tuple of them).
 /// ```
-/// # use layout_core::{Layout, zip};
+/// # use cute_layout_core::{Layout, zip};
 /// let l: Layout = "(4,2):(0,1)".parse().unwrap();
 /// assert_eq!(zip(&[l]).unwrap().to_string(), "((4,2)):((0,1))");
 /// ```
@@ -474,7 +474,7 @@ pub fn dice_tuple(c: &Coord, t: &IntTuple) -> Result<IntTuple> {
 
 /// The sub-layout of the modes where `c` has `_` (CuTe's `slice(c, L)`); `():()` when none.
 /// ```
-/// # use layout_core::{Coord, Layout, slice};
+/// # use cute_layout_core::{Coord, Layout, slice};
 /// let l: Layout = "(_8,(_2,_4)):(_8,(_0,_1))".parse().unwrap();
 /// assert_eq!(slice(&"(4,_)".parse().unwrap(), &l).unwrap().to_string(), "((_2,_4)):((_0,_1))");
 /// ```
@@ -484,7 +484,7 @@ pub fn slice(c: &Coord, layout: &Layout) -> Result<Layout> {
 
 /// The sub-layout of the modes where `c` has an integer (CuTe's `dice(c, L)`).
 /// ```
-/// # use layout_core::{Coord, Layout, dice};
+/// # use cute_layout_core::{Coord, Layout, dice};
 /// let l: Layout = "(_2,_3,_4):(_1,_2,_6)".parse().unwrap();
 /// assert_eq!(dice(&"(0,_,1)".parse().unwrap(), &l).unwrap().to_string(), "(_2,_4):(_1,_6)");
 /// ```
@@ -516,7 +516,7 @@ pub fn slice_offset(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<In
 /// The slice and the offset of its origin (CuTe's `slice_and_offset(c, L)`):
 /// `(slice(c, L), crd2idx(c, L))` with `_` counted as `_0`.
 /// ```
-/// # use layout_core::{Coord, Layout, slice_and_offset};
+/// # use cute_layout_core::{Coord, Layout, slice_and_offset};
 /// let l: Layout = "((10),9,2):((_18),_2,_1)".parse().unwrap();
 /// let (s, off) = slice_and_offset(&"(3,2,_)".parse().unwrap(), &l).unwrap();
 /// assert_eq!(format!("{s} {off}"), "(2):(_1) 58");

@@ -6,7 +6,7 @@
 //! (block-major and tiler-major); `tile_to_shape` repeats a block until it covers a target shape.
 //!
 //! ```
-//! use layout_core::notation::eval_str;
+//! use cute_layout_core::notation::eval_str;
 //! let r = eval_str("blocked_product((_2,_2):(_1,_2),(_3,_4):(_4,_1))").unwrap();
 //! assert_eq!(r.to_string(), "((_2,_3),(_2,_4)):((_1,_16),(_2,_4))");
 //! ```
@@ -29,7 +29,7 @@ use crate::tuple_ops;
 /// result is injective when `A` and `B` are.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("logical_product((_2,_2):(_4,_1),(_3,_2):(_2,_1))").unwrap().to_string(),
 ///            "((_2,_2),(_3,_2)):((_4,_1),(_8,_2))");
 /// ```
@@ -53,7 +53,7 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Zipped product: `((BLOCK...),(REPEATS..., extra modes))`.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("zipped_product((_2,_4):(_16,_1),(_1,_2):(_2,_1))").unwrap().to_string(),
 ///            "((_2,_4),(_1,_2)):((_16,_1),(_8,_4))");
 /// ```
@@ -64,7 +64,7 @@ pub fn zipped_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Tiled product: `((BLOCK...),REPEAT0,REPEAT1,...)`.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("tiled_product((_4):(_1),_16:_1)").unwrap().to_string(), "((_4),_16):((_1),_4)");
 /// ```
 pub fn tiled_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
@@ -74,7 +74,7 @@ pub fn tiled_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Flat product: `(BLOCK0,BLOCK1,...,REPEAT0,REPEAT1,...)`.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("flat_product(_8:_1,_2:_1)").unwrap().to_string(), "(_8,_2):(_1,_8)");
 /// ```
 pub fn flat_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
@@ -95,7 +95,7 @@ fn padded_product(block: &Layout, tiler: &Layout) -> Result<(Layout, Layout)> {
 /// max(rank(block), rank(tiler))`; the result has the same image as the logical product.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("blocked_product((_3,_4):(_4,_1),(_2,_5):(_1,_2))").unwrap().to_string(),
 ///            "((_3,_2),(_4,_5)):((_4,_12),(_1,_24))");
 /// ```
@@ -117,7 +117,7 @@ fn in_product(op: &str, block: &Layout, tiler: &Layout, e: LayoutError) -> Layou
 /// Pre/post: as [`blocked_product`].
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("raked_product((_3,_4):(_4,_1),(_2,_5):(_1,_2))").unwrap().to_string(),
 ///            "((_2,_3),(_5,_4)):((_12,_4),(_24,_1))");
 /// ```
@@ -134,7 +134,7 @@ pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 /// block's modes times the block's modes (equal to `target` when it divides).
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("tile_to_shape((_2,_2):(_1,_2),(8,8))").unwrap().to_string(),
 ///            "((_2,4),(_2,4)):((_1,_4),(_2,16))");
 /// assert_eq!(eval_str("tile_to_shape(_8:_1,(_16,_4),(_0,_1))").unwrap().to_string(),

@@ -4,7 +4,7 @@
 //! CuTe's template forms (`size<1>(L)`, `cosize<1,0>(L)`) are the query applied to [`get`]`(L, path)`.
 //!
 //! ```
-//! use layout_core::{Layout, cosize, size};
+//! use cute_layout_core::{Layout, cosize, size};
 //! let l: Layout = "(_2,(_3,_4)):(_0,(_2,_8))".parse().unwrap();
 //! assert_eq!(size(&l).unwrap().to_string(), "_24");
 //! assert_eq!(cosize(&l).unwrap().to_string(), "_29");
@@ -24,7 +24,7 @@ use crate::tuple_ops::product;
 ///
 /// Errors: a path index out of range.
 /// ```
-/// # use layout_core::{Layout, get};
+/// # use cute_layout_core::{Layout, get};
 /// let l: Layout = "(_4,(_3,_6)):(_1,(_4,_12))".parse().unwrap();
 /// assert_eq!(get(&l, &[1, 0]).unwrap().to_string(), "_3:_4");
 /// ```
@@ -65,7 +65,7 @@ pub fn stride(layout: &Layout) -> IntTuple {
 ///
 /// Post: `product(coshape(L)) == cosize(L)`.
 /// ```
-/// # use layout_core::{Layout, coshape};
+/// # use cute_layout_core::{Layout, coshape};
 /// let l: Layout = "(_32,_6):(_1,_6)".parse().unwrap();
 /// assert_eq!(coshape(&l).unwrap().to_string(), "_62");
 /// let id: Layout = "(4,_3):(_1@0,_1@1)".parse().unwrap();
@@ -87,7 +87,7 @@ pub fn cosize(layout: &Layout) -> Result<Int> {
 
 /// A tuple of `_0` congruent with the layout's values (`_0` for integer strides).
 /// ```
-/// # use layout_core::{Layout, coprofile};
+/// # use cute_layout_core::{Layout, coprofile};
 /// let l: Layout = "(4,_3):(_1@0,_1@1)".parse().unwrap();
 /// assert_eq!(coprofile(&l).unwrap().to_string(), "(_0,_0)");
 /// ```

@@ -2,7 +2,7 @@
 //! `_` (keep the mode), or a tuple of tilers applied mode by mode.
 //!
 //! ```
-//! use layout_core::Tiler;
+//! use cute_layout_core::Tiler;
 //! let t: Tiler = "(_3:_4,_,_2)".parse().unwrap();
 //! assert_eq!(t.to_string(), "(_3:_4,_,_2)");
 //! ```
@@ -40,7 +40,7 @@ impl Tiler {
     /// A shape used as a tiler: integers stay integers, tuples tile mode by mode.
     ///
     /// ```
-    /// use layout_core::{IntTuple, Tiler};
+    /// use cute_layout_core::{IntTuple, Tiler};
     /// let t = Tiler::from_shape(&"(_2,(3,_4))".parse::<IntTuple>().unwrap()).unwrap();
     /// assert_eq!(t.to_string(), "(_2,(3,_4))");
     /// ```

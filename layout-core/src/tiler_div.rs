@@ -5,7 +5,7 @@
 //! the "rest" modes of a `logical_divide`, e.g. the grid of tiles.
 //!
 //! ```
-//! use layout_core::notation::eval_str;
+//! use cute_layout_core::notation::eval_str;
 //! assert_eq!(eval_str("ceil_div((_12,_8),_4:_2)").unwrap().to_string(), "(_2,_16)");
 //! assert_eq!(eval_str("ceil_div((_12,_8),(_4:_2,_3))").unwrap().to_string(), "((_2,_2),_3)");
 //! assert_eq!(eval_str("evenly_divides((_12,_8),(_4:_3,_4))").unwrap().to_string(), "_1");
@@ -34,7 +34,7 @@ fn underscore_error(op: &str, target: &IntTuple) -> LayoutError {
 /// Post: for a layout tiler `B`, `size(B) * size(result) >= size(target)`.
 ///
 /// ```
-/// use layout_core::{ceil_div_tiler, IntTuple, Tiler};
+/// use cute_layout_core::{ceil_div_tiler, IntTuple, Tiler};
 /// let t: IntTuple = "(12,8)".parse().unwrap();
 /// let r = ceil_div_tiler(&t, &"(_4:_2,_3)".parse::<Tiler>().unwrap()).unwrap();
 /// assert_eq!(r.to_string(), "((_2,2),3)");
@@ -99,7 +99,7 @@ fn tiler_size(op: &str, target: &IntTuple, tiler: &Tiler) -> Result<Int> {
 /// `size(a) == size(b) * size(ceil_div(a, b))` (CuTe's rule). Static when every value involved is.
 ///
 /// ```
-/// use layout_core::{evenly_divides_tiler, IntTuple, Tiler};
+/// use cute_layout_core::{evenly_divides_tiler, IntTuple, Tiler};
 /// let a: IntTuple = "_12".parse().unwrap();
 /// let strided: Tiler = "_4:_2".parse().unwrap(); // covers 0,2,4,6: 12 is not tiled evenly
 /// assert_eq!(evenly_divides_tiler(&a, &strided).unwrap().to_string(), "_0");

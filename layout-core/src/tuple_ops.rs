@@ -4,7 +4,7 @@
 //! dynamic value is dynamic (`1`/`0`), except where a static operand decides an `&&`/`||` alone.
 //!
 //! ```
-//! use layout_core::{IntTuple, shape_div, product};
+//! use cute_layout_core::{IntTuple, shape_div, product};
 //! let s: IntTuple = "(_3,_6,_2,_8)".parse().unwrap();
 //! assert_eq!(shape_div(&s, &IntTuple::s(6)).unwrap().to_string(), "(_1,_3,_2,_8)");
 //! assert_eq!(product(&s).unwrap().to_string(), "_288");
@@ -48,7 +48,7 @@ pub fn bool_or(x: Int, y: Int) -> Int {
 ///
 /// Pre: integer leaves. Post: `product(t) == size(t)`.
 /// ```
-/// # use layout_core::{IntTuple, product};
+/// # use cute_layout_core::{IntTuple, product};
 /// assert_eq!(product(&"((2,3),4)".parse::<IntTuple>().unwrap()).unwrap().to_string(), "24");
 /// ```
 pub fn product(t: &IntTuple) -> Result<Int> {
@@ -70,7 +70,7 @@ pub fn product(t: &IntTuple) -> Result<Int> {
 
 /// The product of each top-level mode, as a tuple (a leaf is treated as a rank-1 tuple).
 /// ```
-/// # use layout_core::{IntTuple, product_each};
+/// # use cute_layout_core::{IntTuple, product_each};
 /// assert_eq!(product_each(&"(_2,(_1,_16))".parse().unwrap()).unwrap().to_string(), "(_2,_16)");
 /// ```
 pub fn product_each(t: &IntTuple) -> Result<IntTuple> {
@@ -92,7 +92,7 @@ pub fn sum(t: &IntTuple) -> Result<Int> {
 
 /// Sum of products of corresponding leaves. Pre: `a` and `b` congruent.
 /// ```
-/// # use layout_core::{IntTuple, inner_product};
+/// # use cute_layout_core::{IntTuple, inner_product};
 /// let r = inner_product(&"((2,3),4)".parse().unwrap(), &"((2,1),2)".parse().unwrap()).unwrap();
 /// assert_eq!(r.to_string(), "15");
 /// ```
@@ -141,7 +141,7 @@ fn fold_div(
 /// Ceiling division of shapes: tuple by tuple mode by mode (missing divisor modes are 1), tuple by
 /// integer folded left to right, integer by tuple by its product.
 /// ```
-/// # use layout_core::{IntTuple, ceil_div};
+/// # use cute_layout_core::{IntTuple, ceil_div};
 /// let r = ceil_div(&"(_3,_4)".parse().unwrap(), &IntTuple::s(6)).unwrap();
 /// assert_eq!(r.to_string(), "(_1,_2)");
 /// ```
@@ -167,7 +167,7 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
 
 /// Round `a` up to a multiple of `b`, mode by mode (missing modes of `b` are 1).
 /// ```
-/// # use layout_core::{IntTuple, round_up};
+/// # use cute_layout_core::{IntTuple, round_up};
 /// let r = round_up(&"(3,2,_1)".parse().unwrap(), &"(_1,2,_4)".parse().unwrap()).unwrap();
 /// assert_eq!(r.to_string(), "(3,2,_4)");
 /// ```
@@ -193,7 +193,7 @@ pub fn round_up(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
 /// Division of shapes: mode by mode for two tuples, a tuple by an integer folded left to right,
 /// an integer by a tuple by its product. Two static integers must divide one another.
 /// ```
-/// # use layout_core::{IntTuple, shape_div};
+/// # use cute_layout_core::{IntTuple, shape_div};
 /// assert_eq!(shape_div(&"(6,(3,4))".parse().unwrap(), &IntTuple::d(36)).unwrap().to_string(), "(1,(1,2))");
 /// assert!(shape_div(&IntTuple::s(6), &IntTuple::s(4)).is_err());
 /// ```
@@ -234,7 +234,7 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
 
 /// `a` scaled mode by mode by the products of the corresponding modes of `b`.
 /// ```
-/// # use layout_core::{IntTuple, elem_scale};
+/// # use cute_layout_core::{IntTuple, elem_scale};
 /// let r = elem_scale(&"((4,2),4)".parse().unwrap(), &"((6,9),9)".parse().unwrap()).unwrap();
 /// assert_eq!(r.to_string(), "((24,18),36)");
 /// ```
@@ -258,7 +258,7 @@ pub fn elem_scale(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
 
 /// Same profile (always a static answer).
 /// ```
-/// # use layout_core::{IntTuple, congruent};
+/// # use cute_layout_core::{IntTuple, congruent};
 /// assert_eq!(congruent(&"(2,(3,4))".parse().unwrap(), &"(5,6)".parse().unwrap()).to_string(), "_0");
 /// ```
 pub fn congruent(a: &IntTuple, b: &IntTuple) -> Int {
@@ -267,7 +267,7 @@ pub fn congruent(a: &IntTuple, b: &IntTuple) -> Int {
 
 /// `a`'s profile refines into `b`'s: a leaf of `a` may stand for a whole sub-tuple of `b` (static answer).
 /// ```
-/// # use layout_core::{IntTuple, weakly_congruent};
+/// # use cute_layout_core::{IntTuple, weakly_congruent};
 /// assert_eq!(weakly_congruent(&"_2".parse().unwrap(), &"(_2,_2)".parse().unwrap()).to_string(), "_1");
 /// ```
 pub fn weakly_congruent(a: &IntTuple, b: &IntTuple) -> Int {
@@ -285,7 +285,7 @@ pub fn weakly_congruent(a: &IntTuple, b: &IntTuple) -> Int {
 
 /// `a` is compatible with `b`: every coordinate of `a` is a coordinate of `b` (sizes agree at each leaf of `a`).
 /// ```
-/// # use layout_core::{IntTuple, compatible};
+/// # use cute_layout_core::{IntTuple, compatible};
 /// assert_eq!(compatible(&"(2,3)".parse().unwrap(), &"6".parse().unwrap()).unwrap().to_string(), "_0");
 /// assert_eq!(compatible(&"6".parse().unwrap(), &"(2,3)".parse().unwrap()).unwrap().to_string(), "1");
 /// ```
@@ -306,7 +306,7 @@ pub fn compatible(a: &IntTuple, b: &IntTuple) -> Result<Int> {
 
 /// The shape `a` is evenly divided by the tiler shape `b` (mode by mode for a tuple tiler).
 /// ```
-/// # use layout_core::{IntTuple, evenly_divides};
+/// # use cute_layout_core::{IntTuple, evenly_divides};
 /// assert_eq!(evenly_divides(&"((_2,_8))".parse().unwrap(), &"(_16)".parse().unwrap()).unwrap().to_string(), "_1");
 /// ```
 pub fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<Int> {
@@ -331,7 +331,7 @@ pub fn tuple_eq(a: &IntTuple, b: &IntTuple) -> Result<Int> {
 
 /// Every element of `a` is less than the corresponding element of `b` (a longer `a` is not less).
 /// ```
-/// # use layout_core::{IntTuple, elem_less};
+/// # use cute_layout_core::{IntTuple, elem_less};
 /// assert_eq!(elem_less(&"(_1,_2)".parse().unwrap(), &"(_2,_3)".parse().unwrap()).unwrap().to_string(), "_1");
 /// ```
 pub fn elem_less(a: &IntTuple, b: &IntTuple) -> Result<Int> {
@@ -350,7 +350,7 @@ pub fn elem_less(a: &IntTuple, b: &IntTuple) -> Result<Int> {
 
 /// Colexicographic order: compare the last modes first.
 /// ```
-/// # use layout_core::{IntTuple, colex_less};
+/// # use cute_layout_core::{IntTuple, colex_less};
 /// assert_eq!(colex_less(&"(9,32,2)".parse().unwrap(), &"(7,5,9)".parse().unwrap()).unwrap().to_string(), "1");
 /// ```
 pub fn colex_less(a: &IntTuple, b: &IntTuple) -> Result<Int> {
@@ -395,7 +395,7 @@ fn fold_leaves(op: &str, ts: &[IntTuple], f: fn(Int, Int) -> Result<Int>) -> Res
 
 /// Largest leaf over all arguments.
 /// ```
-/// # use layout_core::{IntTuple, max};
+/// # use cute_layout_core::{IntTuple, max};
 /// assert_eq!(max(&["(_4,(_4,(_7)))".parse().unwrap()]).unwrap().to_string(), "_7");
 /// ```
 pub fn max(ts: &[IntTuple]) -> Result<Int> {
@@ -409,7 +409,7 @@ pub fn min(ts: &[IntTuple]) -> Result<Int> {
 
 /// Greatest common divisor of all leaves over all arguments.
 /// ```
-/// # use layout_core::{IntTuple, gcd};
+/// # use cute_layout_core::{IntTuple, gcd};
 /// assert_eq!(gcd(&["(_2,(_4,_8))".parse().unwrap()]).unwrap().to_string(), "_2");
 /// ```
 pub fn gcd(ts: &[IntTuple]) -> Result<Int> {
@@ -418,8 +418,8 @@ pub fn gcd(ts: &[IntTuple]) -> Result<Int> {
 
 /// Exclusive prefix products of the leaves, with the same profile (CuTe's compact column-major strides).
 /// ```
-/// # use layout_core::{IntTuple, prefix_product};
-/// assert_eq!(prefix_product(&"(_2,(_3,4),_5)".parse().unwrap(), layout_core::Int::s(1)).unwrap().to_string(), "(_1,(_2,_6),24)");
+/// # use cute_layout_core::{IntTuple, prefix_product};
+/// assert_eq!(prefix_product(&"(_2,(_3,4),_5)".parse().unwrap(), cute_layout_core::Int::s(1)).unwrap().to_string(), "(_1,(_2,_6),24)");
 /// ```
 pub fn prefix_product(t: &IntTuple, init: Int) -> Result<IntTuple> {
     fn go(t: &IntTuple, acc: &mut Int) -> Result<IntTuple> {

@@ -4,7 +4,7 @@
 //! (`upcast`, `downcast`, `recast_layout`) and the widest element it allows (`max_alignment`).
 //!
 //! ```
-//! use layout_core::notation::eval_str;
+//! use cute_layout_core::notation::eval_str;
 //! assert_eq!(eval_str("max_common_vector((_2,_16):(_16,_1),(_2,_16):(_16,_1))").unwrap().to_string(), "_32");
 //! assert_eq!(eval_str("upcast<2>((_4,_8):(_1,_4))").unwrap().to_string(), "(_2,_8):(_1,_2)");
 //! ```
@@ -38,7 +38,7 @@ fn common_prefix(a: &Layout, b: &Layout) -> Result<(Option<Layout>, Layout)> {
 ///
 /// Post: `a(b.get_1d_coord(n)) == n` for `n < N`. Dynamic strides never count (as in CuTe).
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("max_common_vector((_2,_12,_4):(_48,_4,_1),(_2,_12,_4):(_48,_4,_1))").unwrap().to_string(), "_96");
 /// assert_eq!(eval_str("max_common_vector((4,8):(1,4),(4,8):(1,4))").unwrap().to_string(), "_1");
 /// ```
@@ -54,7 +54,7 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int> {
 ///
 /// Post: `a(R(i)) == i` and `b(R(i)) == i` for `i < size(R)`.
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("max_common_layout((_8,_32):(_32,_1),(_8,_32):(_32,_1))").unwrap().to_string(), "(_32,_8):(_8,_1)");
 /// ```
 pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
@@ -69,7 +69,7 @@ pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 ///
 /// Post: `layout(result(i)) == 0` for `i < size(result)`.
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("nullspace((_7,_5,_16):(_3,_1,_0))").unwrap().to_string(), "_16:_35");
 /// ```
 pub fn nullspace(layout: &Layout) -> Result<Layout> {
@@ -96,7 +96,7 @@ pub fn nullspace(layout: &Layout) -> Result<Layout> {
 /// Pre: `a` static, `b` a static integer. Post: the result is ordered and surjective onto its
 /// image; `size(result)` divides `b`.
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("domain_distribute((_192,(_8,_8)),_1024)").unwrap().to_string(), "(_64,_16):(_1,_192)");
 /// ```
 pub fn domain_distribute(a: &IntTuple, b: &IntTuple) -> Result<Layout> {
@@ -149,7 +149,7 @@ fn check_factor(op: &str, n: i64) -> Result<Int> {
 /// a dynamic stride is simply divided (assumed a multiple of `n`), a static `_0` stays.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("upcast<4>((_32,_32):(_32,_1))").unwrap().to_string(), "(_32,_8):(_8,_1)");
 /// assert_eq!(eval_str("upcast<2>((4,8):(1,4))").unwrap().to_string(), "(4,8):(0,2)");
 /// assert_eq!(eval_str("upcast<4>((_6,_3):(_1,_8))").unwrap().to_string(), "(_2,_3):(_1,_2)");
@@ -203,7 +203,7 @@ fn upcast_parts(n: Int, s: &IntTuple, d: &IntTuple) -> Result<(IntTuple, IntTupl
 ///
 /// Pre: some stride is a static `_1` (the elements of a vector are adjacent).
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("downcast<4>((_6,_8):(_1,_6))").unwrap().to_string(), "(_24,_8):(_1,_24)");
 /// assert!(eval_str("downcast<2>((_4,_4):(_2,_16))").is_err());
 /// ```
@@ -254,7 +254,7 @@ fn downcast_parts(n: Int, s: &IntTuple, d: &IntTuple) -> Result<(IntTuple, IntTu
 /// the sizes are equal).
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("recast_layout<8,32>((_32,_4):(_1,_32))").unwrap().to_string(), "(_8,_4):(_1,_8)");
 /// assert_eq!(eval_str("recast_layout<6,4>(((_8,_4)):((_1,_8)))").unwrap().to_string(), "((_12,_4)):((_1,_12))");
 /// ```
@@ -282,7 +282,7 @@ pub fn recast_layout(old_bits: i64, new_bits: i64, layout: &Layout) -> Result<La
 /// Dynamic shapes count as 1 and dynamic strides as 0.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("max_alignment((_16,_12):(_1,_16))").unwrap().to_string(), "_192");
 /// assert_eq!(eval_str("max_alignment((16,12):(1,16))").unwrap().to_string(), "_1");
 /// ```

@@ -4,7 +4,7 @@
 //!
 //! The number of cases per property is `PROPTEST_CASES` (default 512).
 
-use layout_core::{
+use cute_layout_core::{
     IntTuple, Layout, coalesce, complement, complement_default, composition, left_inverse,
     right_inverse,
 };
@@ -353,14 +353,14 @@ proptest! {
     fn no_panics_on_hostile_input(a in hostile_layout(), b in hostile_layout(), c in any_layout()) {
         let t = b.shape().clone();
         let _ = coalesce(&a);
-        let _ = layout_core::coalesce_by_mode(&a, &t);
-        let _ = layout_core::coalesce_shape(&t);
-        let _ = layout_core::filter(&a);
-        let _ = layout_core::filter_zeros(&a);
+        let _ = cute_layout_core::coalesce_by_mode(&a, &t);
+        let _ = cute_layout_core::coalesce_shape(&t);
+        let _ = cute_layout_core::filter(&a);
+        let _ = cute_layout_core::filter_zeros(&a);
         let _ = composition(&a, &b);
         let _ = composition(&a, &c);
         let _ = composition(&c, &a);
-        let _ = layout_core::with_shape(&a, &t);
+        let _ = cute_layout_core::with_shape(&a, &t);
         let _ = complement(&a, &t);
         let _ = complement_default(&a);
         let _ = right_inverse(&a);

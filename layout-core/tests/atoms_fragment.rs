@@ -1,7 +1,7 @@
 //! partition_fragment_A/B/C of a TiledMMA and retile_S/D of a TiledCopy, on layouts.
 
-use layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
-use layout_core::{Layout, cosize, make_fragment_like, make_layout, size};
+use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+use cute_layout_core::{Layout, cosize, make_fragment_like, make_layout, size};
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()
@@ -119,7 +119,7 @@ fn retile_matches_partition() {
         }
         let mut offsets: Vec<i64> = (0..size(&re).unwrap().value)
             .map(|i| {
-                layout_core::eval(&re, &layout_core::IntTuple::d(i))
+                cute_layout_core::eval(&re, &cute_layout_core::IntTuple::d(i))
                     .unwrap()
                     .as_int()
                     .unwrap()

@@ -1,7 +1,7 @@
 //! The atom lines of the CuTe C++ oracle (`tests/data/oracle_atoms_public.tsv` at the workspace root), checked
 //! through `eval_str`, grouped by the part of the atom module that answers them.
 
-use layout_core::notation::eval_str;
+use cute_layout_core::notation::eval_str;
 
 const DATA: &str = include_str!("../../tests/data/oracle_atoms_public.tsv");
 

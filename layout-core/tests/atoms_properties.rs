@@ -5,10 +5,10 @@
 //!   `size(ThrN)` (`size(ThrM)`) times;
 //! * TiledCopy source and destination partitions cover a tensor exactly once across threads.
 
-use layout_core::atom::svg::TvGrid;
-use layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
-use layout_core::notation::{Value, eval_str};
-use layout_core::{Layout, Tiler};
+use cute_layout_core::atom::svg::TvGrid;
+use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+use cute_layout_core::notation::{Value, eval_str};
+use cute_layout_core::{Layout, Tiler};
 use proptest::prelude::*;
 
 fn layout(s: &str) -> Layout {
@@ -28,7 +28,7 @@ fn layout_or_shape(s: &str) -> Layout {
 
 /// `l(i)` for a linear index `i`.
 fn eval_layout(l: &Layout, i: i64) -> i64 {
-    layout_core::eval(l, &layout_core::IntTuple::d(i))
+    cute_layout_core::eval(l, &cute_layout_core::IntTuple::d(i))
         .unwrap()
         .as_int()
         .unwrap()

@@ -1,8 +1,8 @@
 //! SVG pictures of TV layouts, TiledMMAs and TiledCopies: snapshots, well-formed XML, and cell contents.
 
-use layout_core::Layout;
-use layout_core::atom::svg::{SvgOptions, tiled_copy_svg, tiled_mma_svg, tv_layout_svg};
-use layout_core::atom::{CopyAtom, MmaTraits, TiledCopy, TiledMma};
+use cute_layout_core::Layout;
+use cute_layout_core::atom::svg::{SvgOptions, tiled_copy_svg, tiled_mma_svg, tv_layout_svg};
+use cute_layout_core::atom::{CopyAtom, MmaTraits, TiledCopy, TiledMma};
 
 fn layout(s: &str) -> Layout {
     s.parse().unwrap()

@@ -1,9 +1,9 @@
 //! CUTLASS's classic layouts, TensorRef and TensorView: the seed examples, and each layout against its
 //! CuTe layout for every coordinate of an extent.
 
-use layout_core::IntTuple;
-use layout_core::classic::*;
-use layout_core::tensor::{make_gmem_ptr, make_tensor};
+use cute_layout_core::IntTuple;
+use cute_layout_core::classic::*;
+use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
 
 /// Check `layout.offset(c) == cute(c)` for every coordinate `c` inside `extent`, `inverse` undoes
 /// `offset`, and every offset is below `capacity`.

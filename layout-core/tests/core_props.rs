@@ -4,8 +4,8 @@
 
 mod common;
 
-use layout_core::notation::eval_str;
-use layout_core::*;
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::*;
 use proptest::prelude::*;
 
 fn v(t: &IntTuple) -> i64 {
@@ -179,7 +179,7 @@ const ALPHABET: &[u8] = b"_0123456789-()@:,<> oSwLayoutLeftRightmake_layoutsizec
 
 /// Every operation the notation knows (the fuzz tests feed random arguments to all of them).
 fn ops() -> Vec<&'static str> {
-    layout_core::notation::operation_names()
+    cute_layout_core::notation::operation_names()
 }
 
 fn arg_strategy() -> BoxedStrategy<String> {

@@ -7,8 +7,8 @@
 //! - zipped/tiled/flat divides and products only regroup the modes of the logical ones;
 //! - `upcast<N>(downcast<N>(L)) == L` for a layout with a static stride `_1`.
 
-use layout_core::notation::eval_str;
-use layout_core::{IntTuple, Layout};
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::{IntTuple, Layout};
 use proptest::prelude::*;
 
 fn leaf(t: &IntTuple) -> i64 {

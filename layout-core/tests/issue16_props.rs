@@ -3,9 +3,9 @@
 
 mod common;
 
-use layout_core::analysis::{Access, bank_conflicts, from_f2, global_access, to_f2};
-use layout_core::notation::eval_str;
-use layout_core::{IntTuple, Layout, LayoutFn, Swizzle, Value};
+use cute_layout_core::analysis::{Access, bank_conflicts, from_f2, global_access, to_f2};
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::{IntTuple, Layout, LayoutFn, Swizzle, Value};
 use proptest::prelude::*;
 
 fn ev(s: &str) -> Value {
@@ -74,7 +74,7 @@ proptest! {
         let even = ev(&format!("evenly_divides(_{n},{b})")).to_string() == "_1";
         let rest = ev(&format!("complement({b},_{n})"));
         let whole: Layout = ev(&format!("make_layout({b},{rest})")).into_layout().unwrap();
-        let mut image: Vec<i64> = (0..layout_core::size(&whole).unwrap().value)
+        let mut image: Vec<i64> = (0..cute_layout_core::size(&whole).unwrap().value)
             .map(|i| at(&LayoutFn::Layout(whole.clone()), i)).collect();
         image.sort();
         prop_assert_eq!(even, image == (0..n).collect::<Vec<_>>(), "{} in {}: {}", b, n, whole);
@@ -100,7 +100,7 @@ proptest! {
     #[test]
     fn upcast_undoes_downcast(l in common::layout(), sw in swizzle(), k in 0u32..=3) {
         let n = 1i64 << k;
-        let unit = format!("{}", layout_core::append(&l, Some(&"_2:_1".parse().unwrap()), None).unwrap());
+        let unit = format!("{}", cute_layout_core::append(&l, Some(&"_2:_1".parse().unwrap()), None).unwrap());
         let back = ev(&format!("upcast<{n}>(downcast<{n}>({unit}))")).to_string();
         prop_assert_eq!(back, unit.clone());
         let c = format!("{sw} o _0 o {unit}");
@@ -125,7 +125,7 @@ proptest! {
             let c: Vec<i64> = up_shape.iter().map(|s| { let v = rest % s; rest /= s; v }).collect();
             let elem: i64 = c.iter().enumerate().map(|(j, &cj)| if j == unit { cj * n } else { cj } * stride[j]).sum();
             let vec_coord = if c.len() == 1 { IntTuple::d(c[0]) } else { IntTuple::Tuple(c.iter().map(|&v| IntTuple::d(v)).collect()) };
-            let got = match layout_core::eval(&up, &vec_coord).unwrap() { IntTuple::Int(v) => v.value, v => panic!("{v}") };
+            let got = match cute_layout_core::eval(&up, &vec_coord).unwrap() { IntTuple::Int(v) => v.value, v => panic!("{v}") };
             prop_assert_eq!(got * n, elem, "{} at {:?}", up, c);
         }
     }
@@ -177,7 +177,7 @@ proptest! {
         for f in [LayoutFn::Layout(l.clone()), fun(&format!("{sw} o _0 o {l}"))] {
             let m = to_f2(&f).unwrap();
             let back = from_f2(&m).unwrap();
-            for x in 0..layout_core::size(&l).unwrap().value {
+            for x in 0..cute_layout_core::size(&l).unwrap().value {
                 prop_assert_eq!(m.apply(x), at(&f, x));
                 prop_assert_eq!(at(&back, x), at(&f, x), "{} -> {}", f, back);
             }
@@ -188,7 +188,7 @@ proptest! {
     /// when shared memory moves by 128 bytes.
     #[test]
     fn bank_conflict_bounds(l in pow2_layout(), sw in swizzle(), bytes in prop::sample::select(vec![4i64, 8, 16])) {
-        let m = layout_core::size(&l).unwrap().value;
+        let m = cute_layout_core::size(&l).unwrap().value;
         let smem = ev(&format!("make_layout({l},_64:_{m})"));
         let n = 64 * m;
         let tv: Layout = format!("(_32,_{}):(_1,_32)", n / 32).parse().unwrap();
@@ -206,7 +206,7 @@ proptest! {
     /// is a fraction of the fetched bytes.
     #[test]
     fn global_vector_is_contiguous(g in pow2_layout(), v in 0u32..=3) {
-        let n = layout_core::size(&g).unwrap().value;
+        let n = cute_layout_core::size(&g).unwrap().value;
         let vals = (1i64 << v).min(n);
         let tv: Layout = format!("(_{},_{vals}):(_{vals},_1)", n / vals).parse().unwrap();
         let gm = LayoutFn::Layout(g.clone());

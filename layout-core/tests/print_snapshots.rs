@@ -1,9 +1,9 @@
 //! Pictures of layouts: CuTe's `print_layout` table (insta snapshots), `print_latex`, and SVG
 //! (parsed as XML, checked cell by cell, and snapshot-tested).
 
-use layout_core::LayoutFn;
-use layout_core::notation::eval_str;
-use layout_core::print::{SvgOptions, print_latex, print_layout, print_svg};
+use cute_layout_core::LayoutFn;
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::print::{SvgOptions, print_latex, print_layout, print_svg};
 
 fn f(expr: &str) -> LayoutFn {
     LayoutFn::from_value(&eval_str(expr).unwrap()).unwrap()

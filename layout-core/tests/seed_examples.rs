@@ -3,8 +3,8 @@
 //! `print_layout` tables. MoYe prints tables 1-based; the tables below are copied as printed and
 //! compared with `layout(m, n) + 1`.
 
-use layout_core::notation::eval_str;
-use layout_core::{IntTuple, Layout};
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::{IntTuple, Layout};
 
 fn eval_layout(expr: &str) -> Layout {
     eval_str(expr)

@@ -1,7 +1,7 @@
 //! Swizzles and composed layouts: the oracle lines that mention `Sw<`, and properties.
 
-use layout_core::notation::eval_str;
-use layout_core::{
+use cute_layout_core::notation::eval_str;
+use cute_layout_core::{
     ComposedLayout, Int, IntTuple, Layout, LayoutError, Swizzle, Value, composition_layout_swizzle,
     layout_eval,
 };

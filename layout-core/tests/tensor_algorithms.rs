@@ -1,9 +1,9 @@
 //! Tensor algorithms: copy, copy_if, fill, clear, axpby, the reference gemm, and tiling
 //! (composition, zipped/flat divide, local_tile, local_partition).
 
-use layout_core::tensor::*;
-use layout_core::typed::{self, C};
-use layout_core::{IntTuple, Layout, Tiler, elem_less};
+use cute_layout_core::tensor::*;
+use cute_layout_core::typed::{self, C};
+use cute_layout_core::{IntTuple, Layout, Tiler, elem_less};
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()
@@ -178,7 +178,7 @@ fn copy_if_with_identity_predicate() {
 }
 
 fn s_all_first() -> SliceCoord {
-    layout_core::s![_, 0]
+    cute_layout_core::s![_, 0]
 }
 
 #[test]

@@ -4,9 +4,9 @@
 
 mod common;
 
-use layout_core::notation::Tag;
-use layout_core::tensor::*;
-use layout_core::{Coord, Int, IntTuple, Layout, crd2idx, make_layout, make_layout_major};
+use cute_layout_core::notation::Tag;
+use cute_layout_core::tensor::*;
+use cute_layout_core::{Coord, Int, IntTuple, Layout, crd2idx, make_layout, make_layout_major};
 use proptest::prelude::*;
 
 fn index_of(l: &Layout, i: i64) -> i64 {
@@ -18,7 +18,7 @@ fn index_of(l: &Layout, i: i64) -> i64 {
 }
 
 fn size(l: &Layout) -> i64 {
-    layout_core::size(l).unwrap().value
+    cute_layout_core::size(l).unwrap().value
 }
 
 proptest! {

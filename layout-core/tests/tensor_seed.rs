@@ -1,8 +1,8 @@
 //! The examples of the CuTe tensor seed document, in Rust, plus construction, access and slicing.
 
-use layout_core::tensor::*;
-use layout_core::typed::{self, C};
-use layout_core::{IntTuple, Layout, LayoutError, s};
+use cute_layout_core::tensor::*;
+use cute_layout_core::typed::{self, C};
+use cute_layout_core::{IntTuple, Layout, LayoutError, s};
 
 fn l(s: &str) -> Layout {
     s.parse().unwrap()

@@ -1,6 +1,6 @@
 //! Indexing a static typed layout (`layout!`) in a loop vs the same index written by hand.
 //!
-//! `cargo bench -p layout-macros --bench indexing` prints, for 1-D and natural coordinates, the fastest
+//! `cargo bench -p cute-layout-macros --bench indexing` prints, for 1-D and natural coordinates, the fastest
 //! pass of each variant over many alternating passes and their ratio (typed / hand).
 //! Both loops sum the indices of every coordinate of the layout; the bounds go through `black_box`
 //! so that neither loop is folded to a constant.

@@ -3,8 +3,8 @@
 
 use crate::diag::Diag;
 use crate::parse::{Node, TagKind};
-use layout_core::notation::{Expr, Tag, Value, evaluate, operation_names};
-use layout_core::{Int, IntTuple, LayoutError, ScaledBasis, Swizzle};
+use cute_layout_core::notation::{Expr, Tag, Value, evaluate, operation_names};
+use cute_layout_core::{Int, IntTuple, LayoutError, ScaledBasis, Swizzle};
 use proc_macro2::Span;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::OnceLock;
@@ -56,7 +56,7 @@ pub fn validate(node: &Node, ctx: &Ctx, out: &mut Vec<Diag>) {
         Node::Ref { name, span } => match ctx.env {
             Some(env) if env.contains_key(name) => {}
             Some(env) => {
-                let near = env.keys().min_by_key(|k| layout_core::notation::edit_distance(name, k)).filter(|k| layout_core::notation::edit_distance(name, k) <= 2);
+                let near = env.keys().min_by_key(|k| cute_layout_core::notation::edit_distance(name, k)).filter(|k| cute_layout_core::notation::edit_distance(name, k) <= 2);
                 let hint = match near {
                     Some(k) => format!("; did you mean `{k}`?"),
                     None if env.is_empty() => String::new(),
@@ -239,7 +239,7 @@ pub fn value_to_expr(v: &Value) -> Expr {
         // Through the printed form, which is notation by design (and independent of the struct's fields).
         Value::Composed(c) => {
             let text = c.to_string();
-            layout_core::notation::parse_expr(&text).unwrap_or(Expr::Name(text))
+            cute_layout_core::notation::parse_expr(&text).unwrap_or(Expr::Name(text))
         }
         Value::Swizzle(s) => Expr::Swizzle(*s),
         Value::Underscore => Expr::Underscore,
@@ -351,7 +351,7 @@ fn locate_dyn(node: &Node, err: LayoutError) -> Option<Diag> {
 }
 
 /// `i64` overflow in the size or the largest index of a (result) layout: the typed layer computes both.
-pub fn overflow(l: &layout_core::Layout) -> Option<String> {
+pub fn overflow(l: &cute_layout_core::Layout) -> Option<String> {
     let shape = l.shape().leaves();
     let stride = l.stride().leaves();
     let mut size = Int::s(1);

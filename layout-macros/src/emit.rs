@@ -2,8 +2,8 @@
 //! tuples for nesting; and layout-core expression trees for what runs at run time.
 
 use crate::parse::{Node, TagKind};
-use layout_core::IntTuple;
-use layout_core::notation::Value;
+use cute_layout_core::IntTuple;
+use cute_layout_core::notation::Value;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::str::FromStr;

@@ -5,7 +5,7 @@ use crate::check::{self, Ctx, Env};
 use crate::diag::{Diag, PResult};
 use crate::emit::{self, Code, Sk, sk_of_node};
 use crate::parse::{self, Cursor, Node};
-use layout_core::notation::Value;
+use cute_layout_core::notation::Value;
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 

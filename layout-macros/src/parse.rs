@@ -195,7 +195,7 @@ impl Cursor {
     }
     /// The depth one level down from this cursor, or the error at `span` past the limit.
     fn deeper(&self, span: Span) -> PResult<usize> {
-        let max = layout_core::limits::MAX_DEPTH;
+        let max = cute_layout_core::limits::MAX_DEPTH;
         if self.depth >= max {
             return Err(Diag::new(
                 span,

@@ -6,19 +6,19 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p gpu-bin
 rm -f gpu-bin/*
-cargo test -p gpu --features cuda --release --no-run --message-format=json 2>/dev/null \
+cargo test -p cute-gpu --features cuda --release --no-run --message-format=json 2>/dev/null \
   | python3 -c '
 import json, sys, shutil
 for line in sys.stdin:
     try: m = json.loads(line)
     except ValueError: continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("run", "compile", "gpu", "matmul_run"):
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("run", "compile", "cute_gpu", "matmul_run"):
         name = m["target"]["name"]
-        name = "unit" if name == "gpu" else name
+        name = "unit" if name == "cute_gpu" else name
         shutil.copy(m["executable"], "gpu-bin/test-" + name)
         print("gpu-bin/test-" + name)
 '
-cargo build -p gpu --features cuda --release --bin bench
+cargo build -p cute-gpu --features cuda --release --bin bench
 cp target/release/bench gpu-bin/bench
 cp scripts/gpu/device.sh gpu-bin/
 ls -la gpu-bin

@@ -8,9 +8,9 @@ cd "${ROOT:-$(dirname "$0")/../..}"
 if [ "${1:-}" = build ]; then
   set -e
   mkdir -p gpu-bin-hopper
-  cargo build -p gpu --features cuda --release --bin bench_hopper --bin bench
+  cargo build -p cute-gpu --features cuda --release --bin bench_hopper --bin bench
   cp target/release/bench_hopper target/release/bench gpu-bin-hopper/
-  exe=$(cargo test -p gpu --features cuda --release --test hopper_compile --no-run --message-format=json 2>/dev/null \
+  exe=$(cargo test -p cute-gpu --features cuda --release --test hopper_compile --no-run --message-format=json 2>/dev/null \
     | python3 -c 'import json,sys
 for l in sys.stdin:
   try: m=json.loads(l)

@@ -73,7 +73,7 @@ def write_crate(d, exprs, release_macros):
     prof = "\n[profile.dev.build-override]\nopt-level = 3\n" if release_macros else ""
     with open(os.path.join(d, "Cargo.toml"), "w") as f:
         f.write(f'[package]\nname = "macro-bench"\nversion = "0.0.0"\nedition = "2021"\n\n'
-                f'[dependencies]\ncute = {{ path = "{REPO}" }}\n\n[workspace]\n{prof}')
+                f'[dependencies]\ncute-layout = {{ path = "{REPO}" }}\n\n[workspace]\n{prof}')
     shutil.copy(os.path.join(REPO, "Cargo.lock"), os.path.join(d, "Cargo.lock"))
     body = ["#![allow(unused)]", "pub fn anchor() -> usize { std::mem::size_of::<cute::typed::C<1>>() }"]
     for k, e in enumerate(exprs):

@@ -2,7 +2,7 @@
 //! Lane `i` supplies the address of row `i % 8` of matrix `i / 8`; which element of the tile that row
 //! is comes from the copy atom's thread-value layout (`crate::atom::ldmatrix_lanes`).
 
-use layout_core::atom::gmma::Major;
+use cute_layout_core::atom::gmma::Major;
 
 /// `ldmatrix_x4(r, addr)` and `ldmatrix_x4_trans(r, addr)` (`.trans`: for MN-major tiles).
 pub const LDMATRIX: &str = r#"__device__ __forceinline__ void ldmatrix_x4(unsigned int* r, unsigned int addr) {

@@ -2,7 +2,7 @@
 //! 1, 2 or 4 32-bit words to global or shared memory.
 //!
 //! ```
-//! use gpu::arch::memory::{load_fn, Space};
+//! use cute_gpu::arch::memory::{load_fn, Space};
 //! let f = load_fn("ld_global", Space::GlobalNc, 4);
 //! assert!(f.contains("ld.global.nc.v4.b32 {%0,%1,%2,%3}, [%4];"));
 //! ```

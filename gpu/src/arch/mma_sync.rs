@@ -6,7 +6,7 @@ use crate::dtype::DType;
 /// accumulators (4 per lane), A in 4 registers, B in 2.
 ///
 /// ```
-/// assert!(gpu::arch::mma_sync::mma_m16n8k16(gpu::DType::BF16).contains("m16n8k16.row.col.f32.bf16.bf16.f32"));
+/// assert!(cute_gpu::arch::mma_sync::mma_m16n8k16(cute_gpu::DType::BF16).contains("m16n8k16.row.col.f32.bf16.bf16.f32"));
 /// ```
 pub fn mma_m16n8k16(input: DType) -> String {
     let ty = input.name();

@@ -1,25 +1,25 @@
 //! Benchmark, in one process on the same buffers: copy vs `cuMemcpyDtoD`, transpose vs that copy,
-//! GEMM vs cuBLAS (`cublasGemmEx`, same dtypes and layouts): the mma.sync GEMM (`gpu::gemm`) and the Hopper
-//! wgmma + TMA GEMM (`gpu::hopper`, sm_90a only; best of a small configuration sweep, the full sweep is
+//! GEMM vs cuBLAS (`cublasGemmEx`, same dtypes and layouts): the mma.sync GEMM (`cute_gpu::gemm`) and the Hopper
+//! wgmma + TMA GEMM (`cute_gpu::hopper`, sm_90a only; best of a small configuration sweep, the full sweep is
 //! `bench_hopper bench`). Prints a table with ratios.
 //!
 //! `bench [--quick] [--gemm]` (quick: fewer GEMM configs and iterations; gemm: only the GEMM rows).
 
 #![allow(clippy::manual_is_multiple_of)]
-use gpu::configs::{
+use cute_gpu::configs::{
     BENCH_SIZES, sm80_large, sm80_spec, sm80_two_ctas, sm80_two_ctas_k64, sm80_two_ctas_w4x2,
     sm90_persistent_tma_store,
 };
-use gpu::host::Rng;
-use gpu::kernels::copy::{CopySpec, generate_copy};
-use gpu::kernels::gemm_sm80::{GemmConfig, generate_gemm};
-use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
-use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
-use gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, print_table};
-use gpu::runtime::{RawBuffer, Runtime};
-use gpu::{DType, GpuError, Kernel, Result};
+use cute_gpu::host::Rng;
+use cute_gpu::kernels::copy::{CopySpec, generate_copy};
+use cute_gpu::kernels::gemm_sm80::{GemmConfig, generate_gemm};
+use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use cute_gpu::kernels::transpose::{TransposeSpec, generate_transpose};
+use cute_gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, print_table};
+use cute_gpu::runtime::{RawBuffer, Runtime};
+use cute_gpu::{DType, GpuError, Kernel, Result};
 
-fn layout(s: &str) -> Result<layout_core::Layout> {
+fn layout(s: &str) -> Result<cute_layout_core::Layout> {
     Ok(s.parse()?)
 }
 

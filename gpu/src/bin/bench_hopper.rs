@@ -21,12 +21,12 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod imp {
-    use gpu::configs::{BENCH_SIZES, sm90_persistent_tma_store};
-    use gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, from_f32};
-    use gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
-    use gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, print_table};
-    use gpu::runtime::{DeviceBuffer, Runtime};
-    use gpu::{DType, GpuError, Kernel, Major, Result};
+    use cute_gpu::configs::{BENCH_SIZES, sm90_persistent_tma_store};
+    use cute_gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, from_f32};
+    use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+    use cute_gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, print_table};
+    use cute_gpu::runtime::{DeviceBuffer, Runtime};
+    use cute_gpu::{DType, GpuError, Kernel, Major, Result};
 
     pub fn main() {
         let args: Vec<String> = std::env::args().collect();

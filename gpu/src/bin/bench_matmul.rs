@@ -1,4 +1,4 @@
-//! Benchmark of the GEMM call (`gpu::matmul::Gemm`) against cuBLASLt (the heuristic's first algorithm and
+//! Benchmark of the GEMM call (`cute_gpu::matmul::Gemm`) against cuBLASLt (the heuristic's first algorithm and
 //! the best of its top 8, 32 MiB workspace: what torch.matmul uses) and `cublasGemmEx`, all on the same
 //! buffers, interleaved in rounds in one process; medians of the rounds. Data: uniform [-1, 1) with full
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
@@ -23,13 +23,13 @@ fn main() {
 #[cfg(feature = "cuda")]
 mod bench {
     use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
-    use gpu::Result;
-    use gpu::host::Rng;
-    use gpu::matmul::{Element, Gemm, Matrix, MatrixMut};
-    use gpu::runtime::Runtime;
-    use gpu::runtime::baseline::BaselineGemm;
-    use gpu::runtime::bench::Cublas;
-    use gpu::runtime::cublaslt::LtGemm;
+    use cute_gpu::Result;
+    use cute_gpu::host::Rng;
+    use cute_gpu::matmul::{Element, Gemm, Matrix, MatrixMut};
+    use cute_gpu::runtime::Runtime;
+    use cute_gpu::runtime::baseline::BaselineGemm;
+    use cute_gpu::runtime::bench::Cublas;
+    use cute_gpu::runtime::cublaslt::LtGemm;
     use half::{bf16, f16};
 
     /// The shapes (M, N, K).
@@ -95,7 +95,7 @@ mod bench {
                 .collect();
             rt.stream()
                 .clone_htod(&host)
-                .map_err(gpu::error::driver("htod"))
+                .map_err(cute_gpu::error::driver("htod"))
         };
         Ok(Buffers {
             a: upload(m * up(k))?,
@@ -117,7 +117,7 @@ mod bench {
     fn ours<T: Half>(
         gemm: &Gemm,
         buf: &mut Buffers<T>,
-        [la, lb, ld]: [&layout_core::Layout; 3],
+        [la, lb, ld]: [&cute_layout_core::Layout; 3],
     ) -> Result<()> {
         gemm.run::<T, T>(
             &Matrix::new(&buf.a, la.clone()),
@@ -143,7 +143,7 @@ mod bench {
         let up = |x: usize| x.div_ceil(8) * 8;
         let flops = 2.0 * (m * n * k) as f64;
         let tf = |ms: f64| flops / ms / 1e9;
-        let l = |s: String| -> Result<layout_core::Layout> { Ok(s.parse()?) };
+        let l = |s: String| -> Result<cute_layout_core::Layout> { Ok(s.parse()?) };
         let (la, lb, ld) = (
             l(format!("({m},{k}):({},1)", up(k)))?,
             l(format!("({k},{n}):(1,{})", up(k)))?,
@@ -185,13 +185,13 @@ mod bench {
         let download = |d: &CudaSlice<T>| {
             rt.stream()
                 .clone_dtoh(d)
-                .map_err(gpu::error::driver("dtoh"))
+                .map_err(cute_gpu::error::driver("dtoh"))
         };
         let (ours, theirs) = (download(&buf.d)?, download(&buf.d_lt)?);
         let ldd = n.div_ceil(8) * 8;
         // padding columns (n..ldd of each row) are written by neither
         let pairs = (0..ours.len()).filter(|i| i % ldd < n).step_by(97);
-        Ok(gpu::host::max_rel_error(
+        Ok(cute_gpu::host::max_rel_error(
             pairs.map(|i| (ours[i].to_f32(), theirs[i].to_f32())),
         ))
     }
@@ -259,7 +259,7 @@ mod bench {
         let gemm = Gemm::new(rt.stream())?;
         let mut rng = Rng(5);
         let mut buf = buffers::<bf16>(rt, (64, 64, 64), &mut rng)?;
-        let l = |s: &str| -> Result<layout_core::Layout> { Ok(s.parse()?) };
+        let l = |s: &str| -> Result<cute_layout_core::Layout> { Ok(s.parse()?) };
         let (la, lb, ld) = (
             l("(64,64):(64,1)")?,
             l("(64,64):(1,64)")?,

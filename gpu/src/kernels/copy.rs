@@ -11,7 +11,9 @@ use crate::arch::memory::global_vector_fns;
 use crate::emit::{Leaf, Mode, Params, flat_modes, offset_statements, pattern};
 use crate::error::{Result, to_u32};
 use crate::kernel::{Buffer, Kernel};
-use layout_core::{Layout, Tiler, coalesce, composition, max_common_layout, size, zipped_divide};
+use cute_layout_core::{
+    Layout, Tiler, coalesce, composition, max_common_layout, size, zipped_divide,
+};
 
 /// A copy problem: `dst(i) = src(i)` for every logical index `i`.
 #[derive(Clone, Debug)]
@@ -202,7 +204,7 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
         p.stride(d);
     }
     let nvec_leaf = Leaf::new(
-        layout_core::Int::new(nvec, size(&spec.src)?.is_static),
+        cute_layout_core::Int::new(nvec, size(&spec.src)?.is_static),
         "nvec",
     );
     p.extent(&nvec_leaf)?;

@@ -4,8 +4,8 @@
 //! never wrong.
 //!
 //! ```
-//! use gpu::kernels::{gemm_simt::generate_gemm_simt, gemm_sm80::GemmSpec};
-//! use gpu::DType;
+//! use cute_gpu::kernels::{gemm_simt::generate_gemm_simt, gemm_sm80::GemmSpec};
+//! use cute_gpu::DType;
 //! let l = |s: &str| s.parse().unwrap();
 //! let k = generate_gemm_simt(&GemmSpec {
 //!     a: l("(5,3):(3,1)"), b: l("(3,7):(1,3)"), c: l("(5,7):(1,5)"),
@@ -21,7 +21,7 @@ use crate::error::{Result, config, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::kernels::gemm_sm80::GemmSpec;
 use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
-use layout_core::{Int, Layout};
+use cute_layout_core::{Int, Layout};
 
 /// Threads per CTA along n and m.
 const TILE: i64 = 16;

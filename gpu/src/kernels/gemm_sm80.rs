@@ -4,7 +4,7 @@
 //!   row-major `(K,N):(ldb,_1)` or column-major `(K,N):(_1,ldb)`; C and D are `(M,N):(ld,_1)`.
 //! - Inputs f16 or bf16 (raw 16-bit payloads), f32 accumulation, output f32, f16 or bf16.
 //! - TiledMMA: `warps_m x warps_n` warps, each owning a `(BM/warps_m, BN/warps_n)` sub-tile made of
-//!   m16n8k16 atoms; the atom's thread-value layouts (from `layout_core::atom`) are printed next to the code that uses them.
+//!   m16n8k16 atoms; the atom's thread-value layouts (from `cute_layout_core::atom`) are printed next to the code that uses them.
 //! - Global -> shared by 16-byte `cp.async` (zero-filling past M, N and K: that is the predication),
 //!   `stages`-deep pipeline; shared -> registers by `ldmatrix` (`.trans` for MN-major operands);
 //!   shared tiles are `Swizzle<B,3,S> o (rows,cols):(cols,1)`, the swizzle found by the bank search
@@ -23,8 +23,8 @@ use crate::piece::epilogue_sm80::Epilogue;
 use crate::piece::fragment::WarpMma;
 use crate::piece::schedule::{grouped_raster, tile_counts};
 use crate::piece::smem_tile::{OperandTile, TileShape, make_tile};
-use layout_core::atom::{MmaTraits, TiledMma};
-use layout_core::{Int, Layout, Swizzle};
+use cute_layout_core::atom::{MmaTraits, TiledMma};
+use cute_layout_core::{Int, Layout, Swizzle};
 
 fn unsupported<T>(reason: String) -> Result<T> {
     crate::error::config("gemm_sm80", reason)
@@ -271,7 +271,7 @@ fn params(spec: &GemmSpec, p: &Problem) -> Result<Params> {
 }
 
 /// The header comment: layouts of the operands, the TiledMMA and its atom's thread-value layouts (from
-/// `layout_core::atom`, as coordinates), the shared tiles and the pipeline.
+/// `cute_layout_core::atom`, as coordinates), the shared tiles and the pipeline.
 fn header(spec: &GemmSpec, mma: &MmaTraits, tiles: [&OperandTile; 2], smem: i64) -> Result<String> {
     let c = &spec.config;
     let (bm, bn, bk, stages) = (c.bm, c.bn, c.bk, c.stages);

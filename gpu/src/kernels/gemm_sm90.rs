@@ -28,8 +28,8 @@ use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging, store_fns};
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
 use crate::piece::tma_mainloop::WarpSpecialized;
-use layout_core::atom::gmma::{SmemSwizzle, smem_atom};
-use layout_core::{Int, Layout, Tiler, make_identity_layout, zipped_divide};
+use cute_layout_core::atom::gmma::{SmemSwizzle, smem_atom};
+use cute_layout_core::{Int, Layout, Tiler, make_identity_layout, zipped_divide};
 
 fn unsupported<T>(reason: String) -> Result<T> {
     crate::error::config("gemm_sm90", reason)

@@ -15,7 +15,7 @@ use crate::emit::{Leaf, Params, basis_coord, basis_coord_expr, flat_modes, patte
 use crate::error::{Result, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::smem::{WarpAccess, choose_swizzle};
-use layout_core::{Layout, Swizzle};
+use cute_layout_core::{Layout, Swizzle};
 
 /// A transpose problem.
 #[derive(Clone, Debug)]

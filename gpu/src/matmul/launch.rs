@@ -8,7 +8,7 @@ use crate::error::{GpuError, Result};
 use crate::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
 use crate::runtime::{LoadedKernel, Prepared, RawBuffer, Runtime};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, ValidAsZeroBits};
-use layout_core::Layout;
+use cute_layout_core::Layout;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 

@@ -8,7 +8,7 @@
 //!
 //! ```no_run
 //! # #[cfg(feature = "cuda")] {
-//! use gpu::matmul::{Gemm, Matrix, MatrixMut};
+//! use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
 //! use half::bf16;
 //! let ctx = cudarc::driver::CudaContext::new(0).unwrap();
 //! let stream = ctx.default_stream();

@@ -12,7 +12,7 @@ use crate::kernels::gemm_simt::generate_gemm_simt;
 use crate::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
 use crate::kernels::gemm_sm90::{Fused, HopperConfig, HopperProblem, generate_hopper_gemm_with};
 use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
-use layout_core::{Int, IntTuple, Layout, cosize};
+use cute_layout_core::{Int, IntTuple, Layout, cosize};
 
 /// A GEMM request: `D = alpha * A·B + beta * C` over layouts `A (M,K[,L])`, `B (K,N[,L])`,
 /// `D (M,N[,L])`, optional `C` with D's shape; `L` is the batch.

@@ -11,7 +11,7 @@ use crate::dtype::Major;
 use crate::emit::{Leaf, basis_coord_expr, swizzle_expr};
 use crate::error::{Result, config};
 use crate::piece::smem_tile::OperandTile;
-use layout_core::Layout;
+use cute_layout_core::Layout;
 
 /// One operand as the copy sees it: the tile, the global leading dimension, the extent expression of
 /// its mn mode (`M` or `N`) and the tile origin variable (`m0` or `n0`).

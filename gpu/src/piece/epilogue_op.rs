@@ -6,9 +6,9 @@
 //! op emits nothing and changes no kernel.
 //!
 //! ```
-//! use gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
+//! use cute_gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
 //! let op = EpilogueOp { bias: BiasKind::PerColumn, activation: Activation::Relu, scale: false };
-//! let l = op.lambdas(gpu::DType::BF16, ("M", "N"));
+//! let l = op.lambdas(cute_gpu::DType::BF16, ("M", "N"));
 //! assert!(l.contains("v += bf16_to_f32(bias[n]);") && l.contains("fmaxf(v, 0.f)"));
 //! assert_eq!(op.tag(), "_bn_relu");
 //! ```

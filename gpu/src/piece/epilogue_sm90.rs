@@ -15,8 +15,8 @@ use crate::dtype::{DType, Major};
 use crate::emit::{offset_at, swizzle_expr};
 use crate::error::{Result, config};
 use crate::piece::epilogue_op::EpilogueOp;
-use layout_core::atom::gmma::{SmemSwizzle, gmma_c_layout, smem_atom};
-use layout_core::{IntTuple, Layout, Swizzle, tile_to_shape};
+use cute_layout_core::atom::gmma::{SmemSwizzle, gmma_c_layout, smem_atom};
+use cute_layout_core::{IntTuple, Layout, Swizzle, tile_to_shape};
 
 /// Where the accumulators of one `m64nN` wgmma live, from [`gmma_c_layout`]: the thread's first row and
 /// column, and the value mode's steps.

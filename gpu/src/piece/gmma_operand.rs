@@ -3,8 +3,8 @@
 //! and the TMA boxes that fill a stage, all evaluated on the stage layout by layout-core.
 //!
 //! ```
-//! use gpu::piece::gmma_operand::gmma_operand;
-//! use gpu::Major;
+//! use cute_gpu::piece::gmma_operand::gmma_operand;
+//! use cute_gpu::Major;
 //! let a = gmma_operand(Major::K, 128, 64, "A").unwrap();
 //! assert_eq!(a.stage.to_string(), "((_8,_16),(_64,_1)):((_64,_512),(_1,_0))");
 //! assert_eq!((a.sbo, a.k16, a.tma_box), (1024, 32, [64, 128]));
@@ -13,8 +13,8 @@
 use crate::dtype::Major;
 use crate::emit::offset_at;
 use crate::error::Result;
-use layout_core::atom::gmma::{SmemSwizzle, smem_atom};
-use layout_core::{IntTuple, Layout, tile_to_shape};
+use cute_layout_core::atom::gmma::{SmemSwizzle, smem_atom};
+use cute_layout_core::{IntTuple, Layout, tile_to_shape};
 
 /// One operand's shared-memory stage, descriptor and TMA boxes, derived from its GMMA layout atom.
 #[derive(Clone, Debug)]

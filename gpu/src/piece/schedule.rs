@@ -1,7 +1,7 @@
 //! Tile schedulers: which output tile a CTA (or a persistent CTA's iteration) computes.
 //!
 //! ```
-//! let s = gpu::piece::schedule::grouped_raster("  ", "blockIdx.x", 8, ("tile_m", "tile_n"));
+//! let s = cute_gpu::piece::schedule::grouped_raster("  ", "blockIdx.x", 8, ("tile_m", "tile_n"));
 //! assert!(s.contains("const int tile_m = first_m + (blockIdx.x % per_group) % group_rows"));
 //! ```
 

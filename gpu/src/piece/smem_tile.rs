@@ -8,8 +8,8 @@ use crate::dtype::Major;
 use crate::emit::basis_coord;
 use crate::error::{Result, config};
 use crate::smem::{WarpAccess, choose_swizzle, total_conflicts};
-use layout_core::atom::{MmaTraits, Operand};
-use layout_core::{Layout, Swizzle};
+use cute_layout_core::atom::{MmaTraits, Operand};
+use cute_layout_core::{Layout, Swizzle};
 
 /// One operand's shared-memory tile.
 #[derive(Clone, Debug)]

@@ -1,13 +1,15 @@
 //! Kernel configurations shared by the snapshot, compile and run tests.
 #![allow(dead_code)]
 
-use gpu::configs::{sm80_256x128_s3, sm80_large, sm80_spec, sm80_two_ctas, sm80_two_ctas_w4x2};
-use gpu::kernels::copy::{CopySpec, generate_copy};
-use gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
-use gpu::kernels::gemm_sm90::HopperProblem;
-use gpu::kernels::transpose::{TransposeSpec, generate_transpose};
-use gpu::{DType, Kernel, Major};
-use layout_core::Layout;
+use cute_gpu::configs::{
+    sm80_256x128_s3, sm80_large, sm80_spec, sm80_two_ctas, sm80_two_ctas_w4x2,
+};
+use cute_gpu::kernels::copy::{CopySpec, generate_copy};
+use cute_gpu::kernels::gemm_sm80::{GemmConfig, GemmSpec, generate_gemm};
+use cute_gpu::kernels::gemm_sm90::HopperProblem;
+use cute_gpu::kernels::transpose::{TransposeSpec, generate_transpose};
+use cute_gpu::{DType, Kernel, Major};
+use cute_layout_core::Layout;
 
 /// Writes straight to the process's stderr, past the test harness's capture, so a skip is seen.
 pub fn loud(msg: &str) {
@@ -34,7 +36,7 @@ pub fn gemm_spec(
 
 /// Whether libnvrtc can be loaded; without it a loud SKIP of `test`, or a panic when CI=true.
 pub fn nvrtc_or_skip(test: &str) -> bool {
-    if gpu::nvrtc::nvrtc_available() {
+    if cute_gpu::nvrtc::nvrtc_available() {
         return true;
     }
     let msg = "libnvrtc cannot be loaded: source .ci/nvrtc.sh (installs NVRTC 13.0 from PyPI)";

@@ -66,12 +66,12 @@ impl BankReport {
 /// contiguous and aligned in shared memory (the message names the thread, the values and the offsets).
 ///
 /// ```
-/// use layout_core::analysis::{bank_conflicts, Access};
-/// use layout_core::{notation::eval_str, LayoutFn};
+/// use cute_layout_core::analysis::{bank_conflicts, Access};
+/// use cute_layout_core::{notation::eval_str, LayoutFn};
 /// let f = |s: &str| LayoutFn::from_value(&eval_str(s).unwrap()).unwrap();
 /// // A 16x64 tile of halves, row-major in smem; 128 threads, thread (r, c) copies the 8 halves
 /// // at row r, columns 8c..8c+7 (16 bytes). A quarter-warp (8 rows, one column) hits the same 4 banks.
-/// let tv: layout_core::Layout = "((_16,_8),_8):((_1,_128),_16)".parse().unwrap();
+/// let tv: cute_layout_core::Layout = "((_16,_8),_8):((_1,_128),_16)".parse().unwrap();
 /// let x = Access { elem_bits: 16, bytes: 16 };
 /// let plain = bank_conflicts(&tv, &f("(_16,_64):(_64,_1)"), x).unwrap();
 /// assert_eq!((plain.worst, plain.ideal), (32, 4));
@@ -146,7 +146,7 @@ fn phase_wavefronts(
 /// crate's swizzle search).
 ///
 /// ```
-/// use layout_core::analysis::bank::phase_wavefronts_at;
+/// use cute_layout_core::analysis::bank::phase_wavefronts_at;
 /// assert_eq!(phase_wavefronts_at((0..32).map(|l| 4 * l), 4), 1); // consecutive words
 /// assert_eq!(phase_wavefronts_at((0..32).map(|l| 128 * l), 4), 32); // one column: 32-way
 /// assert_eq!(phase_wavefronts_at([64; 32], 4), 1); // one word: broadcast

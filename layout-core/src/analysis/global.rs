@@ -30,15 +30,15 @@ pub struct GlobalReport {
 /// Offsets are in elements of `elem_bits` bits (1 to 128), counted from a 16-byte aligned base.
 ///
 /// ```
-/// use layout_core::analysis::global_access;
-/// use layout_core::{notation::eval_str, LayoutFn};
+/// use cute_layout_core::analysis::global_access;
+/// use cute_layout_core::{notation::eval_str, LayoutFn};
 /// let g = LayoutFn::from_value(&eval_str("(_32,_128):(_128,_1)").unwrap()).unwrap();
 /// // each thread reads 4 consecutive floats of a row: 16-byte vectors, every byte used
-/// let rows: layout_core::Layout = "((_32,_32),_4):((_128,_1),_32)".parse().unwrap();
+/// let rows: cute_layout_core::Layout = "((_32,_32),_4):((_128,_1),_32)".parse().unwrap();
 /// let r = global_access(&rows, &g, 32).unwrap();
 /// assert_eq!((r.vector_bits, r.efficiency), (128, 1.0));
 /// // each thread reads 4 floats of its own row: 16-byte vectors 512 bytes apart, half of each sector used
-/// let cols: layout_core::Layout = "(_32,_4):(_1,_32)".parse().unwrap();
+/// let cols: cute_layout_core::Layout = "(_32,_4):(_1,_32)".parse().unwrap();
 /// let r = global_access(&cols, &g, 32).unwrap();
 /// assert_eq!((r.vector_bits, r.sectors_mean, r.efficiency), (128, 32.0, 0.5));
 /// ```

@@ -8,8 +8,8 @@
 //! searched that turns the map into a layout, giving `Sw<B,M,S> o _0 o L`.
 //!
 //! ```
-//! use layout_core::analysis::{from_f2, to_f2};
-//! use layout_core::{notation::eval_str, LayoutFn};
+//! use cute_layout_core::analysis::{from_f2, to_f2};
+//! use cute_layout_core::{notation::eval_str, LayoutFn};
 //! let f = LayoutFn::from_value(&eval_str("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap()).unwrap();
 //! let m = to_f2(&f).unwrap();
 //! assert_eq!(m.bases, vec![64, 128 ^ 16, 256 ^ 32, 1, 2, 4, 8, 16, 32]);
@@ -97,7 +97,7 @@ pub fn to_f2(f: &LayoutFn) -> Result<F2Map> {
 /// Errors: no layout or `Sw<B,M,S> o _0 o layout` (B up to 5, M and |S| up to 16) has these bases.
 ///
 /// ```
-/// use layout_core::analysis::{from_f2, F2Map};
+/// use cute_layout_core::analysis::{from_f2, F2Map};
 /// assert_eq!(from_f2(&F2Map { bases: vec![1, 2, 16, 4, 8] }).unwrap().to_string(),
 ///            "(_4,_2,_4):(_1,_16,_4)");
 /// assert_eq!(from_f2(&F2Map { bases: vec![3, 1] }).unwrap().to_string(), "Sw<1,0,1> o _0 o (_2,_2):(_2,_1)");
@@ -159,7 +159,7 @@ impl F2Map {
     /// written as Triton writes it, a coordinate `(dim0, dim1, ...)` of the column-major tile index.
     ///
     /// ```
-    /// use layout_core::analysis::F2Map;
+    /// use cute_layout_core::analysis::F2Map;
     /// let m = F2Map { bases: vec![1, 2, 4, 8, 16, 32, 64, 128] };
     /// assert_eq!(m.triton_tv(6, &[]), "register: [64, 128]; lane: [1, 2, 4, 8, 16]; warp: [32]");
     /// assert_eq!(m.triton_tv(7, &[16, 16]),

@@ -7,11 +7,11 @@
 //! `mem(tv(t, v))`.
 //!
 //! ```
-//! use layout_core::analysis::{bank_conflicts, Access};
-//! use layout_core::notation::eval_str;
-//! use layout_core::LayoutFn;
+//! use cute_layout_core::analysis::{bank_conflicts, Access};
+//! use cute_layout_core::notation::eval_str;
+//! use cute_layout_core::LayoutFn;
 //! // 32 threads each read one 4-byte column element of a 32x32 row-major f32 tile: all in one bank.
-//! let tv: layout_core::Layout = "(_32,_32):(_1,_32)".parse().unwrap();
+//! let tv: cute_layout_core::Layout = "(_32,_32):(_1,_32)".parse().unwrap();
 //! let smem = LayoutFn::from_value(&eval_str("(_32,_32):(_32,_1)").unwrap()).unwrap();
 //! let r = bank_conflicts(&tv, &smem, Access { elem_bits: 32, bytes: 4 }).unwrap();
 //! assert_eq!((r.worst, r.ideal), (32, 1));

@@ -15,10 +15,10 @@ use std::fmt::Write;
 /// An SVG of `smem` (rank 1 or 2) with the banks of its elements and the worst request of `tv`.
 ///
 /// ```
-/// use layout_core::analysis::{bank_svg, Access};
-/// use layout_core::{notation::eval_str, LayoutFn};
+/// use cute_layout_core::analysis::{bank_svg, Access};
+/// use cute_layout_core::{notation::eval_str, LayoutFn};
 /// let smem = LayoutFn::from_value(&eval_str("(_8,_64):(_64,_1)").unwrap()).unwrap();
-/// let tv: layout_core::Layout = "((_8,_8),_8):((_1,_64),_8)".parse().unwrap();
+/// let tv: cute_layout_core::Layout = "((_8,_8),_8):((_1,_64),_8)".parse().unwrap();
 /// let svg = bank_svg(&tv, &smem, Access { elem_bits: 16, bytes: 16 }).unwrap();
 /// assert!(svg.contains("32 wavefronts (ideal 4)"));
 /// ```
@@ -43,10 +43,10 @@ pub fn bank_svg(tv: &Layout, smem: &LayoutFn, access: Access) -> Result<String> 
 /// request of `tv` (vectors as wide as [`global_access`] finds).
 ///
 /// ```
-/// use layout_core::analysis::sector_svg;
-/// use layout_core::{notation::eval_str, LayoutFn};
+/// use cute_layout_core::analysis::sector_svg;
+/// use cute_layout_core::{notation::eval_str, LayoutFn};
 /// let g = LayoutFn::from_value(&eval_str("(_32,_32):(_32,_1)").unwrap()).unwrap();
-/// let tv: layout_core::Layout = "(_32,_4):(_1,_32)".parse().unwrap();
+/// let tv: cute_layout_core::Layout = "(_32,_4):(_1,_32)".parse().unwrap();
 /// let svg = sector_svg(&tv, &g, 32).unwrap();
 /// assert!(svg.contains("32 sectors per request, 50.0% of fetched bytes used"));
 /// ```

@@ -5,7 +5,7 @@
 //! (one of the two) is the order a TiledCopy is built in. `ThrID` maps logical thread ids to thread indices.
 //!
 //! ```
-//! use layout_core::atom::CopyTraits;
+//! use cute_layout_core::atom::CopyTraits;
 //! let t = CopyTraits::from_name("SM75_U32x1_LDSM_N").unwrap();
 //! assert_eq!(t.thr_id.to_string(), "_32:_1");
 //! assert_eq!(t.src.to_string(), "((_8,_4),_128):((_128,_0),_1)");
@@ -177,7 +177,7 @@ impl CopyTraits {
     /// `uint128_t`, `half_t`, `bfloat16_t`, `tfloat32_t`, `float`, `double`, `uint_bit_t<N>`, ...
     ///
     /// ```
-    /// use layout_core::atom::CopyTraits;
+    /// use cute_layout_core::atom::CopyTraits;
     /// let t = CopyTraits::from_name("SM90_U32x4_STSM_N").unwrap();
     /// assert_eq!(t.src.to_string(), "(_32,(_32,_4)):(_32,(_1,_1024))");
     /// assert_eq!(CopyTraits::from_name("DefaultCopy").unwrap().src.to_string(), "(_1,_1):(_0,_0)");
@@ -263,7 +263,7 @@ impl CopyTraits {
     /// (The rest of a TMA copy, its tensor map, is built from the tensor it copies, not from the atom.)
     ///
     /// ```
-    /// use layout_core::atom::{CopyTraits, TmaKind};
+    /// use cute_layout_core::atom::{CopyTraits, TmaKind};
     /// let t = CopyTraits::tma(TmaKind::Load, 4096).unwrap();
     /// assert_eq!(t.op, "SM90_TMA_LOAD");
     /// assert_eq!(t.src.to_string(), "(_1,_4096):(_0,_1)");

@@ -7,7 +7,7 @@
 //! The `GMMA::Major` template arguments choose the descriptor, not the layouts.
 //!
 //! ```
-//! use layout_core::atom::MmaTraits;
+//! use cute_layout_core::atom::MmaTraits;
 //! let t = MmaTraits::from_name("SM90_64x64x16_F32F16F16_RS<GMMA::Major::K,GMMA::Major::K>").unwrap();
 //! assert_eq!(t.thr_id.to_string(), "_128:_1");
 //! assert_eq!(t.layout_a.to_string(), "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))");
@@ -63,7 +63,7 @@ pub fn gmma_a_register_layout(bits: u32) -> Result<Layout> {
 /// CuTe's `GMMA::ALayout_64xK` (K = 8, 16, 32 or 64; sparse GMMAs use twice the dense K).
 ///
 /// ```
-/// use layout_core::atom::gmma::gmma_a_register_layout_k;
+/// use cute_layout_core::atom::gmma::gmma_a_register_layout_k;
 /// assert_eq!(gmma_a_register_layout_k(64).unwrap().to_string(),
 ///            "((_4,_8,_4),(_8,_2,_2)):((_512,_1,_16),(_64,_8,_2048))");
 /// ```
@@ -292,7 +292,7 @@ impl SmemSwizzle {
 /// width in bits. As in CuTe, the swizzle acts on byte addresses (`M = 4`: 16-byte chunks).
 ///
 /// ```
-/// use layout_core::atom::gmma::{smem_atom_bits, Major, SmemSwizzle};
+/// use cute_layout_core::atom::gmma::{smem_atom_bits, Major, SmemSwizzle};
 /// assert_eq!(smem_atom_bits(Major::K, SmemSwizzle::Sw128).unwrap().to_string(), "Sw<3,4,3> o _0 o (_8,_1024):(_1024,_1)");
 /// assert_eq!(smem_atom_bits(Major::MN, SmemSwizzle::Inter).unwrap().to_string(), "Sw<0,4,3> o _0 o (_128,_8):(_1,_128)");
 /// ```
@@ -314,7 +314,7 @@ pub fn smem_atom_bits(major: Major, sw: SmemSwizzle) -> Result<ComposedLayout> {
 /// the element-offset function (`Sw<3,3,3>` for 16-bit values with a 128-byte swizzle).
 ///
 /// ```
-/// use layout_core::atom::gmma::{smem_atom, Major, SmemSwizzle};
+/// use cute_layout_core::atom::gmma::{smem_atom, Major, SmemSwizzle};
 /// assert_eq!(smem_atom(Major::K, SmemSwizzle::Sw128, 16).unwrap().to_string(), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
 /// assert_eq!(smem_atom(Major::MN, SmemSwizzle::Sw64, 8).unwrap().to_string(), "Sw<2,4,3> o _0 o (_64,_8):(_1,_64)");
 /// assert!(smem_atom(Major::K, SmemSwizzle::Sw32, 12).is_err());
@@ -341,7 +341,7 @@ pub fn smem_atom(major: Major, sw: SmemSwizzle, bits: i64) -> Result<ComposedLay
 /// `uint8_t`, `float`, or `uint_bit_t<N>`) into [`smem_atom`]'s arguments.
 ///
 /// ```
-/// use layout_core::atom::gmma::{smem_atom_by_name};
+/// use cute_layout_core::atom::gmma::{smem_atom_by_name};
 /// let l = smem_atom_by_name("GMMA::Layout_MN_SW128_Atom<half_t>").unwrap();
 /// assert_eq!(l.to_string(), "Sw<3,3,3> o _0 o (_64,_8):(_1,_64)");
 /// ```

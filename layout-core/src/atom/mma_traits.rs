@@ -13,7 +13,7 @@
 //! value layout `4:1`, together `((4,2),4):((8,4),1)`:
 //!
 //! ```
-//! use layout_core::atom::MmaTraits;
+//! use cute_layout_core::atom::MmaTraits;
 //! let t = MmaTraits::from_name("SM70_8x8x4_F32F16F16F32_NT").unwrap();
 //! assert_eq!(t.shape_mnk.to_string(), "(_8,_8,_4)");
 //! assert_eq!(t.thr_id.to_string(), "(_4,_2):(_1,_16)");
@@ -431,7 +431,7 @@ impl MmaTraits {
     /// Whitespace and a leading `cute::` are ignored.
     ///
     /// ```
-    /// use layout_core::atom::MmaTraits;
+    /// use cute_layout_core::atom::MmaTraits;
     /// let t = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
     /// assert_eq!(t.layout_a.to_string(), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
     /// let g = MmaTraits::from_name("SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>").unwrap();

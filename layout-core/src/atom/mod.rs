@@ -13,7 +13,7 @@
 //! Operation names are CuTe's C++ type names, matched exactly (whitespace and `cute::` aside).
 //!
 //! ```
-//! use layout_core::atom::MmaTraits;
+//! use cute_layout_core::atom::MmaTraits;
 //! let t = MmaTraits::from_name("SM80_16x8x8_F16F16F16F16_TN").unwrap();
 //! assert_eq!(t.layout_c.to_string(), "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))");
 //! ```
@@ -43,7 +43,7 @@ pub(crate) fn layout_of(s: &str) -> Result<Layout> {
 /// The width in bits of a C++ value type as CuTe's `sizeof_bits` gives it.
 ///
 /// ```
-/// use layout_core::atom::type_bits;
+/// use cute_layout_core::atom::type_bits;
 /// assert_eq!(type_bits("uint128_t").unwrap(), 128);
 /// assert_eq!(type_bits("half_t").unwrap(), 16);
 /// assert_eq!(type_bits("uint_bit_t<4>").unwrap(), 4);

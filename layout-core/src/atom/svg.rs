@@ -11,7 +11,7 @@
 //! [`SvgOptions::highlight`] one thread keeps its colour (and its own value index) and the others fade.
 //!
 //! ```
-//! use layout_core::atom::svg::{tv_layout_svg, SvgOptions};
+//! use cute_layout_core::atom::svg::{tv_layout_svg, SvgOptions};
 //! let tv = "((_4,_2),_4):((_8,_4),_1)".parse().unwrap(); // SM70 8x4 A, column-major
 //! let svg = tv_layout_svg(&tv, 8, 4, &SvgOptions::default()).unwrap();
 //! assert!(svg.starts_with("<svg"));
@@ -66,7 +66,7 @@ impl TvGrid {
     /// must fall inside the `rows x cols` tile.
     ///
     /// ```
-    /// use layout_core::atom::svg::TvGrid;
+    /// use cute_layout_core::atom::svg::TvGrid;
     /// let g = TvGrid::new(&"(_2,_2):(_0,_1)".parse().unwrap(), 2, 1, None).unwrap();
     /// let c = g.cell(1, 0).unwrap();
     /// assert_eq!((c.thread, c.value, c.holders), (0, 1, 2));
@@ -275,8 +275,8 @@ pub fn tv_layout_svg(tv: &Layout, rows: i64, cols: i64, opts: &SvgOptions) -> Re
 /// (`M x N`) below B, each cell labelled with the thread and value that hold it.
 ///
 /// ```
-/// use layout_core::atom::{MmaTraits, TiledMma};
-/// use layout_core::atom::svg::{tiled_mma_svg, SvgOptions};
+/// use cute_layout_core::atom::{MmaTraits, TiledMma};
+/// use cute_layout_core::atom::svg::{tiled_mma_svg, SvgOptions};
 /// let mma = TiledMma::new(MmaTraits::from_name("SM80_16x8x8_F16F16F16F16_TN").unwrap(), &"(_1,_1,_1):(_0,_0,_0)".parse().unwrap(), None).unwrap();
 /// let svg = tiled_mma_svg(&mma, &SvgOptions { highlight: Some(0), title: None }).unwrap();
 /// assert!(svg.contains("(0,0): T0 V0"));

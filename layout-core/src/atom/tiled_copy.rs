@@ -6,7 +6,7 @@
 //! atom's source and destination thread-value order.
 //!
 //! ```
-//! use layout_core::atom::{CopyAtom, TiledCopy};
+//! use cute_layout_core::atom::{CopyAtom, TiledCopy};
 //! let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
 //! let tc = TiledCopy::new(atom, &"(_32,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
 //! assert_eq!(tc.tiler_mn.to_string(), "(_32,_64)");
@@ -45,7 +45,7 @@ impl CopyAtom {
     /// thread mode per atom thread (`size<0>(ValLayout) == size(ThrID)`); so does this.
     ///
     /// ```
-    /// use layout_core::atom::CopyAtom;
+    /// use cute_layout_core::atom::CopyAtom;
     /// let a = CopyAtom::from_name("SM75_U32x2_LDSM_N", 32).unwrap();
     /// assert_eq!(a.val_layout_dst.to_string(), "(_32,(_1,_2)):(_1,(_1,_32))");
     /// ```
@@ -326,7 +326,7 @@ impl TiledCopy {
     ///   `frg_v`, and the rest sliced at `(0, _, _, ...)`.
     ///
     /// ```
-    /// use layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+    /// use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
     /// let mma = TiledMma::new(
     ///     MmaTraits::from_name("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///     &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(),

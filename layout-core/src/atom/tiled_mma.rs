@@ -7,7 +7,7 @@
 //!   `M x N` tile; threads that only replicate data (e.g. the N-threads for A) get stride 0.
 //!
 //! ```
-//! use layout_core::atom::{MmaTraits, TiledMma};
+//! use cute_layout_core::atom::{MmaTraits, TiledMma};
 //! let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
 //! let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
 //! assert_eq!(mma.thr_layout_vmnk.to_string(), "(_32,_2,_2,_1):(_1,_32,_64,_0)");
@@ -67,7 +67,7 @@ impl TiledMma {
     /// a shape, or `_`.
     ///
     /// ```
-    /// use layout_core::atom::{MmaTraits, TiledMma};
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
     /// let atom = MmaTraits::from_name("SM70_8x8x4_F32F16F16F32_TN").unwrap();
     /// let mma = TiledMma::new(atom, &"(_2,_2):(_1,_2)".parse().unwrap(), None).unwrap();
     /// assert_eq!(mma.thr_layout_vmnk.to_string(), "((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0)");
@@ -258,7 +258,7 @@ impl TiledMma {
     /// layouts it equals `right_inverse(vmnk)`.
     ///
     /// ```
-    /// use layout_core::atom::{MmaTraits, TiledMma};
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
     /// let atom = MmaTraits::from_name("SM70_8x8x4_F32F16F16F32_NT").unwrap();
     /// let mma = TiledMma::new(atom, &"(_1,_2,_1):(_0,_1,_0)".parse().unwrap(), None).unwrap();
     /// assert_eq!(mma.thread_index_to_id().unwrap().to_string(), "(_4,(_2,_2),_2):(_1,(_8,_0),_4)");
@@ -329,7 +329,7 @@ impl TiledMma {
     /// layout modes `(FrgV, Rest0, Rest1, ...)`.
     ///
     /// ```
-    /// use layout_core::atom::{MmaTraits, TiledMma, Operand};
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma, Operand};
     /// let atom = MmaTraits::from_name("SM80_16x8x8_F16F16F16F16_TN").unwrap();
     /// let mma = TiledMma::new(atom, &"(_1,_1,_1):(_0,_0,_0)".parse().unwrap(), None).unwrap();
     /// let (offset, part) = mma.partition(Operand::C, 5, &"(_16,_8):(_1,_16)".parse().unwrap()).unwrap();
@@ -367,7 +367,7 @@ impl TiledMma {
     /// asking for its fragment is an error ([`TiledMma::partition`] gives its shared-memory view).
     ///
     /// ```
-    /// use layout_core::atom::{MmaTraits, TiledMma, Operand};
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma, Operand};
     /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
     /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
     /// // a 64x32 row-major A tile: thread 0 holds 8 values of each of the 2x2 (M,K) atom repeats

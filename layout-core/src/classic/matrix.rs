@@ -11,7 +11,7 @@ fn layout(shape: crate::IntTuple, stride: crate::IntTuple) -> Result<Layout> {
 /// CUTLASS's `layout::PitchLinear`: `offset = contiguous + strided * ldm`.
 ///
 /// ```
-/// use layout_core::classic::{ClassicLayout, PitchLinear, PitchLinearCoord};
+/// use cute_layout_core::classic::{ClassicLayout, PitchLinear, PitchLinearCoord};
 /// let l = PitchLinear::packed(PitchLinearCoord::new(8, 3)).unwrap();
 /// assert_eq!(l.stride(), 8);
 /// assert_eq!(l.offset(PitchLinearCoord::new(5, 2)).unwrap(), 21);
@@ -62,7 +62,7 @@ impl ClassicLayout for PitchLinear {
 /// CUTLASS's `layout::ColumnMajor`: `offset = row + column * ldm` (BLAS's leading dimension).
 ///
 /// ```
-/// use layout_core::classic::{ClassicLayout, ColumnMajor, MatrixCoord};
+/// use cute_layout_core::classic::{ClassicLayout, ColumnMajor, MatrixCoord};
 /// let lda = 10;
 /// let l = ColumnMajor::new(lda);
 /// assert_eq!(l.offset(MatrixCoord::new(3, 2)).unwrap(), 3 + lda * 2);
@@ -111,7 +111,7 @@ impl ClassicLayout for ColumnMajor {
 /// CUTLASS's `layout::RowMajor`: `offset = row * ldm + column`.
 ///
 /// ```
-/// use layout_core::classic::{ClassicLayout, MatrixCoord, RowMajor};
+/// use cute_layout_core::classic::{ClassicLayout, MatrixCoord, RowMajor};
 /// let l = RowMajor::packed(MatrixCoord::new(4, 6)).unwrap();
 /// assert_eq!(l.offset(MatrixCoord::new(2, 5)).unwrap(), 17);
 /// assert_eq!(l.inverse(17).unwrap(), MatrixCoord::new(2, 5));
@@ -178,7 +178,7 @@ fn divisible(extent: i64, k: i64, what: &str) -> Result<()> {
 /// elements. `offset = (column / K) * ldm + row * K + column % K`.
 ///
 /// ```
-/// use layout_core::classic::{ClassicLayout, ColumnMajorInterleaved, MatrixCoord};
+/// use cute_layout_core::classic::{ClassicLayout, ColumnMajorInterleaved, MatrixCoord};
 /// let e = MatrixCoord::new(3, 4);
 /// let l = ColumnMajorInterleaved::<2>::packed(e).unwrap();
 /// assert_eq!(l.stride(), 6);
@@ -239,7 +239,7 @@ impl<const K: i64> ClassicLayout for ColumnMajorInterleaved<K> {
 /// elements. `offset = (row / K) * ldm + column * K + row % K`.
 ///
 /// ```
-/// use layout_core::classic::{ClassicLayout, MatrixCoord, RowMajorInterleaved};
+/// use cute_layout_core::classic::{ClassicLayout, MatrixCoord, RowMajorInterleaved};
 /// let e = MatrixCoord::new(4, 3);
 /// let l = RowMajorInterleaved::<2>::packed(e).unwrap();
 /// assert_eq!(l.offset(MatrixCoord::new(3, 1)).unwrap(), 6 + 2 + 1);

@@ -7,7 +7,7 @@
 //! logical dimensions, *extent* the size of each dimension.
 //!
 //! ```
-//! use layout_core::classic::{ClassicLayout, MatrixCoord, RowMajor};
+//! use cute_layout_core::classic::{ClassicLayout, MatrixCoord, RowMajor};
 //! // lda = columns + padding: capacity is rows * (columns + padding)
 //! let (rows, columns, padding) = (4, 6, 2);
 //! let layout = RowMajor::new(columns + padding);

@@ -8,7 +8,7 @@ use crate::error::Result;
 /// `offset = c + w * stride[0] + h * stride[1] + n * stride[2]`.
 ///
 /// ```
-/// use layout_core::classic::{ClassicLayout, Tensor4DCoord, TensorNHWC};
+/// use cute_layout_core::classic::{ClassicLayout, Tensor4DCoord, TensorNHWC};
 /// let e = Tensor4DCoord::new(2, 3, 4, 5);
 /// let l = TensorNHWC::packed(e).unwrap();
 /// assert_eq!(l.stride(), [5, 20, 60]);
@@ -70,7 +70,7 @@ impl ClassicLayout for TensorNHWC {
 /// `(n, h, w, c)`. `offset = w + h * stride[0] + c * stride[1] + n * stride[2]`.
 ///
 /// ```
-/// use layout_core::classic::{ClassicLayout, Tensor4DCoord, TensorNCHW};
+/// use cute_layout_core::classic::{ClassicLayout, Tensor4DCoord, TensorNCHW};
 /// let e = Tensor4DCoord::new(2, 3, 4, 5);
 /// let l = TensorNCHW::packed(e).unwrap();
 /// assert_eq!(l.stride(), [4, 12, 60]);

@@ -10,7 +10,7 @@ use crate::tensor::{Engine, EngineMut};
 /// CUTLASS's `TensorRef<T, Layout>`: storage and a classic layout (no extent).
 ///
 /// ```
-/// use layout_core::classic::{ColumnMajor, MatrixCoord, TensorRef};
+/// use cute_layout_core::classic::{ColumnMajor, MatrixCoord, TensorRef};
 /// let ldm = 4;
 /// let mut data = vec![0i8; 16];
 /// let mut r = TensorRef::new(&mut data[..], ColumnMajor::new(ldm));
@@ -75,7 +75,7 @@ impl<E: Engine, L: ClassicLayout> TensorRef<E, L> {
 /// Constructing a view whose `capacity(extent)` exceeds the storage is an error.
 ///
 /// ```
-/// use layout_core::classic::{ColumnMajor, MatrixCoord, TensorRef, TensorView};
+/// use cute_layout_core::classic::{ColumnMajor, MatrixCoord, TensorRef, TensorView};
 /// let ldm = 5;
 /// let mut data = vec![1i32; 5 * 3];
 /// let r = TensorRef::new(&mut data[..], ColumnMajor::new(ldm));

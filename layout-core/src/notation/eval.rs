@@ -13,7 +13,7 @@ use crate::swizzle::{ComposedLayout, LayoutFn};
 /// Parse and evaluate one expression in CuTe notation.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("(4,(3,6)):(1,(4,12))").unwrap().to_string(), "(4,(3,6)):(1,(4,12))");
 /// ```
 ///

@@ -2,7 +2,7 @@
 //! output, an SVG document or a LaTeX comment.
 //!
 //! ```
-//! use layout_core::print::{escape_controls, escape_xml};
+//! use cute_layout_core::print::{escape_controls, escape_xml};
 //! assert_eq!(escape_controls("a\u{1b}[31m\nb\0"), "a\\x1b[31m\\nb\\x00");
 //! assert_eq!(escape_xml("<T&V>\r"), "&lt;T&amp;V&gt;\\r");
 //! ```

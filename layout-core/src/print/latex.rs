@@ -19,7 +19,7 @@ fn bw8(idx: i64) -> &'static str {
 /// `append<2>(L, _1:_0)` does). Compiles with `pdflatex` (it needs the `standalone` and `tikz` packages).
 ///
 /// ```
-/// use layout_core::{print::print_latex, LayoutFn};
+/// use cute_layout_core::{print::print_latex, LayoutFn};
 /// let t = print_latex(&LayoutFn::Layout("_2:_1".parse().unwrap())).unwrap();
 /// assert!(t.starts_with("% Layout: (_2,_1):(_1,_0)\n\\documentclass[convert]{standalone}"));
 /// assert!(t.contains("\\node[fill=black!40] at (1,0) {1};"));

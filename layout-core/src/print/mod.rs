@@ -5,7 +5,7 @@
 //! 1-D coordinate, as CuTe does).
 //!
 //! ```
-//! use layout_core::{print::print_layout, LayoutFn, Layout};
+//! use cute_layout_core::{print::print_layout, LayoutFn, Layout};
 //! let l: Layout = "(_2,_3):(_3,_1)".parse().unwrap();
 //! let t = print_layout(&LayoutFn::Layout(l)).unwrap();
 //! assert_eq!(t.lines().collect::<Vec<_>>(), [

@@ -32,7 +32,7 @@ use super::escape_xml as escape;
 /// Cell widths follow the widest index, so 8x8 and 128x64 layouts are both readable when zoomed.
 ///
 /// ```
-/// use layout_core::{print::{print_svg, SvgOptions}, notation::eval_str, LayoutFn};
+/// use cute_layout_core::{print::{print_svg, SvgOptions}, notation::eval_str, LayoutFn};
 /// let f = LayoutFn::from_value(&eval_str("composition(Sw<1,0,1>,(_2,_2):(_2,_1))").unwrap()).unwrap();
 /// let svg = print_svg(&f, SvgOptions::default()).unwrap();
 /// assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));

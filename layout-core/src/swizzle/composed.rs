@@ -26,7 +26,7 @@ pub enum LayoutFn {
 /// CuTe's `ComposedLayout<A, Offset, B>`: `c -> A(offset + B(c))`, printed `A o OFFSET o B`.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// let c = eval_str("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
 /// assert_eq!(c.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
 /// ```
@@ -59,7 +59,7 @@ impl ComposedLayout {
     /// The common case `Sw<B,M,S> o _0 o layout`.
     ///
     /// ```
-    /// use layout_core::{ComposedLayout, Swizzle};
+    /// use cute_layout_core::{ComposedLayout, Swizzle};
     /// let c = ComposedLayout::swizzled(Swizzle::new(3, 4, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
     /// assert_eq!(c.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
     /// ```
@@ -90,7 +90,7 @@ impl ComposedLayout {
     /// `(A o O o B)(c) = A(O + B(c))`.
     ///
     /// ```
-    /// use layout_core::{notation::eval_str, IntTuple, Value};
+    /// use cute_layout_core::{notation::eval_str, IntTuple, Value};
     /// let Value::Composed(c) = eval_str("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap() else { panic!() };
     /// assert_eq!(c.eval(&IntTuple::d(100)).unwrap().to_string(), "300");
     /// assert_eq!(c.eval(&IntTuple::s(100)).unwrap().to_string(), "_300");
@@ -132,7 +132,7 @@ impl LayoutFn {
 /// (`composition(Sw<0,4,3>, _0, L) == L`).
 ///
 /// ```
-/// use layout_core::{composition3, IntTuple, Layout, LayoutFn, Swizzle};
+/// use cute_layout_core::{composition3, IntTuple, Layout, LayoutFn, Swizzle};
 /// let l: Layout = "(_8,_8):(_8,_1)".parse().unwrap();
 /// let id = composition3(Swizzle::new(0, 4, 3).unwrap().into(), IntTuple::s(0), l.clone().into());
 /// assert_eq!(id.to_string(), "(_8,_8):(_8,_1)");
@@ -153,7 +153,7 @@ pub fn composition3(a: LayoutFn, offset: IntTuple, b: LayoutFn) -> LayoutFn {
 /// Errors: the images of the masks are not static integers, or they are not the masks of a swizzle.
 ///
 /// ```
-/// use layout_core::{composition_layout_swizzle, Layout, Swizzle};
+/// use cute_layout_core::{composition_layout_swizzle, Layout, Swizzle};
 /// let l: Layout = "(_4,_4):(_4,_1)".parse().unwrap();
 /// let r = composition_layout_swizzle(&l, &Swizzle::new(1, 0, 2).unwrap()).unwrap();
 /// assert_eq!(r.to_string(), "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
@@ -183,7 +183,7 @@ pub fn composition_layout_swizzle(l: &Layout, sw: &Swizzle) -> Result<LayoutFn> 
 /// Evaluate a layout at a coordinate: CuTe's `L(c) = crd2idx(c, shape, stride)` ([`crate::eval`]).
 ///
 /// ```
-/// use layout_core::{layout_eval, IntTuple, Layout};
+/// use cute_layout_core::{layout_eval, IntTuple, Layout};
 /// let l: Layout = "(_3,(_2,_3)):(_3,(_12,_1))".parse().unwrap();
 /// assert_eq!(layout_eval(&l, &"(1,5)".parse().unwrap()).unwrap().to_string(), "17");
 /// assert_eq!(layout_eval(&l, &IntTuple::s(16)).unwrap().to_string(), "_17");

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! ```
-//! use layout_core::{Int, Swizzle};
+//! use cute_layout_core::{Int, Swizzle};
 //! let sw: Swizzle = "Sw<3,4,3>".parse().unwrap();
 //! assert_eq!(sw.to_string(), "Sw<3,4,3>");
 //! assert_eq!(sw.apply(Int::s(268)).unwrap().to_string(), "_300");
@@ -50,7 +50,7 @@ impl Swizzle {
     /// fit in 62 bits.
     ///
     /// ```
-    /// use layout_core::Swizzle;
+    /// use cute_layout_core::Swizzle;
     /// assert!(Swizzle::new(3, 4, 3).is_ok());
     /// assert!(Swizzle::new(3, 4, 2).is_err()); // |S| < B
     /// ```
@@ -121,7 +121,7 @@ impl Swizzle {
     /// Precondition: the swizzle satisfies [`Swizzle::check`]. Postcondition: `apply(apply(x)) == x`.
     ///
     /// ```
-    /// use layout_core::{Int, Swizzle};
+    /// use cute_layout_core::{Int, Swizzle};
     /// let sw = Swizzle::new(3, 4, -3).unwrap();
     /// assert_eq!(sw.apply(Int::s(32)).unwrap().to_string(), "_288");
     /// assert_eq!(sw.apply(Int::d(288)).unwrap().to_string(), "32");
@@ -137,7 +137,7 @@ impl Swizzle {
     /// contiguous run, laid out as a `Swizzle` can represent; `y == z == 0` gives `Sw<0,0,0>`.
     ///
     /// ```
-    /// use layout_core::Swizzle;
+    /// use cute_layout_core::Swizzle;
     /// assert_eq!(Swizzle::from_masks(0b1000, 0b0100).unwrap().to_string(), "Sw<1,2,1>");
     /// assert_eq!(Swizzle::from_masks(0b1100_0000, 0b0000_0110).unwrap().to_string(), "Sw<2,1,5>");
     /// assert!(Swizzle::from_masks(0b1000, 0b0011).is_err());
@@ -173,7 +173,7 @@ impl Swizzle {
     /// (`Y = Y0 ^ Y1`, `Z = Z0 ^ Z1`).
     ///
     /// ```
-    /// use layout_core::Swizzle;
+    /// use cute_layout_core::Swizzle;
     /// let a = Swizzle::new(1, 4, 3).unwrap();
     /// let b = Swizzle::new(1, 5, 3).unwrap();
     /// assert_eq!(a.compose(&b).unwrap().to_string(), "Sw<2,4,3>");
@@ -193,7 +193,7 @@ impl Swizzle {
     /// CuTe's `upcast<N>(Swizzle)`: the swizzle on offsets `N` times coarser (`N` a power of two).
     ///
     /// ```
-    /// use layout_core::Swizzle;
+    /// use cute_layout_core::Swizzle;
     /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().upcast(8).unwrap().to_string(), "Sw<3,1,3>");
     /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().upcast(64).unwrap().to_string(), "Sw<1,0,3>");
     /// ```
@@ -210,7 +210,7 @@ impl Swizzle {
     /// CuTe's `downcast<N>(Swizzle)`: the swizzle on offsets `N` times finer (`N` a power of two).
     ///
     /// ```
-    /// use layout_core::Swizzle;
+    /// use cute_layout_core::Swizzle;
     /// assert_eq!(Swizzle::new(3, 1, 3).unwrap().downcast(8).unwrap().to_string(), "Sw<3,4,3>");
     /// ```
     pub fn downcast(&self, n: i64) -> Result<Swizzle> {

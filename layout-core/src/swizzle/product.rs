@@ -14,7 +14,7 @@ use crate::tiler::Tiler;
 /// Errors: a non-zero offset, a non-layout inner function, dynamic values, masks that make no swizzle.
 ///
 /// ```
-/// use layout_core::notation::eval_str;
+/// use cute_layout_core::notation::eval_str;
 /// assert_eq!(eval_str("logical_product(_2:_1,Sw<2,0,3> o _0 o (_8,_8):(_8,_1))").unwrap().to_string(),
 ///            "Sw<2,1,3> o _0 o (_2,(_8,_8)):(_1,(_16,_2))");
 /// ```

@@ -7,7 +7,7 @@
 //! ZZZ bit, `Y+-Z` for a YYY bit, the sign chosen by the offset's bits), plus `Sw(offset) + rest`.
 //!
 //! ```
-//! use layout_core::notation::eval_str;
+//! use cute_layout_core::notation::eval_str;
 //! let ev = |s: &str| eval_str(s).unwrap().to_string();
 //! assert_eq!(ev("slice_and_offset((_,_3),Sw<3,4,3> o _0 o (_8,_64):(_64,_1))"), "(((_2,_4)):((_64,_144)),_3)");
 //! assert_eq!(ev("slice_and_offset((_,_,_1),Sw<3,4,3> o _0 o (_8,_64,_2):(_64,_1,_512))"),
@@ -221,7 +221,7 @@ impl ComposedLayout {
     /// [`slice_and_offset_swizzled`]; any other `A` slices `B` and adds its offset to `OFF`.
     ///
     /// ```
-    /// use layout_core::{notation::eval_str, Coord, Value};
+    /// use cute_layout_core::{notation::eval_str, Coord, Value};
     /// let Value::Composed(c) = eval_str("Sw<2,0,3> o _0 o (_8,_8):(_8,_1)").unwrap() else { panic!() };
     /// let (l, off) = c.slice_and_offset(&"(_5,_)".parse().unwrap()).unwrap();
     /// assert_eq!((l.to_string(), off.to_string()), ("((_2,_4)):((_-1,_2))".into(), "_41".into()));

@@ -86,8 +86,8 @@ fn walk_outer(modes: &[(i64, i64, i64)], mut f: impl FnMut(i64, i64)) {
 /// ([`copy_naive`]).
 ///
 /// ```
-/// use layout_core::tensor::{copy, make_gmem_ptr, make_tensor};
-/// use layout_core::Layout;
+/// use cute_layout_core::tensor::{copy, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
 /// let src: Vec<i32> = (0..6).collect();
 /// let mut dst = vec![0; 6];
 /// let s = make_tensor(make_gmem_ptr(&src[..]), "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
@@ -161,8 +161,8 @@ where
 /// CuTe's `copy_if(pred, src, dst)`: `if pred(i) { dst(i) = src(i) }`.
 ///
 /// ```
-/// use layout_core::tensor::{copy_if, make_gmem_ptr, make_identity_tensor, make_tensor};
-/// use layout_core::{elem_less, IntTuple, Layout};
+/// use cute_layout_core::tensor::{copy_if, make_gmem_ptr, make_identity_tensor, make_tensor};
+/// use cute_layout_core::{elem_less, IntTuple, Layout};
 /// // copy the 3x3 corner of a 4x4 tile, predicated on coordinates from an identity tensor
 /// let src: Vec<i32> = (1..=16).collect();
 /// let mut dst = vec![0; 16];
@@ -214,8 +214,8 @@ where
 /// CuTe's `fill(t, v)`: every element becomes `v`.
 ///
 /// ```
-/// use layout_core::tensor::{fill, make_gmem_ptr, make_tensor};
-/// use layout_core::Layout;
+/// use cute_layout_core::tensor::{fill, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
 /// let mut a = vec![0; 8];
 /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(2,2):(1,4)".parse::<Layout>().unwrap()).unwrap();
 /// fill(&mut t, 7).unwrap();
@@ -261,8 +261,8 @@ where
 /// CuTe's `axpby(alpha, x, beta, y)`: `y(i) = alpha * x(i) + beta * y(i)`.
 ///
 /// ```
-/// use layout_core::tensor::{axpby, make_gmem_ptr, make_tensor};
-/// use layout_core::Layout;
+/// use cute_layout_core::tensor::{axpby, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
 /// let x = vec![1.0f32, 2.0, 3.0];
 /// let mut y = vec![10.0f32, 20.0, 30.0];
 /// let l: Layout = "3:1".parse().unwrap();
@@ -332,8 +332,8 @@ fn mode_indices(layout: &Layout, k: usize, what: &str) -> Result<Vec<i64>> {
 /// hierarchical; any layouts, static or dynamic. The reference the GPU tests compare against.
 ///
 /// ```
-/// use layout_core::tensor::{gemm, make_gmem_ptr, make_tensor};
-/// use layout_core::Layout;
+/// use cute_layout_core::tensor::{gemm, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
 /// let a = vec![1, 2, 3, 4];           // A = [[1,2],[3,4]] row-major (2,2):(2,1)
 /// let b = vec![5, 6, 7, 8];           // B(n,k) column-major (2,2):(1,2): B = [[5,7],[6,8]]
 /// let mut c = vec![0; 4];
@@ -400,7 +400,7 @@ where
 /// through a bounds test it becomes the predicate tensor of [`copy_if`].
 ///
 /// ```
-/// use layout_core::tensor::make_identity_tensor;
+/// use cute_layout_core::tensor::make_identity_tensor;
 /// let id = make_identity_tensor(&"(2,(2,3))".parse().unwrap()).unwrap();
 /// assert_eq!(id[(1, 5)].to_string(), "(1,(1,2))");
 /// ```

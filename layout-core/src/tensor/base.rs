@@ -26,8 +26,8 @@ pub type ViewMut<'a, E, L = Layout> =
 /// index range).
 ///
 /// ```
-/// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-/// use layout_core::Layout;
+/// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
 /// let a: Vec<f32> = (0..24).map(|x| x as f32).collect();
 /// let l: Layout = "(4,(3,2)):(1,(4,12))".parse().unwrap();
 /// let t = make_tensor(make_gmem_ptr(&a[..]), l).unwrap();
@@ -307,8 +307,8 @@ impl<E: EngineMut, S: typed::Congruent<D>, D: typed::IntTupleT, X: typed::Coord<
 /// `make_tensor(ptr, layout)`); an error when the layout's cosize exceeds the memory.
 ///
 /// ```
-/// use layout_core::tensor::{make_gmem_ptr, make_smem_ptr, make_tensor};
-/// use layout_core::Layout;
+/// use cute_layout_core::tensor::{make_gmem_ptr, make_smem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
 /// let a = vec![0f32; 128];
 /// let gmem_8s = make_tensor(make_gmem_ptr(&a[..]), "_8:_1".parse::<Layout>().unwrap()).unwrap();
 /// let gmem_8sx16d = make_tensor(make_gmem_ptr(&a[..]), "(_8,16):(_1,_8)".parse::<Layout>().unwrap()).unwrap();
@@ -336,8 +336,8 @@ fn cosize_of<L: TensorLayout>(layout: &L) -> Result<usize> {
 /// `make_tensor<T>(layout)`, for layouts of any kind).
 ///
 /// ```
-/// use layout_core::tensor::{make_tensor_owned, Gmem};
-/// use layout_core::Layout;
+/// use cute_layout_core::tensor::{make_tensor_owned, Gmem};
+/// use cute_layout_core::Layout;
 /// let t = make_tensor_owned::<f32, Gmem, _>("(4,8):(_1,4)".parse::<Layout>().unwrap()).unwrap();
 /// assert_eq!(t.size(), 32);
 /// ```
@@ -352,8 +352,8 @@ pub fn make_tensor_owned<T: Default + Clone, M: MemorySpace, L: TensorLayout>(
 /// for static layouts: no heap). An error when the layout's cosize exceeds `N`.
 ///
 /// ```
-/// use layout_core::tensor::make_tensor_array;
-/// use layout_core::typed::{Layout, C};
+/// use cute_layout_core::tensor::make_tensor_array;
+/// use cute_layout_core::typed::{Layout, C};
 /// // rmem_4x8_mix: (_4,_8):(_2,_32)
 /// let l = Layout::new((C::<4>, C::<8>), (C::<2>, C::<32>));
 /// let mut t = make_tensor_array::<f32, 231, _>(l).unwrap();

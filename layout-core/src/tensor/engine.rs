@@ -267,7 +267,7 @@ impl<'a, T, M: MemorySpace> IntoView<M> for &'a mut Vec<T> {
 /// Tag memory as global (CuTe's `make_gmem_ptr`): `&[T]` or `&mut [T]` to a view engine.
 ///
 /// ```
-/// use layout_core::tensor::{make_gmem_ptr, Engine, Gmem, MemorySpace};
+/// use cute_layout_core::tensor::{make_gmem_ptr, Engine, Gmem, MemorySpace};
 /// let a = [1.0f32; 8];
 /// let e = make_gmem_ptr(&a[..]);
 /// fn space<E: Engine>(_: &E) -> &'static str { <E::Space as MemorySpace>::NAME }

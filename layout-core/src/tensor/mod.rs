@@ -12,8 +12,8 @@
 //! The seed example, copying rows of a matrix from global memory to a register fragment:
 //!
 //! ```
-//! use layout_core::tensor::{copy, make_fragment_like, make_gmem_ptr, make_tensor};
-//! use layout_core::{s, Layout};
+//! use cute_layout_core::tensor::{copy, make_fragment_like, make_gmem_ptr, make_tensor};
+//! use cute_layout_core::{s, Layout};
 //! let a: Vec<f32> = (0..128).map(|x| x as f32).collect();
 //! // Tensor gmem = make_tensor(make_gmem_ptr(A), make_shape(Int<8>{}, 16));
 //! let gmem = make_tensor(make_gmem_ptr(&a[..]), "(_8,16):(_1,_8)".parse::<Layout>().unwrap()).unwrap();
@@ -62,8 +62,8 @@ pub fn make_fragment_like<T: Default + Clone, E: Engine, L: TensorLayout>(
 /// fragment needs more than `N`.
 ///
 /// ```
-/// use layout_core::tensor::{make_fragment_like_array, make_gmem_ptr, make_tensor};
-/// use layout_core::{s, Layout};
+/// use cute_layout_core::tensor::{make_fragment_like_array, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::{s, Layout};
 /// let a = vec![1.0f32; 128];
 /// let gmem = make_tensor(make_gmem_ptr(&a[..]), "(_8,16):(_1,_8)".parse::<Layout>().unwrap()).unwrap();
 /// let rmem = make_fragment_like_array::<f32, 8, _, _>(&gmem.slice(s![_, 0]).unwrap()).unwrap();

@@ -41,8 +41,8 @@ where
     E::Value: fmt::Display,
 {
     /// ```
-    /// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-    /// use layout_core::Layout;
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
     /// let a: Vec<i32> = (0..6).collect();
     /// let t = make_tensor(make_gmem_ptr(&a[..]), "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
     /// assert_eq!(t.to_string(), "gmem o (2,3):(3,1):\n0 1 2\n3 4 5\n");

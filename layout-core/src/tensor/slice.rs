@@ -73,7 +73,7 @@ tuple_slice! {
 /// fixes it, parentheses nest. `s![_, 3]` is CuTe's `(_,3)`, `s![(1, _), _]` is `((1,_),_)`.
 ///
 /// ```
-/// use layout_core::s;
+/// use cute_layout_core::s;
 /// assert_eq!(s![_, 3].to_string(), "(_,3)");
 /// let j = 2;
 /// assert_eq!(s![(1, _), j + 1].to_string(), "((1,_),3)");
@@ -136,8 +136,8 @@ fn check_in_range(c: &Coord, shape: &IntTuple) -> Result<()> {
 /// checking that every fixed coordinate is inside its mode.
 ///
 /// ```
-/// use layout_core::{s, Layout};
-/// use layout_core::tensor::slice_layout_and_offset;
+/// use cute_layout_core::{s, Layout};
+/// use cute_layout_core::tensor::slice_layout_and_offset;
 /// let l: Layout = "((2,3),(4,5)):((1,2),(6,24))".parse().unwrap();
 /// let (sub, off) = slice_layout_and_offset(&s![(1, _), (_, 2)], &l).unwrap();
 /// assert_eq!((sub.to_string(), off), ("(3,4):(2,6)".to_string(), 1 + 48));
@@ -153,8 +153,8 @@ pub fn slice_layout_and_offset(c: &Coord, layout: &Layout) -> Result<(Layout, i6
 /// one tuple), after the same range check as [`slice_layout_and_offset`].
 ///
 /// ```
-/// use layout_core::{s, Layout};
-/// use layout_core::tensor::dice_layout;
+/// use cute_layout_core::{s, Layout};
+/// use cute_layout_core::tensor::dice_layout;
 /// let l: Layout = "((2,3),(4,5)):((1,2),(6,24))".parse().unwrap();
 /// assert_eq!(dice_layout(&s![(1, _), (_, 2)], &l).unwrap().to_string(), "(2,5):(1,24)");
 /// ```
@@ -168,8 +168,8 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// converts into a [`SliceCoord`]: `s![_, 3]`, `(.., 3)`, `(Underscore, 3)`.
     ///
     /// ```
-    /// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-    /// use layout_core::{s, Layout};
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::{s, Layout};
     /// let a: Vec<i32> = (0..12).collect();
     /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
     /// let col = t.slice(s![_, 3]).unwrap();          // t(_,3)

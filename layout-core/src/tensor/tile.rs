@@ -96,8 +96,8 @@ view_ops! {
     /// CuTe's `composition(tensor, layout)`: the tensor seen through `L o B`.
     ///
     /// ```
-    /// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-    /// use layout_core::Layout;
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
     /// let a: Vec<i32> = (0..12).collect();
     /// let t = make_tensor(make_gmem_ptr(&a[..]), "12:1".parse::<Layout>().unwrap()).unwrap();
     /// let u = t.compose(&"(3,4):(4,1)".parse().unwrap()).unwrap();   // a row-major 3x4 view
@@ -108,8 +108,8 @@ view_ops! {
     /// CuTe's `zipped_divide(tensor, tiler)`: `((tile...), (rest...))`.
     ///
     /// ```
-    /// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-    /// use layout_core::Layout;
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
     /// let a = vec![0f32; 48];
     /// let t = make_tensor(make_gmem_ptr(&a[..]), "(6,8):(1,6)".parse::<Layout>().unwrap()).unwrap();
     /// let z = t.zipped_divide(&"(_2,_4)".parse().unwrap()).unwrap();
@@ -119,8 +119,8 @@ view_ops! {
     /// CuTe's `flat_divide(tensor, tiler)`: `(tile..., rest...)`.
     ///
     /// ```
-    /// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-    /// use layout_core::Layout;
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
     /// let a = vec![0f32; 48];
     /// let t = make_tensor(make_gmem_ptr(&a[..]), "(6,8):(1,6)".parse::<Layout>().unwrap()).unwrap();
     /// let f = t.flat_divide(&"(_2,_4)".parse().unwrap()).unwrap();
@@ -131,8 +131,8 @@ view_ops! {
     /// missing trailing modes are `_`).
     ///
     /// ```
-    /// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-    /// use layout_core::Layout;
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
     /// let a: Vec<i32> = (0..48).collect();
     /// let t = make_tensor(make_gmem_ptr(&a[..]), "(6,8):(1,6)".parse::<Layout>().unwrap()).unwrap();
     /// let tile = t.local_tile(&"(_2,_4)".parse().unwrap(), (1, 1)).unwrap();   // rows 2..4, cols 4..8
@@ -144,8 +144,8 @@ view_ops! {
     /// thread layout owns when the thread layout tiles the tensor (`thr_layout(c) == thr_idx`).
     ///
     /// ```
-    /// use layout_core::tensor::{make_gmem_ptr, make_tensor};
-    /// use layout_core::Layout;
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
     /// let a: Vec<i32> = (0..64).collect();
     /// let t = make_tensor(make_gmem_ptr(&a[..]), "(8,8):(1,8)".parse::<Layout>().unwrap()).unwrap();
     /// // 2x4 threads, row-major thread numbering: thread 5 is at (1,1)

@@ -8,7 +8,7 @@ use super::tuple::{Congruent, IntTupleT};
 /// A coordinate into a layout with shape `S` and stride `D`: CuTe's `crd2idx(coord, shape, stride)`.
 ///
 /// ```
-/// use layout_core::typed::{Coord, C};
+/// use cute_layout_core::typed::{Coord, C};
 /// let (s, d) = ((C::<2>, (C::<2>, C::<2>)), (C::<4>, (C::<2>, C::<1>)));
 /// assert_eq!(3i64.index(&s, &d), 6);           // 1-D: (1,1) -> (1,(1,0))
 /// assert_eq!((1i64, 1i64).index(&s, &d), 6);   // R-D

@@ -7,7 +7,7 @@ use std::fmt;
 /// A static integer `_N` (CuTe's `cute::Int<N>`): zero-sized, its value is in its type.
 ///
 /// ```
-/// use layout_core::typed::{Leaf, C};
+/// use cute_layout_core::typed::{Leaf, C};
 /// assert_eq!(std::mem::size_of::<C<4>>(), 0);
 /// assert_eq!(C::<4>.value(), 4);
 /// assert_eq!(C::<4>.to_string(), "_4");
@@ -35,7 +35,7 @@ impl<const N: i64> fmt::Display for C<N> {
 /// An integer leaf of the typed layer: `C<N>` (static) or `i64` (dynamic).
 ///
 /// ```
-/// use layout_core::typed::{Leaf, C};
+/// use cute_layout_core::typed::{Leaf, C};
 /// assert!(<C<3> as Leaf>::IS_STATIC && !<i64 as Leaf>::IS_STATIC);
 /// assert_eq!(7i64.to_int().to_string(), "7");
 /// assert_eq!(C::<7>.to_int().to_string(), "_7");

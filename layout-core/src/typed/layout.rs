@@ -9,7 +9,7 @@ use std::fmt;
 /// Congruence is a trait bound, so an incongruent pair does not type-check.
 ///
 /// ```
-/// use layout_core::typed::{Layout, C};
+/// use cute_layout_core::typed::{Layout, C};
 /// let n: i64 = 5;
 /// let l = Layout::new((C::<4>, n), (C::<1>, C::<4>)); // (_4,5):(_1,_4)
 /// assert_eq!(l.size(), 20);
@@ -65,7 +65,7 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
     /// (nested as the shape). CuTe's `L(c)`.
     ///
     /// ```
-    /// use layout_core::typed::{Layout, C};
+    /// use cute_layout_core::typed::{Layout, C};
     /// let l = Layout::new((C::<3>, (C::<2>, C::<3>)), (C::<3>, (C::<12>, C::<1>)));
     /// assert_eq!(l.call(16), 17);
     /// assert_eq!(l.call((1, 5)), 17);
@@ -89,7 +89,7 @@ impl<S: Congruent<D> + Static, D: Static> Layout<S, D> {
     /// The one value of a fully static layout type.
     ///
     /// ```
-    /// use layout_core::typed::{Layout, C};
+    /// use cute_layout_core::typed::{Layout, C};
     /// const L: Layout<(C<2>, C<3>), (C<3>, C<1>)> = Layout::VALUE;
     /// assert_eq!(L.to_string(), "(_2,_3):(_3,_1)");
     /// ```

@@ -13,7 +13,7 @@
 //! algebra, and prints exactly as the run-time layout does.
 //!
 //! ```
-//! use layout_core::typed::{Layout, C};
+//! use cute_layout_core::typed::{Layout, C};
 //! // (_4,(_3,_6)):(_1,(_4,_12))
 //! let l = Layout::new((C::<4>, (C::<3>, C::<6>)), (C::<1>, (C::<4>, C::<12>)));
 //! assert_eq!(std::mem::size_of_val(&l), 0);
@@ -21,7 +21,7 @@
 //! assert_eq!(l.call((1, 4)), 17);        // R-D coordinate (4 is 1-D within mode 1)
 //! assert_eq!(l.call((1, (1, 1))), 17);   // natural coordinate
 //! assert_eq!(l.to_string(), "(_4,(_3,_6)):(_1,(_4,_12))");
-//! let r: layout_core::Layout = l.into();
+//! let r: cute_layout_core::Layout = l.into();
 //! assert_eq!(r.to_string(), l.to_string());
 //! ```
 //!

@@ -7,7 +7,7 @@ use crate::int_tuple::IntTuple;
 /// A typed IntTuple: a leaf or a Rust tuple of typed IntTuples.
 ///
 /// ```
-/// use layout_core::typed::{IntTupleT, C};
+/// use cute_layout_core::typed::{IntTupleT, C};
 /// let t = (C::<4>, (C::<3>, 6i64));
 /// assert_eq!(t.to_int_tuple().to_string(), "(_4,(_3,6))");
 /// assert_eq!(t.size(), 72);
@@ -30,7 +30,7 @@ pub trait IntTupleT: Copy {
 /// `Self:D` performs. Implemented for every pair of leaves and, mode by mode, for tuples of equal rank.
 ///
 /// ```
-/// use layout_core::typed::{Congruent, C};
+/// use cute_layout_core::typed::{Congruent, C};
 /// // (_4,_8):(_8,_1) at 1-D index 9 -> (1,2) -> 1*8 + 2*1
 /// assert_eq!((C::<4>, C::<8>).index_1d(&(C::<8>, C::<1>), 9), 10);
 /// ```
@@ -50,7 +50,7 @@ pub trait Congruent<D: IntTupleT>: IntTupleT {
 /// Fully static typed IntTuples, whose one value is a constant: `C<N>` and tuples of them.
 ///
 /// ```
-/// use layout_core::typed::{Static, C};
+/// use cute_layout_core::typed::{Static, C};
 /// let t: (C<4>, (C<3>,)) = Static::VALUE;
 /// assert_eq!(t, (C::<4>, (C::<3>,)));
 /// ```

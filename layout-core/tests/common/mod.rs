@@ -6,7 +6,7 @@
 //! ```
 #![allow(dead_code)]
 
-use layout_core::{Int, IntTuple, Layout, make_layout};
+use cute_layout_core::{Int, IntTuple, Layout, make_layout};
 use proptest::prelude::*;
 
 /// An integer leaf in `lo..=hi`, static or dynamic at random.
@@ -76,7 +76,7 @@ pub fn compact_layout() -> BoxedStrategy<Layout> {
 }
 
 /// The number of cases a property runs: `default` (sized for CI), or `PROPTEST_CASES` when set, so a
-/// long run is `PROPTEST_CASES=100000 cargo test -p layout-core --test core_props`.
+/// long run is `PROPTEST_CASES=100000 cargo test -p cute-layout-core --test core_props`.
 #[allow(dead_code)] // not every test file that shares this module runs properties
 pub fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")

@@ -1,7 +1,7 @@
 //! Random and adversarial expressions in CuTe notation: a small deterministic generator (no
 //! shrinking needed: every failing case is printed whole, with its seed).
 
-use layout_core::notation::operation_names;
+use cute_layout_core::notation::operation_names;
 
 /// SplitMix64: fast, deterministic, good enough for test inputs.
 pub struct Rng(u64);

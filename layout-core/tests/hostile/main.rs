@@ -11,9 +11,9 @@
 mod inputs;
 mod metamorphic;
 
+use cute_layout_core::limits::MAX_DEPTH;
+use cute_layout_core::notation::eval_str;
 use inputs::Rng;
-use layout_core::limits::MAX_DEPTH;
-use layout_core::notation::eval_str;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
@@ -30,7 +30,7 @@ fn env_num(name: &str) -> Option<u64> {
 }
 
 fn clip(s: &str) -> String {
-    layout_core::limits::clip(&layout_core::print::escape_controls(s))
+    cute_layout_core::limits::clip(&cute_layout_core::print::escape_controls(s))
 }
 
 /// Run the cases of a class (`default_cases`, or as [`cases`] says): `make` builds the input
@@ -232,7 +232,7 @@ const WIDE_OPS: &[&str] = &[
 /// 10^3..10^5 modes.
 #[test]
 fn wide_layouts() {
-    let names = layout_core::notation::operation_names();
+    let names = cute_layout_core::notation::operation_names();
     run_class(
         "wide",
         60,

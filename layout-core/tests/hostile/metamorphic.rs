@@ -3,8 +3,8 @@
 //! refuses what breaks a definition instead of returning it.
 
 use super::inputs::{self, Rng};
-use layout_core::notation::{Value, eval_str};
-use layout_core::{IntTuple, Layout, eval, size};
+use cute_layout_core::notation::{Value, eval_str};
+use cute_layout_core::{IntTuple, Layout, eval, size};
 use std::collections::HashSet;
 
 /// The operations checked, with their definition in the doc of [`check`].
@@ -143,7 +143,7 @@ fn sums(a: &[i64], c: &[i64]) -> Vec<i64> {
 
 /// The size of mode 0 of `l` (the tile of a divide).
 fn mode0_size(l: &Layout) -> usize {
-    let mode = layout_core::get(l, &[0]).ok();
+    let mode = cute_layout_core::get(l, &[0]).ok();
     mode.and_then(|m| small_size(&m)).unwrap_or(0) as usize
 }
 
