@@ -53,6 +53,11 @@ impl CubinCache {
         CubinCache { dir }
     }
 
+    /// The directory, `None` when the cache is off.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
     /// The cache in `dir`.
     pub fn at(dir: PathBuf) -> CubinCache {
         CubinCache { dir: Some(dir) }

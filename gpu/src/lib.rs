@@ -9,8 +9,9 @@
 //! | 2. atoms and tilings (`cute/atom`) | [`atom`] | thread-value layouts from `cute_layout_core::atom` (`MmaTraits`, `CopyAtom`, `TiledMma`, `TiledCopy`) |
 //! | the emitter | [`emit`] | layout -> C index expressions (static leaves literal, dynamic leaves parameters, basis strides, swizzles) |
 //! | 3. pieces (`collective`) | [`piece`] | tile schedulers, shared-memory operand stages, mainloops (cp.async multistage; TMA + mbarrier warp-specialized), fragment loaders, MMA loops, epilogues |
-//! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM: each a composition of pieces |
-//! | 5. host | [`kernel`], `runtime` (feature `cuda`), [`nvrtc`] | one kernel description (buffers, tensor maps, scalars), one runtime with one compile cache |
+//! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM, fallback GEMM: each a composition of pieces |
+//! | 5. host | [`kernel`], `runtime` (feature `cuda`), [`nvrtc`], [`cubin_cache`] | one kernel description (buffers, tensor maps, scalars), one runtime with one compile cache in memory and on disk |
+//! | 6. the GEMM call | [`matmul`] | `D = act(alpha*A·B + beta*C + bias)` on cudarc buffers described by layouts: plan (validation, heuristic) and launch (feature `cuda`) |
 //! | shared by tests, benches, examples | [`host`], [`configs`], `runtime::bench` (feature `cuda`) | conversions, RNG fills, CPU reference GEMM; named configurations and problem layouts; cuBLAS reference runs and result tables |
 //!
 //! Generators write self-contained CUDA C (no headers; f16/bf16 as raw 16-bit payloads for inline
@@ -29,7 +30,7 @@
 //! assert!(k.source.contains("ld.global.nc.v4.b32")); // 16-byte accesses
 //! ```
 #![warn(missing_docs)]
-// `is_multiple_of` needs Rust 1.87; the workspace supports 1.85.
+// Kept from when the workspace supported 1.85 (`is_multiple_of` needs 1.87; rust-version is now 1.87).
 #![allow(clippy::manual_is_multiple_of)]
 
 pub mod arch;

@@ -150,6 +150,44 @@ fn fused_bias_and_activation_in_every_path() {
 }
 
 #[test]
+fn the_autotuner_chooses_among_compilable_alternatives() {
+    if !common::nvrtc_or_skip("the_autotuner_chooses_among_compilable_alternatives") {
+        return;
+    }
+    let (a, b, d) = (
+        l("(4096,4096):(4096,1)"),
+        l("(4096,4096):(1,4096)"),
+        l("(4096,4096):(4096,1)"),
+    );
+    let alts = cute_gpu::matmul::plan::alternatives(&request(&a, &b, &d, "sm_90a")).unwrap();
+    assert_eq!(
+        alts[0].kernel.name,
+        planned(&request(&a, &b, &d, "sm_90a")).kernel.name,
+        "the heuristic's choice first"
+    );
+    let paths: Vec<_> = alts.iter().map(|p| p.path).collect();
+    assert!(
+        paths.contains(&"sm90") && paths.contains(&"sm80") && alts.len() >= 5,
+        "{paths:?}"
+    );
+    for p in &alts {
+        let c = cute_gpu::nvrtc::compile(&p.kernel.source, &p.kernel.name, "sm_90a").unwrap();
+        assert!(c.report.is_clean(), "{}: {:?}", p.kernel.name, c.report);
+    }
+    let (a1, b1, d1) = (
+        l("(100,101):(101,1)"),
+        l("(101,50):(1,101)"),
+        l("(100,50):(50,1)"),
+    );
+    assert_eq!(
+        cute_gpu::matmul::plan::alternatives(&request(&a1, &b1, &d1, "sm_90a"))
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[test]
 fn column_major_d_is_the_transposed_problem() {
     let (a, b, d) = (
         l("(256,128):(128,1)"),

@@ -301,6 +301,35 @@ mod matmul_run {
     }
 
     #[test]
+    fn the_autotuner_picks_a_kernel_and_remembers_it() {
+        let Some(s) = stream("the_autotuner_picks_a_kernel_and_remembers_it") else {
+            return;
+        };
+        let dir = std::env::temp_dir().join(format!("cute-autotune-{}", std::process::id()));
+        // SAFETY: tests in this binary run on one thread (--test-threads=1 on the GPU machine).
+        unsafe { std::env::set_var("CUTE_CACHE_DIR", &dir) };
+        let c = case(
+            "(512,256):(256,1)",
+            "(256,384):(1,256)",
+            "(512,384):(384,1)",
+        );
+        let tuned = Gemm::new(&s).unwrap().autotune().unwrap();
+        let path = check(&tuned, &s, &c);
+        let table = std::fs::read_to_string(dir.join("autotune.tsv")).unwrap();
+        assert_eq!(table.lines().count(), 1, "{table}");
+        assert!(table.contains("\tcute_"), "{table}");
+        // a second handle reads the choice instead of timing again, and computes the same D
+        let again = Gemm::new(&s).unwrap().autotune().unwrap();
+        assert_eq!(check(&again, &s, &c), path);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("autotune.tsv")).unwrap(),
+            table
+        );
+        unsafe { std::env::remove_var("CUTE_CACHE_DIR") };
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn bad_input_is_rejected_before_any_launch() {
         let Some(s) = stream("bad_input_is_rejected_before_any_launch") else {
             return;

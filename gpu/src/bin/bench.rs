@@ -1,6 +1,6 @@
 //! Benchmark, in one process on the same buffers: copy vs `cuMemcpyDtoD`, transpose vs that copy,
-//! GEMM vs cuBLAS (`cublasGemmEx`, same dtypes and layouts): the mma.sync GEMM (`cute_gpu::gemm`) and the Hopper
-//! wgmma + TMA GEMM (`cute_gpu::hopper`, sm_90a only; best of a small configuration sweep, the full sweep is
+//! GEMM vs cuBLAS (`cublasGemmEx`, same dtypes and layouts): the mma.sync GEMM (`cute_gpu::kernels::gemm_sm80`) and the Hopper
+//! wgmma + TMA GEMM (`cute_gpu::kernels::gemm_sm90`, sm_90a only; best of a small configuration sweep, the full sweep is
 //! `bench_hopper bench`). Prints a table with ratios.
 //!
 //! `bench [--quick] [--gemm]` (quick: fewer GEMM configs and iterations; gemm: only the GEMM rows).

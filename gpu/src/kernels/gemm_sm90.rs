@@ -21,7 +21,7 @@
 use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, wgmma};
 use crate::dtype::{DType, Major};
-use crate::emit::{Leaf, Params, offset_at, tile_origin_expr};
+use crate::emit::{Leaf, Params, offset_at, pattern, tile_origin_expr};
 use crate::error::{Result, to_u32};
 use crate::kernel::{Buffer, Kernel, TensorMapArg};
 use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
@@ -414,8 +414,8 @@ fn header(
     h += &format!(
         "// TMA coordinates: the rest mode of zipped_divide(make_identity_layout((M,K)), ({bm},{bk})) = {}\n\
 //   and of zipped_divide(make_identity_layout((N,K)), ({bn},{bk})) = {}: tile (t, kb) starts at the basis strides\n",
-        pattern_of(&plan.tiles_a),
-        pattern_of(&plan.tiles_b)
+        pattern(&plan.tiles_a),
+        pattern(&plan.tiles_b)
     );
     h += &format!(
         "// accumulator: gmma_c_layout({bn}) as coordinates = {}\n",
@@ -429,11 +429,6 @@ fn header(
         );
     }
     h
-}
-
-/// A layout with its dynamic leaves shown as `#` (the comment must not depend on the problem's extents).
-fn pattern_of(l: &Layout) -> String {
-    crate::emit::pattern(l)
 }
 
 fn device_fns(input: DType, output: DType, c: &HopperConfig, plan: &Plan) -> String {
@@ -453,13 +448,7 @@ fn device_fns(input: DType, output: DType, c: &HopperConfig, plan: &Plan) -> Str
     s
 }
 
-fn params(
-    p: &HopperProblem,
-    input: DType,
-    output: DType,
-    c: &HopperConfig,
-    plan: &Plan,
-) -> Result<Params> {
+fn params(p: &HopperProblem, input: DType, output: DType, plan: &Plan) -> Result<Params> {
     let mut params = Params::default();
     let map =
         |name: &str, buffer: &str, dtype, extents: [i64; 2], ld: i64, box_dims, swizzle_bytes| {
@@ -519,7 +508,6 @@ fn params(
         params.extent(&Leaf::new(Int::d(v), name))?;
     }
     params.stride(&Leaf::new(Int::d(p.ldd), "ldd"));
-    let _ = c;
     Ok(params)
 }
 
@@ -590,7 +578,7 @@ pub fn generate_hopper_gemm_with(
     check(p, input, output, c)?;
     let plan = plan(p, output, c)?;
     let name = kernel_name(p, input, output, c) + &fused.op.tag();
-    let mut params = params(p, input, output, c, &plan)?;
+    let mut params = params(p, input, output, &plan)?;
     fused
         .op
         .params(&mut params, output, fused.alpha, fused.beta);

@@ -2,7 +2,8 @@
 //! cache, and the launches (one per batch) on the caller's stream, with cudarc's event tracking kept
 //! around each launch.
 
-use super::plan::{Plan, Request, Span, check_spans, plan};
+use super::plan::{Plan, Request, Span, alternatives, check_spans, plan};
+use super::tune::{TuneTable, class_key};
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
 use crate::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
@@ -10,6 +11,7 @@ use crate::runtime::{LoadedKernel, Prepared, RawBuffer, Runtime};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, ValidAsZeroBits};
 use cute_layout_core::Layout;
 use std::collections::HashMap;
+use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 
 /// An element type of GEMM operands: `half::f16`, `half::bf16` (A, B, C, D) or `f32` (C, D).
@@ -84,6 +86,44 @@ pub struct Gemm {
     rt: Runtime,
     plans: Mutex<HashMap<u64, Vec<Arc<Entry>>>>,
     mma_sync_only: bool,
+    tuner: Option<(String, Mutex<TuneTable>)>,
+}
+
+/// The device addresses and sizes of one call's buffers (A, B, C, D, bias) and the element sizes.
+struct Bound {
+    ptrs: [(u64, usize); 4],
+    bias: (u64, usize),
+    sizes: [i64; 4],
+}
+
+/// The buffers of batch `l` of `plan`, in the order its kernel binds them.
+fn buffers(plan: &Plan, bound: &Bound, l: i64) -> Result<Vec<RawBuffer>> {
+    let at = |i: usize| {
+        let (p, len) = bound.ptrs[i];
+        let off = (l * plan.batch_strides[i] * bound.sizes[i]) as usize;
+        (p + off as u64, len.saturating_sub(off))
+    };
+    let (mut x, mut y) = (at(0), at(1));
+    if plan.batch.swapped {
+        std::mem::swap(&mut x, &mut y);
+    }
+    let (cb, db) = (at(2), at(3));
+    plan.kernel
+        .buffers
+        .iter()
+        .map(|b| match b.name.as_str() {
+            "A" => Ok(x),
+            "B" => Ok(y),
+            "C" => Ok(cb),
+            "D" => Ok(db),
+            "bias" => Ok(bound.bias),
+            other => Err(GpuError::Config {
+                kernel: "matmul",
+                reason: format!("{}: unknown buffer {other}", plan.kernel.name),
+            }),
+        })
+        .map(|r| r.map(|(p, n)| RawBuffer::new(p, n)))
+        .collect()
 }
 
 /// What a plan depends on: the layouts, types, scalars, alignment.
@@ -115,7 +155,18 @@ impl Gemm {
             rt: Runtime::with_stream(stream.clone())?,
             plans: Mutex::new(HashMap::new()),
             mma_sync_only: false,
+            tuner: None,
         })
+    }
+
+    /// The same handle with the autotuner on: the first call of a request class times every kernel the
+    /// heuristic chooses among (on the call's own buffers, with a progress line when stderr is a
+    /// terminal) and keeps the fastest; the choice persists on disk ([`super::tune`]) for later
+    /// processes. Calls that update D in place (`c = None`, beta != 0) are not tuned.
+    pub fn autotune(mut self) -> Result<Gemm> {
+        let device = self.rt.device_name()?;
+        self.tuner = Some((device, Mutex::new(TuneTable::from_env())));
+        Ok(self)
     }
 
     /// The same handle restricted to the `mma.sync` and fallback paths (what sm_80/86/89 GPUs run), for
@@ -175,7 +226,7 @@ impl Gemm {
             && k.op == r.op
     }
 
-    fn entry(&self, r: &Request, sizes: [usize; 2]) -> Result<Option<Arc<Entry>>> {
+    fn entry(&self, r: &Request, sizes: [usize; 2], bound: &Bound) -> Result<Option<Arc<Entry>>> {
         let hash = Self::hash_of(r);
         if let Some(found) = Self::lock(&self.plans)?
             .get(&hash)
@@ -183,7 +234,15 @@ impl Gemm {
         {
             return Ok(Some(found.clone()));
         }
-        let Some(plan) = plan(r)? else {
+        let tune = self
+            .tuner
+            .as_ref()
+            .filter(|_| r.c.is_some() || r.beta == 0.0);
+        let planned = match tune {
+            Some((device, table)) => self.tuned(r, device, table, bound)?,
+            None => plan(r)?,
+        };
+        let Some(plan) = planned else {
             return Ok(None);
         };
         let span = |l: &Layout, size| Span::new("", 0, 0, l, size).map(|s| s.needed);
@@ -206,6 +265,53 @@ impl Gemm {
             .or_default()
             .push(entry.clone());
         Ok(Some(entry))
+    }
+
+    /// The fastest of the heuristic's alternatives for `r` on the call's buffers (or the recorded choice).
+    fn tuned(
+        &self,
+        r: &Request,
+        device: &str,
+        table: &Mutex<TuneTable>,
+        bound: &Bound,
+    ) -> Result<Option<Plan>> {
+        let mut alts = alternatives(r)?;
+        if alts.len() <= 1 {
+            return Ok(alts.pop());
+        }
+        let key = class_key(device, r);
+        let known = Self::lock(table)?.choice(&key).map(str::to_string);
+        if let Some(i) = known.and_then(|name| alts.iter().position(|p| p.kernel.name == name)) {
+            return Ok(Some(alts.swap_remove(i)));
+        }
+        let tty = std::io::stderr().is_terminal();
+        let mut best = (f64::INFINITY, 0);
+        for (i, p) in alts.iter().enumerate() {
+            if tty {
+                eprint!(
+                    "\rcute autotune [{}/{}] {:<72}",
+                    i + 1,
+                    alts.len(),
+                    p.kernel.name
+                );
+            }
+            let loaded = self.rt.load(&p.kernel)?;
+            let prepared = self
+                .rt
+                .bind_kernel(&p.kernel, loaded, &buffers(p, bound, 0)?)?;
+            let ms = self.rt.time_ms(1, 5, || self.rt.run(&prepared))?;
+            if ms < best.0 {
+                best = (ms, i);
+            }
+        }
+        if tty {
+            eprintln!(
+                "\rcute autotune: {} ({:.3} ms)",
+                alts[best.1].kernel.name, best.0
+            );
+        }
+        Self::lock(table)?.record(&key, &alts[best.1].kernel.name)?;
+        Ok(Some(alts.swap_remove(best.1)))
     }
 
     /// Launches the entry's kernel on `buffers`, reusing the last binding when the buffers are the same.
@@ -293,67 +399,41 @@ impl Gemm {
             op,
         };
         let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
-        let Some(entry) = self.entry(&request, [ts, os])? else {
+        let c_len = c.map_or(d_len * os, |c| c.data.len() * os);
+        let bound = Bound {
+            ptrs: [
+                (pa, a.data.len() * ts),
+                (pb, b.data.len() * ts),
+                (pc, c_len),
+                (pd, d_len * os),
+            ],
+            bias: bias_guard
+                .as_ref()
+                .map_or((0, 0), |((p, _), n)| (*p, n * os)),
+            sizes: [
+                T::DTYPE.bytes(),
+                T::DTYPE.bytes(),
+                O::DTYPE.bytes(),
+                O::DTYPE.bytes(),
+            ],
+        };
+        let Some(entry) = self.entry(&request, [ts, os], &bound)? else {
             return Ok(());
         };
-        let plan = &entry.plan;
-        let span = |name, ptr, bytes, i: usize| Span {
+        let span = |name, (ptr, bytes): (u64, usize), i: usize| Span {
             name,
             ptr,
             bytes,
             needed: entry.needed[i],
         };
-        let mut spans = vec![
-            span("A", pa, a.data.len() * ts, 0),
-            span("B", pb, b.data.len() * ts, 1),
-        ];
-        if let Some(c) = c {
-            spans.push(span("C", pc, c.data.len() * os, 2));
+        let mut spans = vec![span("A", bound.ptrs[0], 0), span("B", bound.ptrs[1], 1)];
+        if c.is_some() {
+            spans.push(span("C", bound.ptrs[2], 2));
         }
-        spans.push(span("D", pd, d_len * os, 3));
+        spans.push(span("D", bound.ptrs[3], 3));
         check_spans(&spans)?;
-        let sizes = [
-            T::DTYPE.bytes(),
-            T::DTYPE.bytes(),
-            O::DTYPE.bytes(),
-            O::DTYPE.bytes(),
-        ];
-        let out = spans.len() - 1;
-        let lens = [
-            spans[0].bytes,
-            spans[1].bytes,
-            spans[out - usize::from(c.is_some())].bytes,
-            spans[out].bytes,
-        ];
-        for l in 0..plan.batches {
-            let off = |i: usize| (l * plan.batch_strides[i] * sizes[i]) as usize;
-            let at = |i: usize, p: u64, len: usize| (p + off(i) as u64, len.saturating_sub(off(i)));
-            let (mut x, mut y) = (at(0, pa, lens[0]), at(1, pb, lens[1]));
-            if plan.batch.swapped {
-                std::mem::swap(&mut x, &mut y);
-            }
-            let (cb, db) = (at(2, pc, lens[2]), at(3, pd, lens[3]));
-            let bias = bias_guard
-                .as_ref()
-                .map_or((0, 0), |((p, _), n)| (*p, n * os));
-            let buffers = plan
-                .kernel
-                .buffers
-                .iter()
-                .map(|b| match b.name.as_str() {
-                    "A" => Ok(x),
-                    "B" => Ok(y),
-                    "C" => Ok(cb),
-                    "D" => Ok(db),
-                    "bias" => Ok(bias),
-                    other => Err(GpuError::Config {
-                        kernel: "matmul",
-                        reason: format!("{}: unknown buffer {other}", plan.kernel.name),
-                    }),
-                })
-                .map(|r| r.map(|(p, n)| RawBuffer::new(p, n)))
-                .collect::<Result<Vec<_>>>()?;
-            self.launch(&entry, buffers)?;
+        for l in 0..entry.plan.batches {
+            self.launch(&entry, buffers(&entry.plan, &bound, l)?)?;
         }
         Ok(())
     }

@@ -32,6 +32,8 @@
 #[cfg(feature = "cuda")]
 mod launch;
 pub mod plan;
+#[cfg(feature = "nvrtc")]
+pub mod tune;
 
 pub use crate::piece::epilogue_op::{Activation, BiasKind};
 #[cfg(feature = "cuda")]

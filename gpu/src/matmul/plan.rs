@@ -189,6 +189,68 @@ fn check_shapes(r: &Request, a: &[(i64, i64)], b: &[(i64, i64)], d: &[(i64, i64)
 
 /// Plans `r`: `Ok(None)` when there is nothing to compute (M, N or the batch is 0).
 pub fn plan(r: &Request) -> Result<Option<Plan>> {
+    let Some((batch, batches, batch_strides)) = normalize(r)? else {
+        return Ok(None);
+    };
+    let (kernel, path) = choose(r, &batch, batch_strides)?;
+    Ok(Some(Plan {
+        kernel,
+        path,
+        batch,
+        batches,
+        batch_strides,
+    }))
+}
+
+/// Every kernel the heuristic chooses among for `r`, its own choice first (the autotuner times them):
+/// the SM90 tile candidates that fit, the SM80 configurations, or the fallback kernel alone.
+pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
+    let Some((batch, batches, batch_strides)) = normalize(r)? else {
+        return Ok(Vec::new());
+    };
+    let (first, path) = choose(r, &batch, batch_strides)?;
+    let mut kernels = vec![(first, path)];
+    if path != "simt" {
+        let op = oriented(r.op, batch.swapped);
+        if path == "sm90" {
+            for config in sm90_candidates(true).into_iter().map(|c| c.0) {
+                if let Ok(k) = sm90_kernel_with(r, &batch, op, config) {
+                    kernels.push((k, "sm90"));
+                }
+            }
+        }
+        let spec = sm80_spec(r, &batch);
+        for config in [GemmConfig::default(), spec.config] {
+            let opts = GemmOptions {
+                epilogue: op,
+                ..GemmOptions::default()
+            };
+            let k = generate_gemm_with(
+                &GemmSpec {
+                    config,
+                    ..spec.clone()
+                },
+                &opts,
+            )?;
+            kernels.push((k, "sm80"));
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    kernels.retain(|(k, _)| seen.insert(k.name.clone()));
+    Ok(kernels
+        .into_iter()
+        .map(|(kernel, path)| Plan {
+            kernel,
+            path,
+            batch: batch.clone(),
+            batches,
+            batch_strides,
+        })
+        .collect())
+}
+
+/// Validates `r` and normalizes it to one batch's rank-2 problem: `None` when there is nothing to compute.
+fn normalize(r: &Request) -> Result<Option<(Batch, i64, [i64; 4])>> {
     if !r.input.is_half() {
         return bad(format!(
             "A and B must be f16 or bf16, got {}",
@@ -237,14 +299,7 @@ pub fn plan(r: &Request) -> Result<Option<Plan>> {
             r.d
         ));
     }
-    let (kernel, path) = choose(r, &batch, batch_strides)?;
-    Ok(Some(Plan {
-        kernel,
-        path,
-        batch,
-        batches,
-        batch_strides,
-    }))
+    Ok(Some((batch, batches, batch_strides)))
 }
 
 /// The operand's major and leading dimension, if one of its strides is 1 (`k_mode` is K's mode).
@@ -384,6 +439,18 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 }
 
 fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Kernel> {
+    let d = flat_modes(&p.d)?;
+    let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
+    let config = sm90_config(m, n, ldd * r.output.bytes(), r.sm_count);
+    sm90_kernel_with(r, p, op, config)
+}
+
+fn sm90_kernel_with(
+    r: &Request,
+    p: &Batch,
+    op: EpilogueOp,
+    config: HopperConfig,
+) -> Result<Kernel> {
     let (a, b) = (major_ld(&p.a, 1), major_ld(&p.b, 0));
     let (Some((a_major, lda)), Some((b_major, ldb))) = (a, b) else {
         return bad("operands without a unit stride".into());
@@ -400,7 +467,6 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Kernel> {
         a_major,
         b_major,
     };
-    let config = sm90_config(m, n, ldd * r.output.bytes(), r.sm_count);
     let fused = Fused {
         op: EpilogueOp {
             scale: r.alpha != 1.0 || r.beta != 0.0,
