@@ -155,10 +155,48 @@ fn opt_targ(name: &str, targs: &[i64]) -> Result<Option<usize>> {
 }
 
 fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
-    let a0 = || {
-        args.first()
-            .ok_or_else(|| LayoutError::bad_args(name, "needs an argument"))
-    };
+    match name {
+        "make_layout"
+        | "make_ordered_layout"
+        | "compact_order"
+        | "make_layout_like"
+        | "make_fragment_like"
+        | "compact_col_major"
+        | "compact_row_major"
+        | "make_identity_layout" => construct_op(name, args),
+        "crd2idx" | "idx2crd" | "get_hier_coord" | "get_flat_coord" | "get_1d_coord" => {
+            coord_op(name, args)
+        }
+        "select" | "take" | "group" | "flatten" | "zip" => {
+            let first = args
+                .first()
+                .ok_or_else(|| LayoutError::bad_args(name, "needs an argument"))?;
+            let m = modal(first).ok_or_else(|| {
+                LayoutError::bad_args(
+                    name,
+                    format!("expected a layout or a tuple, found `{}`", args[0]),
+                )
+            })?;
+            modes_op(name, targs, args, m)
+        }
+        "unflatten" | "append" | "prepend" | "replace" => reshape_op(name, targs, args),
+        "get_swizzle_portion" | "get_nonswizzle_portion" | "domain_offset" => {
+            portion_op(name, args)
+        }
+        "slice" | "dice" | "slice_and_offset" => slice_op(name, args),
+        _ => unknown(name),
+    }
+}
+
+fn unknown(name: &str) -> Result<Value> {
+    Err(LayoutError::UnknownOperation {
+        name: name.into(),
+        suggestion: None,
+    })
+}
+
+/// Constructors: `make_*` and the compact strides.
+fn construct_op(name: &str, args: &[Value]) -> Result<Value> {
     match name {
         "make_layout" => make_layout_op(args),
         "make_ordered_layout" | "compact_order" => {
@@ -199,6 +237,13 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                 name, &args[0],
             )?)?))
         }
+        _ => unknown(name),
+    }
+}
+
+/// Coordinates and indices.
+fn coord_op(name: &str, args: &[Value]) -> Result<Value> {
+    match name {
         "crd2idx" => {
             arity(name, args, &[2, 3])?;
             let coord = modes::Coord::from_value(&args[0])?;
@@ -246,15 +291,13 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                 _ => crd::get_1d_coord(&l, &i)?,
             }))
         }
-        "select" | "take" | "group" | "flatten" | "zip" => {
-            let m = modal(a0()?).ok_or_else(|| {
-                LayoutError::bad_args(
-                    name,
-                    format!("expected a layout or a tuple, found `{}`", args[0]),
-                )
-            })?;
-            modes_op(name, targs, args, m)
-        }
+        _ => unknown(name),
+    }
+}
+
+/// Modes rewritten: `unflatten`, `append`/`prepend`, `replace`.
+fn reshape_op(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
+    match name {
         "unflatten" => {
             arity(name, args, &[2])?;
             let p = int_tuple(name, &args[1])?;
@@ -307,6 +350,13 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                 None => Err(LayoutError::bad_args(name, "expected a layout or a tuple")),
             }
         }
+        _ => unknown(name),
+    }
+}
+
+/// A plain layout's swizzle and non-swizzle portions, `domain_offset`.
+fn portion_op(name: &str, args: &[Value]) -> Result<Value> {
+    match name {
         // A plain layout's swizzle portion is the identity `Sw<0,4,3>`; the rest is the layout.
         "get_swizzle_portion" => {
             arity(name, args, &[1])?;
@@ -324,6 +374,13 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             let at = eval_op(&l, &args[..1])?;
             Ok(Value::Tuple(vec![Value::Layout(l), at]))
         }
+        _ => unknown(name),
+    }
+}
+
+/// `slice`, `dice`, `slice_and_offset` of a layout or a tuple.
+fn slice_op(name: &str, args: &[Value]) -> Result<Value> {
+    match name {
         "slice" | "dice" | "slice_and_offset" => {
             arity(name, args, &[2])?;
             let c = modes::Coord::from_value(&args[0])?;
@@ -345,10 +402,7 @@ fn dispatch(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                 )),
             }
         }
-        _ => Err(LayoutError::UnknownOperation {
-            name: name.into(),
-            suggestion: None,
-        }),
+        _ => unknown(name),
     }
 }
 

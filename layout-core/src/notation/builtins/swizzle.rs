@@ -95,21 +95,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             let f = as_fn(name, &args[0])?;
             eval_fn(&f, args[1].clone())
         }
-        "composition" => {
-            arity(name, &args, &[2, 3])?;
-            if args.len() == 3 {
-                let a = as_fn(name, &args[0])?;
-                let off = args[1].clone().into_int_tuple()?;
-                let b = as_fn(name, &args[2])?;
-                return Ok(composition3(a, off, b).into());
-            }
-            let mut it = args.into_iter();
-            let (a, b) = (it.next(), it.next());
-            match (a, b) {
-                (Some(a), Some(b)) => compose(a, b),
-                _ => Err(LayoutError::bad_args(name, "takes 2 arguments")),
-            }
-        }
+        "composition" => composition_op(name, args),
         "size" | "cosize" | "rank" | "depth" | "shape" => {
             arity(name, &args, &[1])?;
             let c = as_composed(name, &args[0])?;
@@ -120,22 +106,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             let f = as_fn(name, &args[0])?;
             inverse(name, &f)
         }
-        "make_layout" => {
-            arity(name, &args, &[1])?;
-            match &args[0] {
-                // CuTe: composition(sw, Layout<Int<M+B+|S|>, _1>) (sic: the extent is M+B+|S|).
-                Value::Swizzle(s) => {
-                    s.check()?;
-                    let n = s.base + s.bits + s.shift.abs();
-                    let l = Layout::new(IntTuple::s(n), IntTuple::s(1))?;
-                    Ok(composition3((*s).into(), IntTuple::s(0), l.into()).into())
-                }
-                v => Err(LayoutError::bad_args(
-                    name,
-                    format!("cannot make a layout from {} `{v}`", v.kind()),
-                )),
-            }
-        }
+        "make_layout" => make_layout_of_swizzle(name, &args),
         "complement" => {
             arity(name, &args, &[1, 2])?;
             let c = as_composed(name, &args[0])?;
@@ -151,33 +122,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             let f = as_fn(name, &args[0])?;
             Ok(cast(name, n, &f)?.into())
         }
-        "recast_layout" => {
-            arity(name, &args, &[1])?;
-            let (old, new) = (targ(name, targs, 0)? as i64, targ(name, targs, 1)? as i64);
-            if old == 0 || new == 0 {
-                return Err(LayoutError::bad_args(
-                    name,
-                    "element sizes must be positive",
-                ));
-            }
-            let g = crate::int::gcd_i64(old, new)?;
-            let (num, den) = (new / g, old / g);
-            let f = as_fn(name, &args[0])?;
-            let r = if num == 1 && den == 1 {
-                f
-            } else if num == 1 {
-                cast("downcast", den, &f)?
-            } else if den == 1 {
-                cast("upcast", num, &f)?
-            } else if !matches!(f, LayoutFn::Swizzle(_)) {
-                cast("downcast", den, &cast("upcast", num, &f)?)?
-            } else {
-                return Err(LayoutError::invalid(format!(
-                    "recast_layout<{old},{new}>({f}): recast not supported (ratio {num}/{den})"
-                )));
-            };
-            Ok(r.into())
-        }
+        "recast_layout" => recast_op(name, targs, &args),
         "max_common_vector" => {
             arity(name, &args, &[2])?;
             max_common_vector(&args[0], &args[1])
@@ -197,18 +142,7 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                 Value::Tuple(vec![l.into(), off.into()])
             })
         }
-        "get_swizzle_portion" | "get_nonswizzle_portion" => {
-            arity(name, &args, &[1])?;
-            let c = as_composed(name, &args[0])?;
-            match (name, c.swizzle()) {
-                ("get_swizzle_portion", Some(sw)) => Ok(Value::Swizzle(sw)),
-                ("get_nonswizzle_portion", Some(_)) => Ok(c.layout_b.clone().into()),
-                _ => Err(LayoutError::bad_args(
-                    name,
-                    format!("defined for a swizzle composed with a layout, not {c}"),
-                )),
-            }
-        }
+        "get_swizzle_portion" | "get_nonswizzle_portion" => portion_op(name, &args),
         "max_alignment" => {
             arity(name, &args, &[1])?;
             max_alignment(as_composed(name, &args[0])?)
@@ -228,32 +162,112 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             arity(name, &args, &[2])?;
             max_common_layout(&args[0], &args[1])
         }
-        "domain_offset" => {
-            arity(name, &args, &[2])?;
-            let c = as_composed(name, &args[1])?;
-            let shift = eval_fn(&c.layout_b, args[0].clone())?.into_int()?;
-            let off = match &c.offset {
-                IntTuple::Int(o) => o.add(shift)?,
-                o => {
-                    return Err(LayoutError::bad_args(
-                        name,
-                        format!("the offset {o} must be an integer"),
-                    ));
-                }
-            };
-            let moved =
-                ComposedLayout::new(c.layout_a.clone(), IntTuple::Int(off), c.layout_b.clone());
-            Ok(Value::Tuple(vec![
-                Value::Composed(moved),
-                Value::int(Int::s(0)),
-            ]))
-        }
+        "domain_offset" => domain_offset_op(name, &args),
         n if REWRAP.contains(&n) => rewrap(name, targs, args),
         _ => Err(LayoutError::bad_args(
             name,
             "is not defined for swizzles or composed layouts",
         )),
     }
+}
+
+/// `composition(A, B)` and `composition(A, offset, B)` of swizzles and composed layouts.
+fn composition_op(name: &str, args: Vec<Value>) -> Result<Value> {
+    arity(name, &args, &[2, 3])?;
+    if args.len() == 3 {
+        let a = as_fn(name, &args[0])?;
+        let off = args[1].clone().into_int_tuple()?;
+        let b = as_fn(name, &args[2])?;
+        return Ok(composition3(a, off, b).into());
+    }
+    let mut it = args.into_iter();
+    let (a, b) = (it.next(), it.next());
+    match (a, b) {
+        (Some(a), Some(b)) => compose(a, b),
+        _ => Err(LayoutError::bad_args(name, "takes 2 arguments")),
+    }
+}
+
+/// `make_layout(sw)`: CuTe's `composition(sw, Layout<Int<M+B+|S|>, _1>)`.
+fn make_layout_of_swizzle(name: &str, args: &[Value]) -> Result<Value> {
+    arity(name, args, &[1])?;
+    match &args[0] {
+        // CuTe: composition(sw, Layout<Int<M+B+|S|>, _1>) (sic: the extent is M+B+|S|).
+        Value::Swizzle(s) => {
+            s.check()?;
+            let n = s.base + s.bits + s.shift.abs();
+            let l = Layout::new(IntTuple::s(n), IntTuple::s(1))?;
+            Ok(composition3((*s).into(), IntTuple::s(0), l.into()).into())
+        }
+        v => Err(LayoutError::bad_args(
+            name,
+            format!("cannot make a layout from {} `{v}`", v.kind()),
+        )),
+    }
+}
+
+/// `recast_layout<OLD,NEW>`: an upcast, a downcast, or both by the reduced ratio.
+fn recast_op(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
+    arity(name, args, &[1])?;
+    let (old, new) = (targ(name, targs, 0)? as i64, targ(name, targs, 1)? as i64);
+    if old == 0 || new == 0 {
+        return Err(LayoutError::bad_args(
+            name,
+            "element sizes must be positive",
+        ));
+    }
+    let g = crate::int::gcd_i64(old, new)?;
+    let (num, den) = (new / g, old / g);
+    let f = as_fn(name, &args[0])?;
+    let r = if num == 1 && den == 1 {
+        f
+    } else if num == 1 {
+        cast("downcast", den, &f)?
+    } else if den == 1 {
+        cast("upcast", num, &f)?
+    } else if !matches!(f, LayoutFn::Swizzle(_)) {
+        cast("downcast", den, &cast("upcast", num, &f)?)?
+    } else {
+        return Err(LayoutError::invalid(format!(
+            "recast_layout<{old},{new}>({f}): recast not supported (ratio {num}/{den})"
+        )));
+    };
+    Ok(r.into())
+}
+
+/// The swizzle or the layout of `Sw o _0 o L`.
+fn portion_op(name: &str, args: &[Value]) -> Result<Value> {
+    arity(name, args, &[1])?;
+    let c = as_composed(name, &args[0])?;
+    match (name, c.swizzle()) {
+        ("get_swizzle_portion", Some(sw)) => Ok(Value::Swizzle(sw)),
+        ("get_nonswizzle_portion", Some(_)) => Ok(c.layout_b.clone().into()),
+        _ => Err(LayoutError::bad_args(
+            name,
+            format!("defined for a swizzle composed with a layout, not {c}"),
+        )),
+    }
+}
+
+/// `domain_offset(c, Sw o off o L)`: the offset moves by `L(c)`.
+fn domain_offset_op(name: &str, args: &[Value]) -> Result<Value> {
+    arity(name, args, &[2])?;
+    let c = as_composed(name, &args[1])?;
+    let shift = eval_fn(&c.layout_b, args[0].clone())?.into_int()?;
+    let off = match &c.offset {
+        IntTuple::Int(o) => o.add(shift)?,
+        o => {
+            return Err(LayoutError::bad_args(
+                name,
+                format!("the offset {o} must be an integer"),
+            ));
+        }
+    };
+    let moved = ComposedLayout::new(c.layout_a.clone(), IntTuple::Int(off), c.layout_b.clone());
+    Ok(Value::Tuple(vec![
+        Value::Composed(moved),
+        Value::int(Int::s(0)),
+    ]))
 }
 
 pub(super) fn as_fn(op: &str, v: &Value) -> Result<LayoutFn> {
