@@ -245,7 +245,7 @@ impl Gemm {
         let Some(plan) = planned else {
             return Ok(None);
         };
-        let span = |l: &Layout, size| Span::new("", 0, 0, l, size).map(|s| s.needed);
+        let span = Span::needed_bytes;
         let needed = [
             span(r.a, sizes[0])?,
             span(r.b, sizes[0])?,

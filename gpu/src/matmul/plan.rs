@@ -102,13 +102,18 @@ impl Span {
         layout: &Layout,
         elem_bytes: usize,
     ) -> Result<Span> {
-        let needed = usize::try_from(cosize(layout)?.value.max(0)).unwrap_or(usize::MAX);
         Ok(Span {
             name,
             ptr,
             bytes,
-            needed: needed.saturating_mul(elem_bytes),
+            needed: Span::needed_bytes(layout, elem_bytes)?,
         })
+    }
+
+    /// Bytes a tensor of `layout` spans: `cosize * elem_bytes`.
+    pub fn needed_bytes(layout: &Layout, elem_bytes: usize) -> Result<usize> {
+        let needed = usize::try_from(cosize(layout)?.value.max(0)).unwrap_or(usize::MAX);
+        Ok(needed.saturating_mul(elem_bytes))
     }
 }
 
