@@ -22,10 +22,13 @@ pub fn sm80_mma(input: DType) -> Result<MmaTraits> {
     let ab = match input {
         DType::F16 => "F16F16",
         DType::BF16 => "BF16BF16",
-        DType::F32 => {
+        DType::F32 | DType::E4M3 | DType::E5M2 => {
             return Err(GpuError::Config {
                 kernel: "atom",
-                reason: "the SM80 m16n8k16 atom takes f16 or bf16 inputs, not f32".into(),
+                reason: format!(
+                    "the SM80 m16n8k16 atom takes f16 or bf16 inputs, not {}",
+                    input.name()
+                ),
             });
         }
     };

@@ -18,6 +18,10 @@ pub enum DType {
     BF16,
     /// IEEE binary32.
     F32,
+    /// 8-bit float 1.4.3 (OCP E4M3, torch `float8_e4m3fn`): FP8 GEMM inputs ([`crate::fp8`]).
+    E4M3,
+    /// 8-bit float 1.5.2 (OCP E5M2, torch `float8_e5m2`): FP8 GEMM inputs ([`crate::fp8`]).
+    E5M2,
 }
 
 impl DType {
@@ -26,28 +30,47 @@ impl DType {
         match self {
             DType::F16 | DType::BF16 => 2,
             DType::F32 => 4,
+            DType::E4M3 | DType::E5M2 => 1,
         }
     }
 
-    /// The PTX type name (`f16`, `bf16`, `f32`), also used in kernel names.
+    /// Bits per element.
+    pub fn bits(self) -> i64 {
+        self.bytes() * 8
+    }
+
+    /// The PTX type name (`f16`, `bf16`, `f32`, `e4m3`, `e5m2`), also used in kernel names.
     pub fn name(self) -> &'static str {
         match self {
             DType::F16 => "f16",
             DType::BF16 => "bf16",
             DType::F32 => "f32",
+            DType::E4M3 => "e4m3",
+            DType::E5M2 => "e5m2",
         }
     }
 
-    /// The C type generated code stores the element as (16-bit values are raw payloads).
+    /// The C type generated code stores the element as (16- and 8-bit values are raw payloads).
     pub fn c_type(self) -> &'static str {
         match self {
             DType::F32 => "float",
             DType::F16 | DType::BF16 => "unsigned short",
+            DType::E4M3 | DType::E5M2 => "unsigned char",
         }
     }
 
     /// True for the 16-bit floating-point types the tensor-core kernels take as inputs.
     pub fn is_half(self) -> bool {
         matches!(self, DType::F16 | DType::BF16)
+    }
+
+    /// True for the 8-bit floating-point types (Hopper's FP8 wgmma inputs).
+    pub fn is_fp8(self) -> bool {
+        matches!(self, DType::E4M3 | DType::E5M2)
+    }
+
+    /// True for the types a GEMM writes (f16, bf16, f32).
+    pub fn is_output(self) -> bool {
+        !self.is_fp8()
     }
 }

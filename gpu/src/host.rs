@@ -103,24 +103,28 @@ pub fn bf16_to_f32(h: u16) -> f32 {
 /// `f` in `dt`'s 16-bit encoding, rounded to nearest even.
 ///
 /// # Panics
-/// For [`DType::F32`], which has no 16-bit encoding.
+/// For [`DType::F32`] and the FP8 types, which have no 16-bit encoding (FP8: [`crate::fp8`]).
 pub fn from_f32(dt: DType, f: f32) -> u16 {
     match dt {
         DType::F16 => f32_to_f16(f),
         DType::BF16 => f32_to_bf16(f),
-        DType::F32 => panic!("from_f32: f32 has no 16-bit encoding"),
+        DType::F32 | DType::E4M3 | DType::E5M2 => {
+            panic!("from_f32: {} has no 16-bit encoding", dt.name())
+        }
     }
 }
 
 /// The value of `dt`'s 16-bit encoding `h` (exact).
 ///
 /// # Panics
-/// For [`DType::F32`], which has no 16-bit encoding.
+/// For [`DType::F32`] and the FP8 types, which have no 16-bit encoding (FP8: [`crate::fp8`]).
 pub fn to_f32(dt: DType, h: u16) -> f32 {
     match dt {
         DType::F16 => f16_to_f32(h),
         DType::BF16 => bf16_to_f32(h),
-        DType::F32 => panic!("to_f32: f32 has no 16-bit encoding"),
+        DType::F32 | DType::E4M3 | DType::E5M2 => {
+            panic!("to_f32: {} has no 16-bit encoding", dt.name())
+        }
     }
 }
 

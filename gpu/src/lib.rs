@@ -39,6 +39,7 @@ pub mod configs;
 pub mod dtype;
 pub mod emit;
 pub mod error;
+pub mod fp8;
 pub mod host;
 pub mod kernel;
 pub mod kernels;

@@ -29,7 +29,7 @@ mod bench {
     use cute_gpu::runtime::Runtime;
     use cute_gpu::runtime::baseline::BaselineGemm;
     use cute_gpu::runtime::bench::Cublas;
-    use cute_gpu::runtime::cublaslt::LtGemm;
+    use cute_gpu::runtime::cublaslt::{LtGemm, LtTypes};
     use half::{bf16, f16};
 
     /// The shapes (M, N, K).
@@ -210,9 +210,10 @@ mod bench {
         let mma_sync = Gemm::new(rt.stream())?.mma_sync_only();
         let mut lt = LtGemm::new(
             rt,
-            T::DTYPE,
+            LtTypes::half(T::DTYPE),
             (m as u64, n as u64, k as u64),
             (up(k), up(k), up(n)),
+            None,
             8,
         )?;
         let iters = (2e12 / (2.0 * (m * n * k) as f64)).clamp(3.0, 50.0) as usize;

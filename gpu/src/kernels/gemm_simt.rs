@@ -90,6 +90,9 @@ pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
         DType::F32 => ("", ""),
         DType::F16 => ("f16_to_f32", "f32_to_f16"),
         DType::BF16 => ("bf16_to_f32", "f32_to_bf16"),
+        DType::E4M3 | DType::E5M2 => {
+            unreachable!("FP8 is an input type only (the generators check outputs)")
+        }
     };
     let name = format!("cute_gemm_simt_{ity}_{}", oty.name()) + &op.tag();
     let mut c = format!(

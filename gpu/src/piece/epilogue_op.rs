@@ -98,6 +98,9 @@ impl EpilogueOp {
             DType::F32 => x.to_string(),
             DType::F16 => format!("f16_to_f32({x})"),
             DType::BF16 => format!("bf16_to_f32({x})"),
+            DType::E4M3 | DType::E5M2 => {
+                unreachable!("FP8 is an input type only (the generators check outputs)")
+            }
         };
         let mut s = String::new();
         if self.scale {

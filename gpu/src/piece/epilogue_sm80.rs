@@ -106,6 +106,9 @@ impl Epilogue<'_> {
             DType::F32 => {
                 c += "          asm volatile(\"st.shared.v2.f32 [%0], {%1,%2};\" :: \"r\"(so), \"f\"(v0), \"f\"(v1) : \"memory\");\n";
             }
+            DType::E4M3 | DType::E5M2 => {
+                unreachable!("FP8 is an input type only (the generators check outputs)")
+            }
             DType::F16 | DType::BF16 => {
                 let to = if oty == DType::F16 {
                     "f32_to_f16"
@@ -165,6 +168,7 @@ impl Epilogue<'_> {
         "          v0 += beta * C[off]; if (pair) v1 += beta * C[off + 1];\n".to_string(),
         "        if (pair) { asm volatile(\"st.global.v2.f32 [%0], {%1,%2};\" :: \"l\"(D + off), \"f\"(v0), \"f\"(v1) : \"memory\"); }\n        else D[off] = v0;\n".to_string(),
     ),
+    DType::E4M3 | DType::E5M2 => unreachable!("FP8 is an input type only (the generators check outputs)"),
     DType::F16 | DType::BF16 => {
         let (to, from) = if oty == DType::F16 { ("f32_to_f16", "f16_to_f32") } else { ("f32_to_bf16", "bf16_to_f32") };
         (

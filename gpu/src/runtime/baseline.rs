@@ -39,10 +39,13 @@ impl BaselineGemm {
         let ty = match self.dtype {
             DType::F16 => cudaDataType::CUDA_R_16F,
             DType::BF16 => cudaDataType::CUDA_R_16BF,
-            DType::F32 => {
+            DType::F32 | DType::E4M3 | DType::E5M2 => {
                 return Err(GpuError::Config {
                     kernel: "cuBLAS baseline",
-                    reason: "the cuBLAS baseline takes f16 or bf16, not f32".into(),
+                    reason: format!(
+                        "the cuBLAS baseline takes f16 or bf16, not {}",
+                        self.dtype.name()
+                    ),
                 });
             }
         };

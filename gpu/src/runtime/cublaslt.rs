@@ -1,5 +1,6 @@
-//! The cuBLASLt baseline (what `torch.matmul` uses): the "TN" GEMM `D (M,N) row-major = A (M,K) row-major
-//! · B (K,N) column-major`, f16/bf16 in, f32 compute, output in the input type, 32 MiB workspace; the
+//! The cuBLASLt baseline (what `torch.matmul` and `torch._scaled_mm` use): the "TN" GEMM `D (M,N) row-major
+//! = A (M,K) row-major · B (K,N) column-major`, f16/bf16 in with the output in the input type, or FP8 in
+//! (e4m3/e5m2, per-tensor scales as device scalars) with a bf16/f16 output; f32 compute, 32 MiB workspace; the
 //! heuristic's top algorithms (up to 8), each runnable, so a benchmark reports the heuristic's first choice
 //! and the best of the top 8.
 //!
@@ -31,48 +32,104 @@ pub struct LtGemm {
     pub algos: Vec<sys::cublasLtMatmulAlgo_t>,
 }
 
-fn data_type(d: DType) -> Result<sys::cudaDataType> {
+fn data_type(d: DType) -> sys::cudaDataType {
     match d {
-        DType::F16 => Ok(sys::cudaDataType::CUDA_R_16F),
-        DType::BF16 => Ok(sys::cudaDataType::CUDA_R_16BF),
-        DType::F32 => Err(GpuError::Config {
-            kernel: "cuBLASLt baseline",
-            reason: "inputs must be f16 or bf16".into(),
-        }),
+        DType::F16 => sys::cudaDataType::CUDA_R_16F,
+        DType::BF16 => sys::cudaDataType::CUDA_R_16BF,
+        DType::F32 => sys::cudaDataType::CUDA_R_32F,
+        DType::E4M3 => sys::cudaDataType::CUDA_R_8F_E4M3,
+        DType::E5M2 => sys::cudaDataType::CUDA_R_8F_E5M2,
     }
+}
+
+/// The element types of a cuBLASLt problem: A and B in, D (and C) out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LtTypes {
+    /// A's type (A and B share it for 16-bit inputs; FP8 may mix e4m3 and e5m2).
+    pub a: DType,
+    /// B's type.
+    pub b: DType,
+    /// D's type.
+    pub d: DType,
+}
+
+impl LtTypes {
+    /// 16-bit inputs with the output in the input type.
+    pub fn half(t: DType) -> Self {
+        LtTypes { a: t, b: t, d: t }
+    }
+
+    fn check(&self) -> Result<()> {
+        let ok = (self.a.is_half() && self.a == self.b && self.d == self.a)
+            || (self.a.is_fp8() && self.b.is_fp8() && self.d.is_output());
+        if ok {
+            return Ok(());
+        }
+        Err(GpuError::Config {
+            kernel: "cuBLASLt baseline",
+            reason: format!(
+                "types {}·{} -> {}: 16-bit inputs with the output in their type, or FP8 inputs",
+                self.a.name(),
+                self.b.name(),
+                self.d.name()
+            ),
+        })
+    }
+}
+
+fn set_attr<T>(
+    desc: sys::cublasLtMatmulDesc_t,
+    attr: sys::cublasLtMatmulDescAttributes_t,
+    value: &T,
+) -> Result<()> {
+    // SAFETY: desc is live; the attribute is read by value from `value` during the call.
+    unsafe {
+        lt::set_matmul_desc_attribute(
+            desc,
+            attr,
+            value as *const T as *const c_void,
+            std::mem::size_of::<T>(),
+        )
+    }
+    .map_err(lt_err("cublasLtMatmulDescSetAttribute"))
 }
 
 impl LtGemm {
     /// The problem `(m, n, k)` with leading dimensions `(lda, ldb, ldd)`, and up to `count` algorithms.
+    /// For FP8 inputs, `scales` are the device addresses of the f32 scale of A and of B (the kernel
+    /// computes `D = scale_a * scale_b * A·B`, as `torch._scaled_mm`).
     pub fn new(
         rt: &Runtime,
-        dtype: DType,
+        types: LtTypes,
         (m, n, k): (u64, u64, u64),
         (lda, ldb, ldd): (i64, i64, i64),
+        scales: Option<(u64, u64)>,
         count: usize,
     ) -> Result<LtGemm> {
-        let ty = data_type(dtype)?;
+        types.check()?;
         let handle = lt::create_handle().map_err(lt_err("cublasLtCreate"))?;
         let desc = lt::create_matmul_desc(
             sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
             sys::cudaDataType::CUDA_R_32F,
         )
         .map_err(lt_err("cublasLtMatmulDescCreate"))?;
+        use sys::cublasLtMatmulDescAttributes_t as At;
         let transa = cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_T;
-        // SAFETY: desc is live; the attribute is a cublasOperation_t read by value.
-        unsafe {
-            lt::set_matmul_desc_attribute(
-                desc,
-                sys::cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_TRANSA,
-                &transa as *const _ as *const c_void,
-                std::mem::size_of::<cudarc::cublas::sys::cublasOperation_t>(),
-            )
+        set_attr(desc, At::CUBLASLT_MATMUL_DESC_TRANSA, &transa)?;
+        if let Some((sa, sb)) = scales {
+            // cuBLAS's A is our B (Dᵀ = Bᵀ·Aᵀ)
+            set_attr(desc, At::CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sb)?;
+            set_attr(desc, At::CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sa)?;
         }
-        .map_err(lt_err("cublasLtMatmulDescSetAttribute(TRANSA)"))?;
-        let layout = |r, c, ld| {
-            lt::create_matrix_layout(ty, r, c, ld).map_err(lt_err("cublasLtMatrixLayoutCreate"))
+        let layout = |ty: DType, r, c, ld| {
+            lt::create_matrix_layout(data_type(ty), r, c, ld)
+                .map_err(lt_err("cublasLtMatrixLayoutCreate"))
         };
-        let layouts = [layout(k, n, ldb)?, layout(k, m, lda)?, layout(n, m, ldd)?];
+        let layouts = [
+            layout(types.b, k, n, ldb)?,
+            layout(types.a, k, m, lda)?,
+            layout(types.d, n, m, ldd)?,
+        ];
         let workspace = rt
             .stream()
             .alloc_zeros::<u8>(WORKSPACE_BYTES)
@@ -129,11 +186,11 @@ impl LtGemm {
     }
 
     /// `D = A·B` with algorithm `i` of [`LtGemm::algos`] on the runtime's stream.
-    pub fn run<T>(
+    pub fn run<T, U, O>(
         &mut self,
         rt: &Runtime,
         i: usize,
-        (a, b, d): (&CudaSlice<T>, &CudaSlice<T>, &mut CudaSlice<T>),
+        (a, b, d): (&CudaSlice<T>, &CudaSlice<U>, &mut CudaSlice<O>),
     ) -> Result<()> {
         let s = rt.stream();
         let (alpha, beta) = (1.0f32, 0.0f32);

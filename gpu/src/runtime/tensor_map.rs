@@ -25,6 +25,8 @@ pub fn encode(map: &TensorMapArg, ptr: u64) -> Result<TensorMap> {
         DType::F16 => Dt::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
         DType::BF16 => Dt::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
         DType::F32 => Dt::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        // FP8 payloads are moved as bytes
+        DType::E4M3 | DType::E5M2 => Dt::CU_TENSOR_MAP_DATA_TYPE_UINT8,
     };
     let sw = match map.swizzle_bytes {
         0 => Sw::CU_TENSOR_MAP_SWIZZLE_NONE,
