@@ -172,3 +172,12 @@ pub(crate) fn to_i32(what: &str, value: i64) -> Result<i32> {
         limit: i32::MAX as i64,
     })
 }
+
+/// `a * b` with overflow checked, or [`GpuError::Overflow`] naming `what`.
+pub(crate) fn mul(what: &str, a: i64, b: i64) -> Result<i64> {
+    a.checked_mul(b).ok_or_else(|| GpuError::Overflow {
+        what: format!("{what} ({a} x {b})"),
+        value: i64::MAX,
+        limit: i64::MAX,
+    })
+}

@@ -261,6 +261,61 @@ impl ReferenceGemm {
     }
 }
 
+/// The f64 reference of the scaled FP8 GEMM `D = scales * (A·B)`, A `(M,K)` row-major (`lda`), B `(K,N)`
+/// column-major (`ldb`), from the exactly decoded operands; per-tensor scales are `scale_a[0]`,
+/// `scale_b[0]`, block scales as [`crate::piece::fp8_scaling`] lays them out.
+///
+/// ```
+/// use cute_gpu::{host::Fp8Reference, piece::fp8_scaling::Scaling};
+/// // 1x2 · 2x1 with scales 0.5 and 4: 2 * (1*3 + 2*4) = 22, magnitude 22
+/// let a = [1.0, 2.0];
+/// let b = [3.0, 4.0];
+/// let r = Fp8Reference { mnk: (1, 1, 2), a: (&a[..], 2), b: (&b[..], 2),
+///                        scaling: Scaling::PerTensor, scale_a: &[0.5], scale_b: &[4.0] };
+/// assert_eq!(r.at(0, 0), (22.0, 22.0));
+/// ```
+pub struct Fp8Reference<'a> {
+    /// `(M, N, K)`.
+    pub mnk: (i64, i64, i64),
+    /// A's decoded values and leading dimension.
+    pub a: (&'a [f32], i64),
+    /// B's decoded values and leading dimension.
+    pub b: (&'a [f32], i64),
+    /// How the scales apply.
+    pub scaling: crate::piece::fp8_scaling::Scaling,
+    /// A's scales.
+    pub scale_a: &'a [f32],
+    /// B's scales.
+    pub scale_b: &'a [f32],
+}
+
+impl Fp8Reference<'_> {
+    /// `(D[i][j], sum over k of |scaled a_ik * b_kj|)`: the value and the magnitude the error is measured
+    /// against (the sum's rounding errors are bounded by multiples of it).
+    pub fn at(&self, i: i64, j: i64) -> (f64, f64) {
+        use crate::piece::fp8_scaling::{SCALE_BLOCK, Scaling};
+        let (m, _, k) = self.mnk;
+        let kb = (k + SCALE_BLOCK - 1) / SCALE_BLOCK;
+        let (mut value, mut magnitude) = (0.0f64, 0.0f64);
+        for p in 0..k {
+            let s = match self.scaling {
+                Scaling::PerTensor => self.scale_a[0] as f64 * self.scale_b[0] as f64,
+                Scaling::Block => {
+                    let blk = p / SCALE_BLOCK;
+                    self.scale_a[(blk * m + i) as usize] as f64
+                        * self.scale_b[((j / SCALE_BLOCK) * kb + blk) as usize] as f64
+                }
+            };
+            let x = s
+                * self.a.0[(i * self.a.1 + p) as usize] as f64
+                * self.b.0[(j * self.b.1 + p) as usize] as f64;
+            value += x;
+            magnitude += x.abs();
+        }
+        (value, magnitude)
+    }
+}
+
 /// SplitMix64: a small deterministic generator for test data.
 #[derive(Clone, Debug)]
 pub struct Rng(pub u64);

@@ -4,9 +4,13 @@
 #![cfg(feature = "nvrtc")]
 
 use cute_gpu::DType;
+use cute_gpu::Kernel;
 use cute_gpu::Major;
 use cute_gpu::configs::sm90_persistent_tma_store;
-use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use cute_gpu::kernels::gemm_sm90::{
+    Fused, HopperConfig, HopperProblem, generate_hopper_fp8_gemm, generate_hopper_gemm,
+};
+use cute_gpu::piece::fp8_scaling::Scaling;
 
 mod common;
 
@@ -61,39 +65,109 @@ fn hopper_gemm_compiles_without_spills() {
     ]);
     for ((cfg, tin, tout), problem) in runs {
         let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();
-        let t0 = std::time::Instant::now();
-        match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
-            Ok(c) => {
-                eprintln!(
-                    "{:50} {}x{} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}  ({:.0} ms)",
-                    k.name,
-                    problem.m,
-                    problem.n,
-                    c.report.registers,
-                    k.dynamic_smem_bytes,
-                    c.report.stack_frame,
-                    c.report.spill_stores,
-                    c.report.spill_loads,
-                    t0.elapsed().as_secs_f64() * 1e3
-                );
-                if c.report.registers == 0 || !c.report.is_clean() {
-                    failures.push(format!("{}: {:?}\n{}", k.name, c.report, c.log));
-                }
-                if let Some(sass) = sass_of(&c.cubin, &k.name) {
-                    let n = sass.lines().filter(|l| l.contains("HGMMA")).count();
-                    eprintln!("  cuobjdump: {n} HGMMA instructions");
-                    if n == 0 || sass.contains("LDL") || sass.contains("STL") {
-                        failures.push(format!(
-                            "{}: SASS without HGMMA or with local memory",
-                            k.name
-                        ));
-                    }
-                }
-            }
-            Err(e) => failures.push(format!("{}: {e}", k.name)),
-        }
+        compile_clean(&k, &problem, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn fp8_gemm_compiles_without_spills() {
+    if !common::nvrtc_or_skip("fp8_gemm_compiles_without_spills") {
+        return;
+    }
+    let mut failures = Vec::new();
+    let odd = HopperProblem::padded(4095, 4097, 1023);
+    let even = HopperProblem::padded(4096, 4096, 4096);
+    let block = HopperConfig {
+        bn: 128,
+        ..HopperConfig::large()
+    };
+    let (e4, e5) = (DType::E4M3, DType::E5M2);
+    let runs = [
+        (
+            HopperConfig::large(),
+            (e4, e4),
+            Scaling::PerTensor,
+            DType::BF16,
+            even,
+        ),
+        (
+            HopperConfig::large(),
+            (e4, e5),
+            Scaling::PerTensor,
+            DType::F16,
+            odd,
+        ),
+        (
+            HopperConfig::default(),
+            (e5, e4),
+            Scaling::PerTensor,
+            DType::F32,
+            odd,
+        ),
+        (
+            HopperConfig::pingpong(),
+            (e4, e4),
+            Scaling::PerTensor,
+            DType::BF16,
+            even,
+        ),
+        (block, (e4, e4), Scaling::Block, DType::BF16, even),
+        (block, (e4, e4), Scaling::Block, DType::F32, odd),
+        (
+            HopperConfig {
+                bm: 64,
+                ..HopperConfig::default()
+            },
+            (e5, e5),
+            Scaling::Block,
+            DType::F16,
+            odd,
+        ),
+    ];
+    for (cfg, types, scaling, out, problem) in runs {
+        let cfg = cfg.for_bits(8);
+        let k = generate_hopper_fp8_gemm(&problem, types, scaling, out, &cfg, &Fused::default())
+            .unwrap();
+        compile_clean(&k, &problem, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Compiles `k` for sm_90a and records a failure unless ptxas reports registers, no spills and no
+/// local memory (and, with cuobjdump, SASS with HGMMA).
+fn compile_clean(k: &Kernel, problem: &HopperProblem, failures: &mut Vec<String>) {
+    let t0 = std::time::Instant::now();
+    match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
+        Ok(c) => {
+            eprintln!(
+                "{:50} {}x{} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}  ({:.0} ms)",
+                k.name,
+                problem.m,
+                problem.n,
+                c.report.registers,
+                k.dynamic_smem_bytes,
+                c.report.stack_frame,
+                c.report.spill_stores,
+                c.report.spill_loads,
+                t0.elapsed().as_secs_f64() * 1e3
+            );
+            if c.report.registers == 0 || !c.report.is_clean() {
+                failures.push(format!("{}: {:?}\n{}", k.name, c.report, c.log));
+            }
+            if let Some(sass) = sass_of(&c.cubin, &k.name) {
+                let n = sass.lines().filter(|l| l.contains("HGMMA")).count();
+                eprintln!("  cuobjdump: {n} HGMMA instructions");
+                if n == 0 || sass.contains("LDL") || sass.contains("STL") {
+                    failures.push(format!(
+                        "{}: SASS without HGMMA or with local memory",
+                        k.name
+                    ));
+                }
+            }
+        }
+        Err(e) => failures.push(format!("{}: {e}", k.name)),
+    }
 }
 
 /// `cuobjdump -sass` of a cubin, when cuobjdump can be found.

@@ -110,8 +110,8 @@ fn sm80_epilogues() {
 #[test]
 fn sm90_pieces() {
     let (a, b) = (
-        gmma_operand(Major::K, 128, 64, "A").unwrap(),
-        gmma_operand(Major::MN, 128, 64, "B").unwrap(),
+        gmma_operand(Major::K, 128, 64, 16, "A").unwrap(),
+        gmma_operand(Major::MN, 128, 64, 16, "B").unwrap(),
     );
     assert_eq!(b.boxes, vec![(0, 0), (8192, 64)]);
     let ws = WarpSpecialized {
@@ -129,6 +129,8 @@ fn sm90_pieces() {
             ["kb * 64".into(), "tm * 128".into()],
             ["tn * 128".into(), "kb * 64".into()],
         ],
+        elem_bytes: 2,
+        promotion: None,
     };
     let acc = Accumulators::new(128).unwrap();
     assert_eq!((acc.h_rows, acc.j_cols), (8, 8));

@@ -33,31 +33,87 @@ pub fn layout_type(bits: i64) -> u64 {
     }
 }
 
-/// `wgmma_m64n{n}k16(d, da, db)`: `wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty}` with both operands
-/// from shared-memory descriptors, `n/2` f32 accumulators per thread, `tnsp_a`/`tnsp_b` = 1 for MN-major
-/// operands; and `fence_acc(d)`, which keeps the compiler from moving accumulator accesses across wgmmas.
-pub fn mma_fns(n: i64, input: DType, tnsp_a: u32, tnsp_b: u32) -> String {
-    let nacc = n / 2;
-    let ty = input.name();
-    let mut w = format!(
-        "__device__ __forceinline__ void wgmma_m64n{n}k16(float (&d)[{nacc}], u64 da, u64 db) {{\n  asm volatile(\"{{\\n\"\n    \"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty} {{"
-    );
-    let regs: Vec<String> = (0..nacc).map(|i| format!("%{i}")).collect();
-    let _ = writeln!(
-        w,
-        "{}}}, %{nacc}, %{}, 1, 1, 1, {tnsp_a}, {tnsp_b};\\n\"\n    \"}}\\n\"",
-        regs.join(","),
-        nacc + 1
-    );
-    let outs: Vec<String> = (0..nacc).map(|i| format!("\"+f\"(d[{i}])")).collect();
-    let _ = writeln!(
-        w,
-        "    : {}\n    : \"l\"(da), \"l\"(db));\n}}",
-        outs.join(", ")
-    );
-    let _ = writeln!(
-        w,
-        "__device__ __forceinline__ void fence_acc(float (&d)[{nacc}]) {{\n#pragma unroll\n  for (int i = 0; i < {nacc}; ++i) asm volatile(\"\" : \"+f\"(d[i]) :: \"memory\");\n}}"
-    );
-    w
+/// The wgmma of one warp group: `m64n{n}k{k}` with K = 256 bits of the input types (16 for f16/bf16,
+/// 32 for e4m3/e5m2), f32 accumulation, both operands from shared-memory descriptors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wgmma {
+    /// N of the instruction (multiple of 8 up to 256; 16 for FP8's smallest).
+    pub n: i64,
+    /// A's and B's types (equal for 16-bit inputs; FP8 may mix e4m3 and e5m2).
+    pub types: (DType, DType),
+    /// Transpose flags (1 = MN-major operand; 16-bit only: FP8 reads K-major operands).
+    pub tnsp: (u32, u32),
+    /// The function takes `int accumulate` (0: `D = A·B`, the accumulators' old values ignored) instead
+    /// of always accumulating.
+    pub accumulate_arg: bool,
+}
+
+impl Wgmma {
+    /// K per instruction.
+    pub fn k(&self) -> i64 {
+        256 / self.types.0.bits()
+    }
+
+    /// The device function's name, `wgmma_m64n{n}k{k}`.
+    pub fn name(&self) -> String {
+        format!("wgmma_m64n{}k{}", self.n, self.k())
+    }
+
+    /// `wgmma_m64n{n}k{k}(d, da, db[, accumulate])`: `wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ta}.{tb}`,
+    /// `n/2` f32 accumulators per thread; and `fence_acc(d)`, which keeps the compiler from moving
+    /// accumulator accesses across wgmmas.
+    ///
+    /// ```
+    /// use cute_gpu::{arch::wgmma::Wgmma, DType};
+    /// let w = Wgmma { n: 128, types: (DType::E4M3, DType::E5M2), tnsp: (0, 0), accumulate_arg: true };
+    /// let f = w.device_fns();
+    /// assert!(f.contains("wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2"));
+    /// assert!(f.contains("setp.ne.b32 p, %66, 0;"));
+    /// ```
+    pub fn device_fns(&self) -> String {
+        let (n, nacc) = (self.n, self.n / 2);
+        let (ta, tb) = (self.types.0.name(), self.types.1.name());
+        let k = self.k();
+        let name = self.name();
+        // 16-bit types take imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b; FP8 has no transpose
+        let imm = if self.types.0.is_fp8() {
+            "1, 1".to_string()
+        } else {
+            format!("1, 1, {}, {}", self.tnsp.0, self.tnsp.1)
+        };
+        let (param, pred_decl, scale_d, acc_in) = if self.accumulate_arg {
+            (
+                ", int accumulate",
+                format!(
+                    "    \".reg .pred p;\\n\"\n    \"setp.ne.b32 p, %{}, 0;\\n\"\n",
+                    nacc + 2
+                ),
+                "p".to_string(),
+                ", \"r\"(accumulate)",
+            )
+        } else {
+            ("", String::new(), "1".to_string(), "")
+        };
+        let regs: Vec<String> = (0..nacc).map(|i| format!("%{i}")).collect();
+        let outs: Vec<String> = (0..nacc).map(|i| format!("\"+f\"(d[{i}])")).collect();
+        let mut w = format!(
+            "__device__ __forceinline__ void {name}(float (&d)[{nacc}], u64 da, u64 db{param}) {{\n  asm volatile(\"{{\\n\"\n{pred_decl}    \"wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ta}.{tb} {{"
+        );
+        let _ = writeln!(
+            w,
+            "{}}}, %{nacc}, %{}, {scale_d}, {imm};\\n\"\n    \"}}\\n\"",
+            regs.join(","),
+            nacc + 1
+        );
+        let _ = writeln!(
+            w,
+            "    : {}\n    : \"l\"(da), \"l\"(db){acc_in});\n}}",
+            outs.join(", ")
+        );
+        let _ = writeln!(
+            w,
+            "__device__ __forceinline__ void fence_acc(float (&d)[{nacc}]) {{\n#pragma unroll\n  for (int i = 0; i < {nacc}; ++i) asm volatile(\"\" : \"+f\"(d[i]) :: \"memory\");\n}}"
+        );
+        w
+    }
 }

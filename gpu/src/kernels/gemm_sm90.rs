@@ -26,6 +26,7 @@ use crate::error::{Result, to_u32};
 use crate::kernel::{Buffer, Kernel, TensorMapArg};
 use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging, store_fns};
+use crate::piece::fp8_scaling::{Promotion, SCALE_BLOCK, Scaling};
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
 use crate::piece::tma_mainloop::WarpSpecialized;
 use cute_layout_core::atom::gmma::{SmemSwizzle, smem_atom};
@@ -42,7 +43,7 @@ pub struct HopperConfig {
     pub bm: i64,
     /// CTA tile columns = the wgmma N (multiple of 16, at most 256).
     pub bn: i64,
-    /// K per stage (64: one 128-byte swizzle row of 16-bit values).
+    /// K per stage: one 128-byte swizzle row (64 16-bit values, 128 FP8 values).
     pub bk: i64,
     /// Consumer warp groups (1 or 2); each owns `bm / consumers` rows of the tile.
     pub consumers: u32,
@@ -114,9 +115,16 @@ impl HopperConfig {
     pub fn threads(&self) -> u32 {
         128 * (1 + self.consumers)
     }
-    /// Bytes of one pipeline stage (A tile + B tile).
+    /// The configuration for inputs of `bits` bits: `bk` = one 128-byte row (64 or 128 values).
+    pub fn for_bits(self, bits: i64) -> Self {
+        HopperConfig {
+            bk: 1024 / bits,
+            ..self
+        }
+    }
+    /// Bytes of one pipeline stage (A tile + B tile; K per stage is one 128-byte row).
     pub fn stage_bytes(&self) -> i64 {
-        (self.bm + self.bn) * self.bk * 2
+        (self.bm + self.bn) * 128
     }
     /// Bytes of the epilogue staging buffers: two 64-row x 128-byte boxes per consumer warp group.
     pub fn epi_bytes(&self) -> i64 {
@@ -215,7 +223,28 @@ impl HopperProblem {
     }
 }
 
-/// Everything the host needs to build the tensor maps and launch.
+/// The operand types and, for FP8, the scaling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Inputs {
+    a: DType,
+    b: DType,
+    scaling: Option<Scaling>,
+}
+
+impl Inputs {
+    fn bytes(&self) -> i64 {
+        self.a.bytes()
+    }
+    /// `bf16`, or both FP8 types (`e4m3e5m2`) when they differ.
+    fn name(&self) -> String {
+        if self.a == self.b {
+            self.a.name().to_string()
+        } else {
+            format!("{}{}", self.a.name(), self.b.name())
+        }
+    }
+}
+
 /// What the kernel is generated from: validated problem and configuration, the operand stages and the
 /// layouts the comments and index expressions come from.
 struct Plan {
@@ -233,19 +262,45 @@ struct Plan {
     staging: Option<Staging>,
 }
 
-fn check(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig) -> Result<()> {
-    if !input.is_half() {
+fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Result<()> {
+    let half = inp.a.is_half() && inp.a == inp.b && inp.scaling.is_none();
+    let fp8 = inp.a.is_fp8() && inp.b.is_fp8() && inp.scaling.is_some();
+    if !(half || fp8) || !output.is_output() {
         return unsupported(format!(
-            "wgmma inputs here are f16 or bf16, got {}",
-            input.name()
+            "wgmma inputs are f16 or bf16 (both the same, no scaling) or FP8 with a scaling, outputs f16, bf16 or f32: got {}·{} -> {} ({:?})",
+            inp.a.name(),
+            inp.b.name(),
+            output.name(),
+            inp.scaling
         ));
     }
-    if c.bk != 64 {
+    if c.bk * inp.bytes() != 128 {
         return unsupported(format!(
-            "bk = {} must be 64 (one 128-byte swizzle row of 16-bit values)",
-            c.bk
+            "bk = {} must be {} (one 128-byte swizzle row of {}-bit values)",
+            c.bk,
+            128 / inp.bytes(),
+            inp.a.bits()
         ));
     }
+    if fp8 && (p.a_major != Major::K || p.b_major != Major::K) {
+        return unsupported(format!(
+            "FP8 wgmma reads K-major operands only (A row-major, B column-major): got A {:?}-major, B {:?}-major",
+            p.a_major, p.b_major
+        ));
+    }
+    let rows = c.bm / if c.pingpong { 1 } else { c.consumers as i64 };
+    if inp.scaling == Some(Scaling::Block) && (SCALE_BLOCK % c.bn != 0 || rows * c.bn > 64 * 128) {
+        return unsupported(format!(
+            "block scaling needs bn dividing {SCALE_BLOCK} (one B scale per tile and k-block) and at most 64x128 \
+             accumulators per consumer (they are held twice: f32 sums and one k-block's product): bn = {}, {rows} rows",
+            c.bn
+        ));
+    }
+    Ok(())
+}
+
+fn check(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Result<()> {
+    check_inputs(p, inp, output, c)?;
     let owners = if c.pingpong { 1 } else { c.consumers as i64 };
     if c.pingpong && (!c.persistent || c.consumers != 2) {
         return unsupported("ping-pong needs 2 consumers and a persistent grid".into());
@@ -271,8 +326,9 @@ fn check(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig) -> Re
     }
     let a_inner = if p.a_major == Major::K { p.k } else { p.m };
     let b_inner = if p.b_major == Major::K { p.k } else { p.n };
-    if p.lda % 8 != 0
-        || p.ldb % 8 != 0
+    let align = 16 / inp.bytes();
+    if p.lda % align != 0
+        || p.ldb % align != 0
         || p.ldd % 2 != 0
         || p.m < 1
         || p.n < 1
@@ -281,7 +337,7 @@ fn check(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig) -> Re
         || p.ldb < b_inner
     {
         return unsupported(format!(
-            "lda, ldb must be multiples of 8 (16-byte TMA strides) covering the contiguous mode, ldd even: {p:?}"
+            "lda, ldb must be multiples of {align} (16-byte TMA strides) covering the contiguous mode, ldd even: {p:?}"
         ));
     }
     let osz = output.bytes();
@@ -294,17 +350,17 @@ fn check(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig) -> Re
     Ok(())
 }
 
-fn plan(p: &HopperProblem, output: DType, c: &HopperConfig) -> Result<Plan> {
-    let (bm, bn, bk) = (c.bm, c.bn, c.bk);
-    let atom = smem_atom(p.a_major, SmemSwizzle::Sw128, 16)?;
+fn plan(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Result<Plan> {
+    let (bm, bn, bk, bits) = (c.bm, c.bn, c.bk, inp.a.bits());
+    let atom = smem_atom(p.a_major, SmemSwizzle::Sw128, bits)?;
     let sw = atom.swizzle().ok_or_else(|| crate::GpuError::Config {
         kernel: "gemm_sm90",
         reason: format!("the GMMA atom {atom} has no swizzle"),
     })?;
-    if (16i64 << sw.bits) / 2 != bk {
+    if (16i64 << sw.bits) / inp.bytes() != bk {
         return unsupported(format!(
             "swizzle row of {} elements != bk {bk}",
-            (16i64 << sw.bits) / 2
+            (16i64 << sw.bits) / inp.bytes()
         ));
     }
     let swizzle_bytes: u32 = if sw.bits == 0 { 0 } else { 16u32 << sw.bits };
@@ -312,8 +368,8 @@ fn plan(p: &HopperProblem, output: DType, c: &HopperConfig) -> Result<Plan> {
     let tiler = |rows: i64| -> Result<Tiler> { Ok(format!("(_{rows},_{bk})").parse()?) };
     let identity = |rows: i64| make_identity_layout(&format!("({rows},{})", p.k).parse()?);
     Ok(Plan {
-        op_a: gmma_operand(p.a_major, bm, bk, "A")?,
-        op_b: gmma_operand(p.b_major, bn, bk, "B")?,
+        op_a: gmma_operand(p.a_major, bm, bk, bits, "A")?,
+        op_b: gmma_operand(p.b_major, bn, bk, bits, "B")?,
         swizzle: (swizzle_bytes, wgmma::layout_type(sw.bits)),
         wg_rows: bm / owners,
         m_chunks: bm / owners / 64,
@@ -343,10 +399,10 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
     })
 }
 
-fn kernel_name(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig) -> String {
+fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}",
-        input.name(),
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}",
+        inp.name(),
         output.name(),
         c.bm,
         c.bn,
@@ -361,19 +417,21 @@ fn kernel_name(p: &HopperProblem, input: DType, output: DType, c: &HopperConfig)
             String::new()
         } else {
             format!("_{}", p.majors_tag())
-        }
+        },
+        inp.scaling.map_or("", Scaling::tag)
     )
 }
 
 fn header(
     name: &str,
     p: &HopperProblem,
-    input: DType,
+    inp: &Inputs,
     output: DType,
     c: &HopperConfig,
     plan: &Plan,
 ) -> String {
-    let (tin, tout, (bm, bn, bk)) = (input.name(), output.name(), (c.bm, c.bn, c.bk));
+    let (tin, tout, (bm, bn, bk)) = (inp.name(), output.name(), (c.bm, c.bn, c.bk));
+    let mk = plan.op_a.mma_k;
     let a_desc = if p.a_major == Major::K {
         "row-major (K-major)"
     } else {
@@ -386,9 +444,9 @@ fn header(
     };
     let mut h = format!(
         "// {name}: D (M,N) row-major = A (M,K) {a_desc} * B (K,N) {b_desc}, {tin} in, f32 accumulate, {tout} out.\n\
-// sm_90a: TMA (cp.async.bulk.tensor) -> {}-stage mbarrier pipeline -> wgmma.mma_async m64n{bn}k16.\n\
+// sm_90a: TMA (cp.async.bulk.tensor) -> {}-stage mbarrier pipeline -> wgmma.mma_async m64n{bn}k{mk}.\n\
 // CTA: 1 producer warp group (TMA, setmaxnreg.dec {}) + {} consumer warp group(s) (wgmma, setmaxnreg.inc {}),\n\
-// CTA tile {bm}x{bn}x{bk}, each consumer {}x{bn} = {} x m64n{bn}k16 per k16 step.{}\n//\n\
+// CTA tile {bm}x{bn}x{bk}, each consumer {}x{bn} = {} x m64n{bn}k{mk} per k{mk} step.{}\n//\n\
 // 128-byte swizzle of the atoms -> TMA CU_TENSOR_MAP_SWIZZLE_{}B, descriptor layout type {}\n",
         c.stages,
         c.producer_regs,
@@ -407,9 +465,9 @@ fn header(
     h += &format!(
         "{}   ({} B)\n{}   ({} B)\n",
         plan.op_a.doc,
-        bm * bk * 2,
+        bm * bk * inp.bytes(),
         plan.op_b.doc,
-        bn * bk * 2
+        bn * bk * inp.bytes()
     );
     h += &format!(
         "// TMA coordinates: the rest mode of zipped_divide(make_identity_layout((M,K)), ({bm},{bk})) = {}\n\
@@ -431,7 +489,7 @@ fn header(
     h
 }
 
-fn device_fns(input: DType, output: DType, c: &HopperConfig, plan: &Plan) -> String {
+fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> String {
     let (op_a, op_b, lt) = (&plan.op_a, &plan.op_b, plan.swizzle.1);
     let mut s = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n".to_string();
     for f in [SMEM_ADDR, MBARRIER, TMA_2D] {
@@ -443,12 +501,18 @@ fn device_fns(input: DType, output: DType, c: &HopperConfig, plan: &Plan) -> Str
     );
     s += &wgmma::descriptor_fn("smem_desc_a", op_a.lbo, op_a.sbo, lt);
     s += &wgmma::descriptor_fn("smem_desc_b", op_b.lbo, op_b.sbo, lt);
-    s += &wgmma::mma_fns(c.bn, input, op_a.tnsp, op_b.tnsp);
+    let mma = wgmma::Wgmma {
+        n: c.bn,
+        types: (inp.a, inp.b),
+        tnsp: (op_a.tnsp, op_b.tnsp),
+        accumulate_arg: inp.scaling == Some(Scaling::Block),
+    };
+    s += &mma.device_fns();
     s += &store_fns(output);
     s
 }
 
-fn params(p: &HopperProblem, input: DType, output: DType, plan: &Plan) -> Result<Params> {
+fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result<Params> {
     let mut params = Params::default();
     let map =
         |name: &str, buffer: &str, dtype, extents: [i64; 2], ld: i64, box_dims, swizzle_bytes| {
@@ -476,7 +540,7 @@ fn params(p: &HopperProblem, input: DType, output: DType, plan: &Plan) -> Result
     params.tensor_map(map(
         "tmA",
         "A",
-        input,
+        inp.a,
         a_ext,
         p.lda,
         plan.op_a.tma_box,
@@ -485,7 +549,7 @@ fn params(p: &HopperProblem, input: DType, output: DType, plan: &Plan) -> Result
     params.tensor_map(map(
         "tmB",
         "B",
-        input,
+        inp.b,
         b_ext,
         p.ldb,
         plan.op_b.tma_box,
@@ -504,6 +568,10 @@ fn params(p: &HopperProblem, input: DType, output: DType, plan: &Plan) -> Result
         ));
     }
     params.ptr("out_t* __restrict__", "D");
+    if inp.scaling.is_some() {
+        params.ptr("const float* __restrict__", "scale_a");
+        params.ptr("const float* __restrict__", "scale_b");
+    }
     for (name, v) in [("M", p.m), ("N", p.n), ("K", p.k)] {
         params.extent(&Leaf::new(Int::d(v), name))?;
     }
@@ -511,7 +579,7 @@ fn params(p: &HopperProblem, input: DType, output: DType, plan: &Plan) -> Result
     Ok(params)
 }
 
-fn buffers(p: &HopperProblem, output: DType, op: &EpilogueOp) -> Result<Vec<Buffer>> {
+fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> Result<Vec<Buffer>> {
     let span = |ld: i64, lines: i64, inner: i64| (ld * (lines - 1) + inner) as usize;
     let (a_in, a_out) = if p.a_major == Major::K {
         (p.k, p.m)
@@ -529,10 +597,15 @@ fn buffers(p: &HopperProblem, output: DType, op: &EpilogueOp) -> Result<Vec<Buff
         bytes,
     };
     let mut v = vec![
-        buffer("A", span(p.lda, a_out, a_in) * 2),
-        buffer("B", span(p.ldb, b_out, b_in) * 2),
+        buffer("A", span(p.lda, a_out, a_in) * inp.bytes() as usize),
+        buffer("B", span(p.ldb, b_out, b_in) * inp.bytes() as usize),
         buffer("D", span(p.ldd, p.m, p.n) * osz),
     ];
+    if let Some(scaling) = inp.scaling {
+        let (sa, sb) = scaling.scale_lens(p.m, p.n, p.k)?;
+        v.push(buffer("scale_a", sa as usize * 4));
+        v.push(buffer("scale_b", sb as usize * 4));
+    }
     if op.scale {
         v.push(buffer("C", span(p.ldd, p.m, p.n) * osz));
     }
@@ -574,15 +647,61 @@ pub fn generate_hopper_gemm_with(
     config: &HopperConfig,
     fused: &Fused,
 ) -> Result<Kernel> {
-    let (p, c) = (problem, config);
-    check(p, input, output, c)?;
-    let plan = plan(p, output, c)?;
-    let name = kernel_name(p, input, output, c) + &fused.op.tag();
-    let mut params = params(p, input, output, &plan)?;
-    fused
-        .op
-        .params(&mut params, output, fused.alpha, fused.beta);
-    let mainloop = WarpSpecialized {
+    let inputs = Inputs {
+        a: input,
+        b: input,
+        scaling: None,
+    };
+    generate(problem, &inputs, output, config, fused)
+}
+
+/// The FP8 GEMM: A and B of types `types` (e4m3 or e5m2, K-major), `D = act(s·A·B ...)` with the
+/// per-tensor or block `scaling` (buffers `scale_a`, `scale_b`; layouts in
+/// [`fp8_scaling`](crate::piece::fp8_scaling)), f32 accumulation, D in f32, f16 or bf16. `config.bk` must
+/// be 128 ([`HopperConfig::for_bits`]).
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm90::*;
+/// use cute_gpu::piece::fp8_scaling::Scaling;
+/// use cute_gpu::DType;
+/// let p = HopperProblem::padded(4096, 4096, 4096);
+/// let c = HopperConfig::large().for_bits(8);
+/// let types = (DType::E4M3, DType::E4M3);
+/// let k = generate_hopper_fp8_gemm(&p, types, Scaling::PerTensor, DType::BF16, &c, &Fused::default()).unwrap();
+/// assert!(k.source.contains("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3"));
+/// assert_eq!(k.buffer_names(), ["A", "B", "D", "scale_a", "scale_b"]);
+/// ```
+pub fn generate_hopper_fp8_gemm(
+    problem: &HopperProblem,
+    types: (DType, DType),
+    scaling: Scaling,
+    output: DType,
+    config: &HopperConfig,
+    fused: &Fused,
+) -> Result<Kernel> {
+    let inputs = Inputs {
+        a: types.0,
+        b: types.1,
+        scaling: Some(scaling),
+    };
+    generate(problem, &inputs, output, config, fused)
+}
+
+fn cw_row(c: &HopperConfig, plan: &Plan) -> String {
+    if c.pingpong {
+        String::new()
+    } else {
+        format!(" + cw * {}", plan.wg_rows)
+    }
+}
+
+fn mainloop<'a>(
+    p: &HopperProblem,
+    inp: &Inputs,
+    c: &HopperConfig,
+    plan: &'a Plan,
+) -> Result<WarpSpecialized<'a>> {
+    Ok(WarpSpecialized {
         operands: [&plan.op_a, &plan.op_b],
         tile: (c.bm, c.bn, c.bk),
         stages: c.stages,
@@ -590,36 +709,72 @@ pub fn generate_hopper_gemm_with(
         pingpong: c.pingpong,
         group_m: c.group_m,
         m_chunks: plan.m_chunks,
-        consumer_a_bytes: offset_at(&plan.op_a.stage, plan.wg_rows, 0)? * 2,
+        consumer_a_bytes: offset_at(&plan.op_a.stage, plan.wg_rows, 0)? * inp.bytes(),
         epi_bytes: c.epi_bytes(),
         regs: (c.producer_regs, c.consumer_regs),
         coords: [
             coords(&plan.tiles_a, "tm", p.a_major)?,
             coords(&plan.tiles_b, "tn", p.b_major)?,
         ],
-    };
+        elem_bytes: inp.bytes(),
+        promotion: (inp.scaling == Some(Scaling::Block)).then(|| Promotion {
+            acc: &plan.acc,
+            m_chunks: plan.m_chunks,
+            tile: (c.bm, c.bn),
+            row_base: cw_row(c, plan),
+        }),
+    })
+}
+
+/// The epilogue (with the per-tensor scaling first) and what runs after the last tile.
+fn epilogue(
+    inp: &Inputs,
+    output: DType,
+    c: &HopperConfig,
+    plan: &Plan,
+    fused: &Fused,
+) -> (String, String) {
     let epilogue = Sm90Epilogue {
         acc: &plan.acc,
         tile: (c.bm, c.bn),
         m_chunks: plan.m_chunks,
-        cw_row: if c.pingpong {
-            String::new()
-        } else {
-            format!(" + cw * {}", plan.wg_rows)
-        },
+        cw_row: cw_row(c, plan),
         osz: output.bytes(),
         op: fused.op,
     };
-    let (epi, drain) = match &plan.staging {
-        Some(st) => (
-            epilogue.tma_store(st),
-            format!(
+    let mut epi = match inp.scaling {
+        Some(Scaling::PerTensor) => Scaling::per_tensor_prologue(plan.m_chunks, c.bn / 2),
+        _ => String::new(),
+    };
+    match &plan.staging {
+        Some(st) => {
+            epi += &epilogue.tma_store(st);
+            let drain = format!(
                 "\n    if (tid == 0) {}   // stores done before exit",
                 tma::store_wait(0)
-            ),
-        ),
-        None => (epilogue.direct(), String::new()),
-    };
+            );
+            (epi, drain)
+        }
+        None => (epi + &epilogue.direct(), String::new()),
+    }
+}
+
+fn generate(
+    p: &HopperProblem,
+    inp: &Inputs,
+    output: DType,
+    c: &HopperConfig,
+    fused: &Fused,
+) -> Result<Kernel> {
+    check(p, inp, output, c)?;
+    let plan = plan(p, inp, output, c)?;
+    let name = kernel_name(p, inp, output, c) + &fused.op.tag();
+    let mut params = params(p, inp, output, &plan)?;
+    fused
+        .op
+        .params(&mut params, output, fused.alpha, fused.beta);
+    let mainloop = mainloop(p, inp, c, &plan)?;
+    let (epi, drain) = epilogue(inp, output, c, &plan, fused);
     let doc = if c.pingpong {
         "ping-pong: consumer cw takes the CTA's tiles cw, cw+2, ... (all rows)".to_string()
     } else {
@@ -633,8 +788,8 @@ pub fn generate_hopper_gemm_with(
     } else {
         vec!["tmA", "tmB"]
     };
-    let mut s = header(&name, p, input, output, c, &plan);
-    s += &device_fns(input, output, c, &plan);
+    let mut s = header(&name, p, inp, output, c, &plan);
+    s += &device_fns(inp, output, c, &plan);
     if !fused.op.is_identity() {
         s += crate::arch::convert::CONVERT;
     }
@@ -657,7 +812,7 @@ pub fn generate_hopper_gemm_with(
         block: (c.threads(), 1, 1),
         dynamic_smem_bytes: c.smem_bytes(),
         args: params.args,
-        buffers: buffers(p, output, &fused.op)?,
+        buffers: buffers(p, inp, output, &fused.op)?,
         pointer_alignment: 16,
     })
 }

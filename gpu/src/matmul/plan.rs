@@ -12,6 +12,7 @@ use crate::kernels::gemm_simt::generate_gemm_simt;
 use crate::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
 use crate::kernels::gemm_sm90::{Fused, HopperConfig, HopperProblem, generate_hopper_gemm_with};
 use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
+use crate::piece::fp8_scaling::Scaling;
 use cute_layout_core::{Int, IntTuple, Layout, cosize};
 
 /// A GEMM request: `D = alpha * A·B + beta * C` over layouts `A (M,K[,L])`, `B (K,N[,L])`,
@@ -430,17 +431,51 @@ fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
 /// The SM90 configuration by shape: the candidate with the best tile efficiency times the fraction of the
 /// SMs its waves keep busy (`tiles / (waves * sms)`), so that skinny and small outputs get enough tiles.
 pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
+    let candidates = sm90_candidates(m >= 128 && n >= 256 && ldd_bytes % 16 == 0);
+    best_filling(&candidates, m, n, sms).unwrap_or(HopperConfig::large())
+}
+
+/// The SM90 FP8 configuration by shape (`bk` = 128): per-tensor scaling chooses as [`sm90_config`];
+/// block scaling holds the accumulators twice, so its candidates are two consumers of 64x128
+/// (cooperative 128x128 with the TMA-store epilogue when D's rows allow) and one consumer of 64x128 or
+/// 64x64 for small outputs.
+pub fn sm90_fp8_config(m: i64, n: i64, ldd_bytes: i64, sms: u32, scaling: Scaling) -> HopperConfig {
+    let config = match scaling {
+        Scaling::PerTensor => sm90_config(m, n, ldd_bytes, sms),
+        Scaling::Block => {
+            let cooperative = HopperConfig {
+                bn: 128,
+                stages: 6,
+                tma_store: ldd_bytes % 16 == 0,
+                ..HopperConfig::large()
+            };
+            let small = sm90_candidates(false)
+                .into_iter()
+                .filter(|(c, _)| c.bm == 64)
+                .collect::<Vec<_>>();
+            let candidates: Vec<_> = [(cooperative, 0.85)].into_iter().chain(small).collect();
+            best_filling(&candidates, m, n, sms).unwrap_or(cooperative)
+        }
+    };
+    config.for_bits(8)
+}
+
+fn best_filling(
+    candidates: &[(HopperConfig, f64)],
+    m: i64,
+    n: i64,
+    sms: u32,
+) -> Option<HopperConfig> {
     let sms = sms.max(1) as i64;
     let score = |(c, eff): &(HopperConfig, f64)| {
         let tiles = ((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn);
         let waves = (tiles + sms - 1) / sms;
         eff * tiles as f64 / (waves * sms) as f64
     };
-    let candidates = sm90_candidates(m >= 128 && n >= 256 && ldd_bytes % 16 == 0);
     candidates
         .iter()
         .max_by(|x, y| score(x).total_cmp(&score(y)))
-        .map_or(HopperConfig::large(), |(c, _)| *c)
+        .map(|(c, _)| *c)
 }
 
 fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Kernel> {

@@ -5,9 +5,12 @@
 //! ```
 //! use cute_gpu::piece::gmma_operand::gmma_operand;
 //! use cute_gpu::Major;
-//! let a = gmma_operand(Major::K, 128, 64, "A").unwrap();
+//! let a = gmma_operand(Major::K, 128, 64, 16, "A").unwrap();
 //! assert_eq!(a.stage.to_string(), "((_8,_16),(_64,_1)):((_64,_512),(_1,_0))");
-//! assert_eq!((a.sbo, a.k16, a.tma_box), (1024, 32, [64, 128]));
+//! assert_eq!((a.sbo, a.k_step, a.mma_k, a.tma_box), (1024, 32, 16, [64, 128]));
+//! // FP8: 128 values per 128-byte row, one wgmma k32 step is again 32 bytes
+//! let f = gmma_operand(Major::K, 128, 128, 8, "A").unwrap();
+//! assert_eq!((f.sbo, f.k_step, f.mma_k, f.tma_box), (1024, 32, 32, [128, 128]));
 //! ```
 
 use crate::dtype::Major;
@@ -25,8 +28,10 @@ pub struct GmmaOperand {
     pub lbo: i64,
     /// Descriptor stride byte offset.
     pub sbo: i64,
-    /// Descriptor advance per k16 step, in bytes.
-    pub k16: i64,
+    /// Descriptor advance per wgmma K step, in bytes (32: k16 of 16-bit values, k32 of 8-bit ones).
+    pub k_step: i64,
+    /// K per wgmma instruction: 256 bits of K (16 for 16-bit values, 32 for FP8).
+    pub mma_k: i64,
     /// Descriptor advance per 64 rows (M or N), in bytes.
     pub mn64: i64,
     /// TMA box, innermost first.
@@ -39,29 +44,47 @@ pub struct GmmaOperand {
     pub doc: String,
 }
 
-/// `rows` = BM (A) or BN (B); `bk` = 64 (one 128-byte swizzle row of 16-bit values).
-pub fn gmma_operand(major: Major, rows: i64, bk: i64, name: &str) -> Result<GmmaOperand> {
-    let atom = smem_atom(major, SmemSwizzle::Sw128, 16)?;
+/// `rows` = BM (A) or BN (B); `bk` = one 128-byte swizzle row of `bits`-bit values (64 of 16 bits, 128 of
+/// 8 bits). MN-major operands are 16-bit only (FP8 wgmma reads K-major shared memory).
+pub fn gmma_operand(
+    major: Major,
+    rows: i64,
+    bk: i64,
+    bits: i64,
+    name: &str,
+) -> Result<GmmaOperand> {
+    if bk * bits != 1024 || (major == Major::MN && bits != 16) {
+        return crate::error::config(
+            "gmma_operand",
+            format!(
+                "{name}: bk = {bk} of {bits}-bit values, {major:?}-major: K per stage must be one 128-byte row, MN-major needs 16-bit values"
+            ),
+        );
+    }
+    let atom = smem_atom(major, SmemSwizzle::Sw128, bits)?;
     let atom_l = atom.domain_layout()?.clone();
     let shape: IntTuple = format!("(_{rows},_{bk})").parse()?;
+    let (bytes, mma_k) = (bits / 8, 256 / bits);
     Ok(match major {
         Major::K => {
             let stage = tile_to_shape(&atom_l, &shape, None)?;
-            let sbo = offset_at(&stage, 8, 0)? * 2;
-            let k16 = offset_at(&stage, 0, 16)? * 2;
-            let mn64 = offset_at(&stage, 64, 0)? * 2;
+            let sbo = offset_at(&stage, 8, 0)? * bytes;
+            let k_step = offset_at(&stage, 0, mma_k)? * bytes;
+            let mn64 = offset_at(&stage, 64, 0)? * bytes;
             let doc = format!(
-                "// {name} K-major: atom smem_atom(Major::K, Sw128, 16) = {atom} (GMMA::Layout_K_SW128_Atom<half>)
+                "// {name} K-major: atom smem_atom(Major::K, Sw128, {bits}) = {atom} (GMMA::Layout_K_SW128_Atom<{}>)
 //   stage = tile_to_shape(atom, ({rows},{bk})) = {stage}
-//   descriptor: LBO = 16 B (unused for swizzled K-major), SBO = s(8,0) = {sbo} B, per k16 + s(0,16) = {k16} B
+//   descriptor: LBO = 16 B (unused for swizzled K-major), SBO = s(8,0) = {sbo} B, per k{mma_k} + s(0,{mma_k}) = {k_step} B
 //   (pre-swizzle address; the hardware applies the swizzle), per 64 rows + s(64,0) = {mn64} B; tnsp = 0
-//   TMA box ({bk},{rows}) innermost first: one 128 B swizzle row of K x {rows} rows, coordinate {{kb*{bk}, t*{rows}}}"
+//   TMA box ({bk},{rows}) innermost first: one 128 B swizzle row of K x {rows} rows, coordinate {{kb*{bk}, t*{rows}}}",
+                if bits == 16 { "half" } else { "fp8" }
             );
             GmmaOperand {
                 stage,
                 lbo: 16,
                 sbo,
-                k16,
+                k_step,
+                mma_k,
                 mn64,
                 tma_box: [bk as u32, rows as u32],
                 boxes: vec![(0, 0)],
@@ -76,7 +99,7 @@ pub fn gmma_operand(major: Major, rows: i64, bk: i64, name: &str) -> Result<Gmma
             let stage = tile_to_shape(&atom_l, &shape, Some(&order))?;
             let lbo = offset_at(&stage, 64, 0)? * 2;
             let sbo = offset_at(&stage, 0, 8)? * 2;
-            let k16 = offset_at(&stage, 0, 16)? * 2;
+            let k_step = offset_at(&stage, 0, 16)? * 2;
             let mn64 = lbo;
             let boxes = (0..rows / 64)
                 .map(|j| Ok((offset_at(&stage, 64 * j, 0)? * 2, 64 * j)))
@@ -85,7 +108,7 @@ pub fn gmma_operand(major: Major, rows: i64, bk: i64, name: &str) -> Result<Gmma
                 "// {name} MN-major: atom smem_atom(Major::MN, Sw128, 16) = {atom} (GMMA::Layout_MN_SW128_Atom<half>)
 //   stage = tile_to_shape(atom, ({rows},{bk}), Step<_2,_1>) = {stage}
 //   descriptor (canonical MN-major SW128: ((8,8,m),(8,k)):((1,8,LBO),(64,SBO)) elements): LBO = s(64,0) = {lbo} B
-//   (next 64 MN), SBO = s(0,8) = {sbo} B (next 8 K), per k16 + s(0,16) = {k16} B, per 64 rows + s(64,0) = {mn64} B; tnsp = 1
+//   (next 64 MN), SBO = s(0,8) = {sbo} B (next 8 K), per k16 + s(0,16) = {k_step} B, per 64 rows + s(64,0) = {mn64} B; tnsp = 1
 //   TMA box (64,64) innermost first (128 B of MN x 64 K), {nb} per stage at s(64*j,0) = {offs:?} B, coordinate {{t*{rows} + 64*j, kb*{bk}}}",
                 nb = rows / 64,
                 offs = boxes.iter().map(|b| b.0).collect::<Vec<_>>()
@@ -94,7 +117,8 @@ pub fn gmma_operand(major: Major, rows: i64, bk: i64, name: &str) -> Result<Gmma
                 stage,
                 lbo,
                 sbo,
-                k16,
+                k_step,
+                mma_k,
                 mn64,
                 tma_box: [64, 64],
                 boxes,

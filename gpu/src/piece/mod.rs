@@ -11,12 +11,14 @@
 //! | GMMA shared-memory operand stages, descriptors, TMA boxes | [`gmma_operand`] | SM90 GEMM |
 //! | TMA + mbarrier warp-specialized producer/consumer mainloop | [`tma_mainloop`] | SM90 GEMM |
 //! | SM90 epilogues: direct from the GMMA accumulator layout, TMA store | [`epilogue_sm90`] | SM90 GEMM |
+//! | FP8 scaling: per-tensor, or block scales with f32 promotion every 128 of K | [`fp8_scaling`] | SM90 FP8 GEMM |
 //! | the fused elementwise op: alpha/beta*C, bias per row or column, ReLU/GELU/SiLU | [`epilogue_op`] | every GEMM |
 
 pub mod cp_async_mainloop;
 pub mod epilogue_op;
 pub mod epilogue_sm80;
 pub mod epilogue_sm90;
+pub mod fp8_scaling;
 pub mod fragment;
 pub mod gmma_operand;
 pub mod schedule;

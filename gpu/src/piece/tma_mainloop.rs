@@ -5,6 +5,7 @@
 //! ping-pong (consumers alternate whole tiles, ordered by named barriers).
 
 use crate::arch::{mbarrier, sync, tma, wgmma};
+use crate::piece::fp8_scaling::Promotion;
 use crate::piece::gmma_operand::GmmaOperand;
 use crate::piece::schedule::{grouped_raster, persistent_loop};
 
@@ -32,16 +33,24 @@ pub struct WarpSpecialized<'a> {
     pub regs: (u32, u32),
     /// TMA coordinates of a tile's box, innermost first, for A and B (C expressions of `tm`/`tn`, `kb`).
     pub coords: [[String; 2]; 2],
+    /// Bytes per operand element (2, or 1 for FP8).
+    pub elem_bytes: i64,
+    /// Block-scaled FP8: each k-block's wgmmas start from zero into `tmp`, then are promoted into `acc`.
+    pub promotion: Option<Promotion<'a>>,
 }
 
 impl WarpSpecialized<'_> {
     fn stage_bytes(&self) -> i64 {
         let (bm, bn, bk) = self.tile;
-        (bm + bn) * bk * 2
+        (bm + bn) * bk * self.elem_bytes
     }
 
     fn a_bytes(&self) -> i64 {
-        self.tile.0 * self.tile.2 * 2
+        self.tile.0 * self.tile.2 * self.elem_bytes
+    }
+
+    fn wgmma_name(&self) -> String {
+        format!("wgmma_m64n{}k{}", self.tile.1, self.operands[0].mma_k)
     }
 
     /// Shared-memory carve-up, barrier initialization, tensor-map prefetch and the tile counts.
@@ -119,34 +128,63 @@ impl WarpSpecialized<'_> {
         )
     }
 
-    /// The wgmmas of one k-block: for each k16 step and 64-row chunk, descriptors advanced by the stage
-    /// layout's offsets.
-    fn k_block(&self) -> String {
+    /// The wgmmas of one k-block: for each K step of the instruction and 64-row chunk, descriptors advanced
+    /// by the stage layout's offsets.
+    fn wgmmas(&self, target: &str, accumulate: &str) -> String {
         let [a, b] = self.operands;
-        let (m_chunks, bn, bk) = (self.m_chunks, self.tile.1, self.tile.2);
+        let (m_chunks, bk) = (self.m_chunks, self.tile.2);
         format!(
             r#"#pragma unroll
-        for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
+        for (int c = 0; c < {m_chunks}; ++c) fence_acc({target}[c]);
         {}
 #pragma unroll
         for (int k = 0; k < {}; ++k) {{
 #pragma unroll
           for (int c = 0; c < {m_chunks}; ++c)
-            wgmma_m64n{bn}k16(acc[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + k * {}u));
+            {}({target}[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + k * {}u){accumulate});
         }}
-        {}
-#pragma unroll
-        for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
-        // keep one k-block of wgmma in flight; the previous one has finished reading its stage
         {}
 "#,
             wgmma::FENCE,
-            bk / 16,
+            bk / a.mma_k,
+            self.wgmma_name(),
             a.mn64,
-            a.k16,
-            b.k16,
+            a.k_step,
+            b.k_step,
             wgmma::COMMIT,
+        )
+    }
+
+    /// One k-block keeping one k-block of wgmma in flight; the stage of the previous one is released.
+    fn k_block(&self) -> String {
+        format!(
+            r#"{}#pragma unroll
+        for (int c = 0; c < {}; ++c) fence_acc(acc[c]);
+        // keep one k-block of wgmma in flight; the previous one has finished reading its stage
+        {}
+        if (kb > 0 && tid == 0) mbar_arrive(empty_bar + 8 * prev);
+        prev = s;
+"#,
+            self.wgmmas("acc", ""),
+            self.m_chunks,
             wgmma::wait(1)
+        )
+    }
+
+    /// One block-scaled k-block: the wgmmas into `tmp` from zero, the scale loads while they run, the
+    /// wait, the stage's release and the promotion into `acc`.
+    fn k_block_promoted(&self, p: &Promotion) -> String {
+        format!(
+            r#"{}{}        {}
+#pragma unroll
+        for (int c = 0; c < {}; ++c) fence_acc(tmp[c]);
+        if (tid == 0) mbar_arrive(empty_bar + 8 * s);   // the stage is read: release it
+{}"#,
+            self.wgmmas("tmp", ", k > 0"),
+            p.scales(),
+            wgmma::wait(0),
+            self.m_chunks,
+            p.promote()
         )
     }
 
@@ -178,11 +216,32 @@ impl WarpSpecialized<'_> {
                 String::new(),
             )
         };
+        let prev_decl = match &self.promotion {
+            Some(p) => p.prologue(),
+            None => "u32 prev = 0;".to_string(),
+        };
+        let (body, tail, tmp_decl) = match &self.promotion {
+            Some(p) => (
+                self.k_block_promoted(p),
+                String::new(),
+                format!(
+                    "\n    float tmp[{m_chunks}][{nacc}];   // one k-block's product before promotion"
+                ),
+            ),
+            None => (
+                self.k_block(),
+                format!(
+                    "      {}\n#pragma unroll\n      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);\n      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);",
+                    wgmma::wait(0)
+                ),
+                String::new(),
+            ),
+        };
         format!(
             r#"  }} else {{
     {}
     const int cw = wg - 1;   // {doc}
-    float acc[{m_chunks}][{nacc}];
+    float acc[{m_chunks}][{nacc}];{tmp_decl}
     u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
     (void)eb;
     {} {{
@@ -191,26 +250,21 @@ impl WarpSpecialized<'_> {
       for (int c = 0; c < {m_chunks}; ++c)
 #pragma unroll
         for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
-      u32 prev = 0;{pp_wait}
+      {prev_decl}{pp_wait}
       for (int kb = 0; kb < ktiles; ++kb, ++it) {{
         const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
         mbar_wait(full_bar + 8 * s, phase);
         const u32 sa = sbase + s * {stage_bytes}u{cw_off}, sb = sbase + s * {stage_bytes}u + {a_bytes}u;
-{}        if (kb > 0 && tid == 0) mbar_arrive(empty_bar + 8 * prev);
-        prev = s;
-      }}
-      {}
-#pragma unroll
-      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);
-      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);{pp_arrive}
+{}      }}
+{}{pp_arrive}
 {epilogue}    }}{drain}
   }}
 "#,
             sync::setmaxnreg(true, self.regs.1),
             persistent_loop(first, step),
             grouped_raster("      ", "t", self.group_m, ("tm", "tn")),
-            self.k_block(),
-            wgmma::wait(0)
+            body,
+            tail,
         )
     }
 }

@@ -77,6 +77,17 @@ impl LtTypes {
     }
 }
 
+/// FP8 options of a cuBLASLt problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LtFp8 {
+    /// Device addresses of the f32 scales of A and B: `D = scale_a * scale_b * A·B` (as
+    /// `torch._scaled_mm`).
+    pub scales: (u64, u64),
+    /// `CUBLASLT_MATMUL_DESC_FAST_ACCUM`: accumulate inside the tensor core over all of K (torch's
+    /// `use_fast_accum=True`); off (torch's default), cuBLASLt promotes partial sums to f32.
+    pub fast_accum: bool,
+}
+
 fn set_attr<T>(
     desc: sys::cublasLtMatmulDesc_t,
     attr: sys::cublasLtMatmulDescAttributes_t,
@@ -96,14 +107,13 @@ fn set_attr<T>(
 
 impl LtGemm {
     /// The problem `(m, n, k)` with leading dimensions `(lda, ldb, ldd)`, and up to `count` algorithms.
-    /// For FP8 inputs, `scales` are the device addresses of the f32 scale of A and of B (the kernel
-    /// computes `D = scale_a * scale_b * A·B`, as `torch._scaled_mm`).
+    /// For FP8 inputs, `fp8` gives the scales and the accumulation mode.
     pub fn new(
         rt: &Runtime,
         types: LtTypes,
         (m, n, k): (u64, u64, u64),
         (lda, ldb, ldd): (i64, i64, i64),
-        scales: Option<(u64, u64)>,
+        fp8: Option<LtFp8>,
         count: usize,
     ) -> Result<LtGemm> {
         types.check()?;
@@ -116,10 +126,15 @@ impl LtGemm {
         use sys::cublasLtMatmulDescAttributes_t as At;
         let transa = cudarc::cublas::sys::cublasOperation_t::CUBLAS_OP_T;
         set_attr(desc, At::CUBLASLT_MATMUL_DESC_TRANSA, &transa)?;
-        if let Some((sa, sb)) = scales {
+        if let Some(f) = fp8 {
             // cuBLAS's A is our B (Dᵀ = Bᵀ·Aᵀ)
-            set_attr(desc, At::CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sb)?;
-            set_attr(desc, At::CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sa)?;
+            set_attr(desc, At::CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &f.scales.1)?;
+            set_attr(desc, At::CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &f.scales.0)?;
+            set_attr(
+                desc,
+                At::CUBLASLT_MATMUL_DESC_FAST_ACCUM,
+                &i8::from(f.fast_accum),
+            )?;
         }
         let layout = |ty: DType, r, c, ld| {
             lt::create_matrix_layout(data_type(ty), r, c, ld)

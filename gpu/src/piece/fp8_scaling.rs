@@ -1,0 +1,151 @@
+//! FP8 scaling of the SM90 GEMM: per-tensor scales applied to the accumulators before the epilogue, or
+//! DeepSeek-V3-style block scales with the accumulators promoted to f32 registers every 128 of K.
+//!
+//! FP8 wgmma accumulates in a reduced-precision internal format; block scaling must apply each
+//! k-block's scales anyway, so each k-block's wgmmas start from zero (`scale-d = 0`) into temporary
+//! accumulators, and once they are done the consumer adds `tmp * scale_a[row] * scale_b` to the f32
+//! accumulators. Which rows a thread's registers hold comes from the GMMA accumulator layout
+//! ([`Accumulators`]): register `v = v0 + 2h + 4j` sits in row `frag_row + h_rows * h`.
+//!
+//! Scale layouts (f32): per tensor, `scale_a[0]`, `scale_b[0]`; per block, A's `(M, ceil(K/128))` column-
+//! major (`scale_a[kb * M + m]`, one k-block's scales contiguous, as DeepGEMM), B's
+//! `(ceil(N/128), ceil(K/128))` row-major (`scale_b[nb * ceil(K/128) + kb]`).
+//!
+//! ```
+//! use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::{Promotion, Scaling}};
+//! let acc = Accumulators::new(128).unwrap();
+//! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into() };
+//! assert!(p.scales().contains("scale_a[(long long)(kb + 1) * M + r]"));
+//! assert_eq!(Scaling::Block.tag(), "_bs");
+//! ```
+
+use crate::error::Result;
+use crate::piece::epilogue_sm90::Accumulators;
+
+/// K (and N) per scale block of the block-scaled GEMM.
+pub const SCALE_BLOCK: i64 = 128;
+
+/// How an FP8 GEMM's product is scaled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scaling {
+    /// `D = scale_a * scale_b * (A·B)`, scales as device scalars (as `torch._scaled_mm`).
+    PerTensor,
+    /// A per 1x128 block (row, 128 of K), B per 128x128 block, promoted every 128 of K.
+    Block,
+}
+
+impl Scaling {
+    /// Kernel name suffix.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Scaling::PerTensor => "_pt",
+            Scaling::Block => "_bs",
+        }
+    }
+
+    /// Elements of A's and B's scale buffers for an `m x n x k` problem.
+    pub fn scale_lens(self, m: i64, n: i64, k: i64) -> Result<(i64, i64)> {
+        let blocks = |x: i64| (x + SCALE_BLOCK - 1) / SCALE_BLOCK;
+        Ok(match self {
+            Scaling::PerTensor => (1, 1),
+            Scaling::Block => (
+                crate::error::mul("scale_a elements", m, blocks(k))?,
+                crate::error::mul("scale_b elements", blocks(n), blocks(k))?,
+            ),
+        })
+    }
+
+    /// The per-tensor scaling of the accumulators, emitted before the epilogue.
+    pub fn per_tensor_prologue(m_chunks: i64, nacc: i64) -> String {
+        format!(
+            r#"      {{  // per-tensor FP8 scales: acc *= scale_a * scale_b
+        const float ab = scale_a[0] * scale_b[0];
+#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c)
+#pragma unroll
+          for (int i = 0; i < {nacc}; ++i) acc[c][i] *= ab;
+      }}
+"#
+        )
+    }
+}
+
+/// The block-scaled promotion of one consumer's accumulators.
+pub struct Promotion<'a> {
+    /// Accumulator placement.
+    pub acc: &'a Accumulators,
+    /// 64-row chunks per consumer.
+    pub m_chunks: i64,
+    /// CTA tile (bm, bn); `bn` divides 128 so that a tile's columns share one B scale per k-block.
+    pub tile: (i64, i64),
+    /// `" + cw * rows"` when consumers split the tile's rows, else empty.
+    pub row_base: String,
+}
+
+impl Promotion<'_> {
+    /// Loads of k-block `kb`'s scales into `dst[c][h]`: the A scale of the thread's row in chunk `c`, row
+    /// pair `h`, times the tile's B scale (0 for rows past M).
+    fn load(&self, dst: &str, kb: &str) -> String {
+        let ((bm, bn), m_chunks) = (self.tile, self.m_chunks);
+        let f = &self.acc.fragment;
+        format!(
+            r#"{{
+#pragma unroll
+          for (int c = 0; c < {m_chunks}; ++c)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {{
+              const int r = tm * {bm}{} + c * 64 + ({}) + {h} * h;
+              {dst}[c][h] = r < M ? scale_a[(long long)({kb}) * M + r] : 0.f;
+            }}
+          const float sbk = scale_b[(long long)((tn * {bn}) / {SCALE_BLOCK}) * ktiles + ({kb})];
+#pragma unroll
+          for (int c = 0; c < {m_chunks}; ++c) {{ {dst}[c][0] *= sbk; {dst}[c][1] *= sbk; }}
+        }}"#,
+            self.row_base,
+            f.row,
+            h = self.acc.h_rows,
+        )
+    }
+
+    /// Before a tile's k-blocks: the first k-block's scales (`sak[c][h]`, the A scale of the thread's row
+    /// times the B scale).
+    pub fn prologue(&self) -> String {
+        format!(
+            "// block scales: B per ({SCALE_BLOCK} cols, {SCALE_BLOCK} of K), A per (row, {SCALE_BLOCK} of K) for the thread's rows
+      // (gmma_c_layout: value 2h + .. is in row frag_row + {} * h); loaded one k-block ahead
+      float sak[{}][2];
+      {}
+",
+            self.acc.h_rows,
+            self.m_chunks,
+            self.load("sak", "0")
+        )
+    }
+
+    /// While a k-block's wgmmas run: the next k-block's scales into `nsak`.
+    pub fn scales(&self) -> String {
+        format!(
+            "        float nsak[{}][2];
+        if (kb + 1 < ktiles) {}
+",
+            self.m_chunks,
+            self.load("nsak", "kb + 1")
+        )
+    }
+
+    /// `acc += tmp * scale` for every register (value `i` is in row pair `h = (i / 2) % 2`), then the next
+    /// k-block's scales become current.
+    pub fn promote(&self) -> String {
+        let (m_chunks, nacc) = (self.m_chunks, self.tile.1 / 2);
+        format!(
+            r#"        // promotion: the k-block's product, scaled, into the f32 accumulators
+#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) {{
+#pragma unroll
+          for (int i = 0; i < {nacc}; ++i) acc[c][i] += tmp[c][i] * sak[c][(i >> 1) & 1];
+          sak[c][0] = nsak[c][0]; sak[c][1] = nsak[c][1];
+        }}
+"#
+        )
+    }
+}
