@@ -113,6 +113,20 @@ fn fp8_gemm_compiles_without_spills() {
             even,
         ),
         (block, (e4, e4), Scaling::Block, DType::BF16, even),
+        (
+            HopperConfig::large(),
+            (e4, e4),
+            Scaling::Block,
+            DType::BF16,
+            even,
+        ),
+        (
+            HopperConfig::large(),
+            (e5, e4),
+            Scaling::Block,
+            DType::F32,
+            odd,
+        ),
         (block, (e4, e4), Scaling::Block, DType::F32, odd),
         (
             HopperConfig {

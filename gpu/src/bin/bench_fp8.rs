@@ -47,6 +47,9 @@ mod imp {
             if has("error") {
                 error(&rt)?;
             }
+            if has("sweep") {
+                sweep(&rt)?;
+            }
             if has("bench") || has("quick") {
                 bench(&rt, has("quick"))?;
             }
@@ -239,7 +242,12 @@ mod imp {
                 HopperConfig::pingpong(),
             ],
             Scaling::Block => vec![
-                sm90_fp8_config(8192, 8192, 16384, 132, Scaling::Block),
+                HopperConfig::large(),
+                HopperConfig {
+                    bn: 128,
+                    stages: 6,
+                    ..HopperConfig::large()
+                },
                 HopperConfig {
                     bm: 64,
                     persistent: true,
@@ -462,6 +470,62 @@ mod imp {
             bs / slow.1,
             bs / pt
         ))
+    }
+
+    /// Tile configurations of both scalings at 8192^3 (TFLOP/s, medians of 3 interleaved rounds).
+    fn sweep(rt: &Runtime) -> Result<()> {
+        let (m, n, k) = (8192i64, 8192i64, 8192i64);
+        let p = problem(m, n, k);
+        let types = (DType::E4M3, DType::E4M3);
+        let d = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
+        let cooperative = |bn, stages| HopperConfig {
+            bn,
+            stages,
+            ..HopperConfig::large()
+        };
+        let configs = [
+            cooperative(256, 4),
+            cooperative(128, 6),
+            HopperConfig::pingpong(),
+            HopperConfig {
+                bm: 256,
+                bn: 128,
+                ..HopperConfig::large()
+            },
+        ];
+        let mut runs = Vec::new();
+        for scaling in [Scaling::PerTensor, Scaling::Block] {
+            let ops = Operands::new(rt, &p, types, scaling, false, 1)?;
+            for cfg in configs {
+                let fused = Fused::default();
+                let cfg = cfg.for_bits(8);
+                let Ok(kern) =
+                    generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &fused)
+                else {
+                    continue;
+                };
+                let [a, b] = &ops.dev;
+                let [sa, sb] = &ops.dev_scales;
+                let bufs = [
+                    rt.bind(a),
+                    rt.bind(b),
+                    rt.bind(&d),
+                    rt.bind(sa),
+                    rt.bind(sb),
+                ];
+                runs.push((kern.name.clone(), rt.prepare(&kern, &bufs)?, Vec::new()));
+            }
+        }
+        for _ in 0..3 {
+            for (_, prepared, t) in runs.iter_mut() {
+                let ms = rt.time_ms(2, 10, || rt.run(prepared))?;
+                t.push(2.0 * (m * n * k) as f64 / ms / 1e9);
+            }
+        }
+        for (name, _, t) in runs.iter_mut() {
+            println!("sweep 8192^3 {name}: {:.0} TFLOP/s", median(t));
+        }
+        Ok(())
     }
 
     fn bench(rt: &Runtime, quick: bool) -> Result<()> {

@@ -289,10 +289,12 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
         ));
     }
     let rows = c.bm / if c.pingpong { 1 } else { c.consumers as i64 };
-    if inp.scaling == Some(Scaling::Block) && (SCALE_BLOCK % c.bn != 0 || rows * c.bn > 64 * 128) {
+    let split_n = c.bn.min(SCALE_BLOCK);
+    let aligned = SCALE_BLOCK % c.bn == 0 || c.bn % SCALE_BLOCK == 0;
+    if inp.scaling == Some(Scaling::Block) && (!aligned || rows * (c.bn + split_n) > 64 * 384) {
         return unsupported(format!(
-            "block scaling needs bn dividing {SCALE_BLOCK} (one B scale per tile and k-block) and at most 64x128 \
-             accumulators per consumer (they are held twice: f32 sums and one k-block's product): bn = {}, {rows} rows",
+            "block scaling needs bn dividing {SCALE_BLOCK} or a multiple of it (B scales per 128 columns), and \
+             at most 64 x 384 accumulators per consumer (f32 sums + one 128-column split's product): bn = {}, {rows} rows",
             c.bn
         ));
     }
@@ -501,11 +503,12 @@ fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> Str
     );
     s += &wgmma::descriptor_fn("smem_desc_a", op_a.lbo, op_a.sbo, lt);
     s += &wgmma::descriptor_fn("smem_desc_b", op_b.lbo, op_b.sbo, lt);
+    let block = inp.scaling == Some(Scaling::Block);
     let mma = wgmma::Wgmma {
-        n: c.bn,
+        n: if block { c.bn.min(SCALE_BLOCK) } else { c.bn },
         types: (inp.a, inp.b),
         tnsp: (op_a.tnsp, op_b.tnsp),
-        accumulate_arg: inp.scaling == Some(Scaling::Block),
+        accumulate_arg: block,
     };
     s += &mma.device_fns();
     s += &store_fns(output);

@@ -436,25 +436,32 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 }
 
 /// The SM90 FP8 configuration by shape (`bk` = 128): per-tensor scaling chooses as [`sm90_config`];
-/// block scaling holds the accumulators twice, so its candidates are two consumers of 64x128
-/// (cooperative 128x128 with the TMA-store epilogue when D's rows allow) and one consumer of 64x128 or
-/// 64x64 for small outputs.
+/// block scaling holds one 128-column split's product besides the f32 sums, so its candidates have 64
+/// rows per consumer: cooperative 128x256 and 128x128 (TMA-store epilogue when D's rows allow), one
+/// consumer of 64x128 or 64x64 for small outputs.
 pub fn sm90_fp8_config(m: i64, n: i64, ldd_bytes: i64, sms: u32, scaling: Scaling) -> HopperConfig {
     let config = match scaling {
         Scaling::PerTensor => sm90_config(m, n, ldd_bytes, sms),
         Scaling::Block => {
+            let tma_store = ldd_bytes % 16 == 0;
+            let wide = HopperConfig {
+                tma_store,
+                ..HopperConfig::large()
+            };
             let cooperative = HopperConfig {
                 bn: 128,
                 stages: 6,
-                tma_store: ldd_bytes % 16 == 0,
-                ..HopperConfig::large()
+                ..wide
             };
             let small = sm90_candidates(false)
                 .into_iter()
                 .filter(|(c, _)| c.bm == 64)
                 .collect::<Vec<_>>();
-            let candidates: Vec<_> = [(cooperative, 0.85)].into_iter().chain(small).collect();
-            best_filling(&candidates, m, n, sms).unwrap_or(cooperative)
+            let candidates: Vec<_> = [(wide, 1.0), (cooperative, 0.8)]
+                .into_iter()
+                .chain(small)
+                .collect();
+            best_filling(&candidates, m, n, sms).unwrap_or(wide)
         }
     };
     config.for_bits(8)

@@ -16,6 +16,7 @@
 //! let acc = Accumulators::new(128).unwrap();
 //! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into() };
 //! assert!(p.scales().contains("scale_a[(long long)(kb + 1) * M + r]"));
+//! assert_eq!((p.splits(), p.split_n()), (1, 128));
 //! assert_eq!(Scaling::Block.tag(), "_bs");
 //! ```
 
@@ -76,17 +77,29 @@ pub struct Promotion<'a> {
     pub acc: &'a Accumulators,
     /// 64-row chunks per consumer.
     pub m_chunks: i64,
-    /// CTA tile (bm, bn); `bn` divides 128 so that a tile's columns share one B scale per k-block.
+    /// CTA tile (bm, bn); `bn` divides 128 or is a multiple of it.
     pub tile: (i64, i64),
     /// `" + cw * rows"` when consumers split the tile's rows, else empty.
     pub row_base: String,
 }
 
 impl Promotion<'_> {
-    /// Loads of k-block `kb`'s scales into `dst[c][h]`: the A scale of the thread's row in chunk `c`, row
-    /// pair `h`, times the tile's B scale (0 for rows past M).
+    /// Column splits of the tile, one per 128-column B scale block (1 when `bn` <= 128): each k-block runs
+    /// the splits one after the other into the same `tmp`, so that only one split's product is held
+    /// besides the f32 sums.
+    pub fn splits(&self) -> i64 {
+        (self.tile.1 / SCALE_BLOCK).max(1)
+    }
+
+    /// The wgmma N of one split.
+    pub fn split_n(&self) -> i64 {
+        self.tile.1 / self.splits()
+    }
+
+    /// Loads of k-block `kb`'s scales: `{dst}a[c][h]`, the A scale of the thread's row in chunk `c`, row
+    /// pair `h` (0 past M), and `{dst}b[s]`, the B scale of split `s`.
     fn load(&self, dst: &str, kb: &str) -> String {
-        let ((bm, bn), m_chunks) = (self.tile, self.m_chunks);
+        let ((bm, bn), m_chunks, splits) = (self.tile, self.m_chunks, self.splits());
         let f = &self.acc.fragment;
         format!(
             r#"{{
@@ -95,57 +108,72 @@ impl Promotion<'_> {
 #pragma unroll
             for (int h = 0; h < 2; ++h) {{
               const int r = tm * {bm}{} + c * 64 + ({}) + {h} * h;
-              {dst}[c][h] = r < M ? scale_a[(long long)({kb}) * M + r] : 0.f;
+              {dst}a[c][h] = r < M ? scale_a[(long long)({kb}) * M + r] : 0.f;
             }}
-          const float sbk = scale_b[(long long)((tn * {bn}) / {SCALE_BLOCK}) * ktiles + ({kb})];
 #pragma unroll
-          for (int c = 0; c < {m_chunks}; ++c) {{ {dst}[c][0] *= sbk; {dst}[c][1] *= sbk; }}
+          for (int q = 0; q < {splits}; ++q)
+            {dst}b[q] = scale_b[(long long)((tn * {bn} + q * {}) / {SCALE_BLOCK}) * ktiles + ({kb})];
         }}"#,
             self.row_base,
             f.row,
+            self.split_n(),
             h = self.acc.h_rows,
         )
     }
 
-    /// Before a tile's k-blocks: the first k-block's scales (`sak[c][h]`, the A scale of the thread's row
-    /// times the B scale).
+    /// Before a tile's k-blocks: the first k-block's scales (`sa_a`, `sa_b`).
     pub fn prologue(&self) -> String {
         format!(
             "// block scales: B per ({SCALE_BLOCK} cols, {SCALE_BLOCK} of K), A per (row, {SCALE_BLOCK} of K) for the thread's rows
       // (gmma_c_layout: value 2h + .. is in row frag_row + {} * h); loaded one k-block ahead
-      float sak[{}][2];
+      float sa_a[{}][2], sa_b[{}];
       {}
 ",
             self.acc.h_rows,
             self.m_chunks,
-            self.load("sak", "0")
+            self.splits(),
+            self.load("sa_", "0")
         )
     }
 
-    /// While a k-block's wgmmas run: the next k-block's scales into `nsak`.
+    /// While the first split's wgmmas run: the next k-block's scales (`ns_a`, `ns_b`).
     pub fn scales(&self) -> String {
         format!(
-            "        float nsak[{}][2];
+            "        float ns_a[{}][2] = {{}}, ns_b[{}] = {{}};
         if (kb + 1 < ktiles) {}
 ",
             self.m_chunks,
-            self.load("nsak", "kb + 1")
+            self.splits(),
+            self.load("ns_", "kb + 1")
         )
     }
 
-    /// `acc += tmp * scale` for every register (value `i` is in row pair `h = (i / 2) % 2`), then the next
-    /// k-block's scales become current.
-    pub fn promote(&self) -> String {
-        let (m_chunks, nacc) = (self.m_chunks, self.tile.1 / 2);
-        format!(
-            r#"        // promotion: the k-block's product, scaled, into the f32 accumulators
+    /// `acc += tmp * scale` for split `s`'s registers (value `i` of the split is in row pair
+    /// `h = (i / 2) % 2`, column group `s * split_n / 8 + i / 4`); after the last split the next k-block's
+    /// scales become current.
+    pub fn promote(&self, s: i64) -> String {
+        let (m_chunks, nacc) = (self.m_chunks, self.split_n() / 2);
+        let mut c = format!(
+            r#"        // promotion of split {s}: the k-block's product, scaled, into the f32 accumulators
 #pragma unroll
         for (int c = 0; c < {m_chunks}; ++c) {{
+          const float s0 = sa_a[c][0] * sa_b[{s}], s1 = sa_a[c][1] * sa_b[{s}];
 #pragma unroll
-          for (int i = 0; i < {nacc}; ++i) acc[c][i] += tmp[c][i] * sak[c][(i >> 1) & 1];
-          sak[c][0] = nsak[c][0]; sak[c][1] = nsak[c][1];
+          for (int i = 0; i < {nacc}; ++i) acc[c][{} + i] += tmp[c][i] * ((i >> 1) & 1 ? s1 : s0);
         }}
-"#
-        )
+"#,
+            s * nacc
+        );
+        if s + 1 == self.splits() {
+            c += &format!(
+                r#"#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) {{ sa_a[c][0] = ns_a[c][0]; sa_a[c][1] = ns_a[c][1]; }}
+#pragma unroll
+        for (int q = 0; q < {}; ++q) sa_b[q] = ns_b[q];
+"#,
+                self.splits()
+            );
+        }
+        c
     }
 }

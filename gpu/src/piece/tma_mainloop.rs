@@ -49,8 +49,11 @@ impl WarpSpecialized<'_> {
         self.tile.0 * self.tile.2 * self.elem_bytes
     }
 
-    fn wgmma_name(&self) -> String {
-        format!("wgmma_m64n{}k{}", self.tile.1, self.operands[0].mma_k)
+    /// The wgmma's N: the tile's, or one promotion split's.
+    fn mma_n(&self) -> i64 {
+        self.promotion
+            .as_ref()
+            .map_or(self.tile.1, Promotion::split_n)
     }
 
     /// Shared-memory carve-up, barrier initialization, tensor-map prefetch and the tile counts.
@@ -130,9 +133,11 @@ impl WarpSpecialized<'_> {
 
     /// The wgmmas of one k-block: for each K step of the instruction and 64-row chunk, descriptors advanced
     /// by the stage layout's offsets.
-    fn wgmmas(&self, target: &str, accumulate: &str) -> String {
+    /// `b_rows`: the first B row (N) of the wgmmas (a promotion split's).
+    fn wgmmas(&self, target: &str, accumulate: &str, b_rows: i64) -> String {
         let [a, b] = self.operands;
         let (m_chunks, bk) = (self.m_chunks, self.tile.2);
+        let b_off = b.mn64 * b_rows / 64;
         format!(
             r#"#pragma unroll
         for (int c = 0; c < {m_chunks}; ++c) fence_acc({target}[c]);
@@ -141,13 +146,14 @@ impl WarpSpecialized<'_> {
         for (int k = 0; k < {}; ++k) {{
 #pragma unroll
           for (int c = 0; c < {m_chunks}; ++c)
-            {}({target}[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + k * {}u){accumulate});
+            wgmma_m64n{}k{}({target}[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + {b_off}u + k * {}u){accumulate});
         }}
         {}
 "#,
             wgmma::FENCE,
             bk / a.mma_k,
-            self.wgmma_name(),
+            self.mma_n(),
+            a.mma_k,
             a.mn64,
             a.k_step,
             b.k_step,
@@ -165,27 +171,33 @@ impl WarpSpecialized<'_> {
         if (kb > 0 && tid == 0) mbar_arrive(empty_bar + 8 * prev);
         prev = s;
 "#,
-            self.wgmmas("acc", ""),
+            self.wgmmas("acc", "", 0),
             self.m_chunks,
             wgmma::wait(1)
         )
     }
 
-    /// One block-scaled k-block: the wgmmas into `tmp` from zero, the scale loads while they run, the
-    /// wait, the stage's release and the promotion into `acc`.
+    /// One block-scaled k-block: per column split, the wgmmas into `tmp` from zero (the first split with
+    /// the next k-block's scale loads behind it), the wait, and the promotion into `acc`; the stage is
+    /// released after the last split's wgmmas.
     fn k_block_promoted(&self, p: &Promotion) -> String {
-        format!(
-            r#"{}{}        {}
-#pragma unroll
-        for (int c = 0; c < {}; ++c) fence_acc(tmp[c]);
-        if (tid == 0) mbar_arrive(empty_bar + 8 * s);   // the stage is read: release it
-{}"#,
-            self.wgmmas("tmp", ", k > 0"),
-            p.scales(),
-            wgmma::wait(0),
-            self.m_chunks,
-            p.promote()
-        )
+        let mut c = String::new();
+        for s in 0..p.splits() {
+            c += &self.wgmmas("tmp", ", k > 0", s * p.split_n());
+            if s == 0 {
+                c += &p.scales();
+            }
+            c += &format!(
+                "        {}\n#pragma unroll\n        for (int c = 0; c < {}; ++c) fence_acc(tmp[c]);\n",
+                wgmma::wait(0),
+                self.m_chunks
+            );
+            if s + 1 == p.splits() {
+                c += "        if (tid == 0) mbar_arrive(empty_bar + 8 * s);   // the stage is read: release it\n";
+            }
+            c += &p.promote(s);
+        }
+        c
     }
 
     /// The consumer warp groups: for each tile, zero the accumulators, run the k-blocks, release the
@@ -225,7 +237,8 @@ impl WarpSpecialized<'_> {
                 self.k_block_promoted(p),
                 String::new(),
                 format!(
-                    "\n    float tmp[{m_chunks}][{nacc}];   // one k-block's product before promotion"
+                    "\n    float tmp[{m_chunks}][{}];   // one split's product of one k-block, before promotion",
+                    p.split_n() / 2
                 ),
             ),
             None => (
