@@ -494,8 +494,13 @@ mod imp {
             },
         ];
         let mut runs = Vec::new();
-        for scaling in [Scaling::PerTensor, Scaling::Block] {
-            let ops = Operands::new(rt, &p, types, scaling, false, 1)?;
+        // the operands stay alive while the prepared launches (raw addresses) run
+        let operands = [
+            Operands::new(rt, &p, types, Scaling::PerTensor, false, 1)?,
+            Operands::new(rt, &p, types, Scaling::Block, false, 1)?,
+        ];
+        for ops in &operands {
+            let scaling = ops.scaling;
             for cfg in configs {
                 let fused = Fused::default();
                 let cfg = cfg.for_bits(8);
