@@ -3,7 +3,10 @@
 
 use cute_gpu::DType;
 use cute_gpu::Major;
-use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
+use cute_gpu::kernels::gemm_sm90::{
+    Fused, HopperConfig, HopperProblem, generate_hopper_fp8_gemm, generate_hopper_gemm,
+};
+use cute_gpu::piece::fp8_scaling::Scaling;
 
 fn snapshot(label: &str, problem: HopperProblem, cfg: HopperConfig, tin: DType, tout: DType) {
     let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();
@@ -65,5 +68,26 @@ fn one_kernel_serves_many_sizes_of_one_alignment_class() {
         for (m, n, k) in [(8192, 8192, 8192), (77, 301, 40), (4095, 4097, 1023)] {
             assert_eq!(a, source(m, n, k, cfg), "{m}x{n}x{k} {cfg:?}");
         }
+    }
+}
+
+/// FP8 with per-tensor scales (k32 wgmma, 128-value K stages) and with block scales (128-column splits,
+/// promotion every 128 of K).
+#[test]
+fn hopper_fp8_per_tensor_and_block_scaled() {
+    let p = HopperProblem {
+        lda: 4096,
+        ldb: 4096,
+        ..HopperProblem::padded(4096, 4096, 4096)
+    };
+    let cfg = HopperConfig::large().for_bits(8);
+    for (label, scaling) in [
+        ("hopper_fp8_per_tensor", Scaling::PerTensor),
+        ("hopper_fp8_block_scaled", Scaling::Block),
+    ] {
+        let types = (DType::E4M3, DType::E4M3);
+        let k = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &Fused::default())
+            .unwrap();
+        insta::assert_snapshot!(label, k.source);
     }
 }

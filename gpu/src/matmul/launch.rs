@@ -2,6 +2,10 @@
 //! cache, and the launches (one per batch) on the caller's stream, with cudarc's event tracking kept
 //! around each launch.
 
+mod fp8;
+
+pub use fp8::{Fp8Element, Fp8Scales};
+
 use super::plan::{Plan, Request, Span, alternatives, check_spans, plan};
 use super::tune::{TuneTable, class_key};
 use crate::dtype::DType;
@@ -87,6 +91,7 @@ pub struct Gemm {
     plans: Mutex<HashMap<u64, Vec<Arc<Entry>>>>,
     mma_sync_only: bool,
     tuner: Option<(String, Mutex<TuneTable>)>,
+    fp8_plans: Mutex<HashMap<fp8::Fp8Key, Arc<fp8::Fp8Entry>>>,
 }
 
 /// The device addresses and sizes of one call's buffers (A, B, C, D, bias) and the element sizes.
@@ -156,6 +161,7 @@ impl Gemm {
             plans: Mutex::new(HashMap::new()),
             mma_sync_only: false,
             tuner: None,
+            fp8_plans: Mutex::new(HashMap::new()),
         })
     }
 

@@ -29,6 +29,7 @@
 //! # }
 //! ```
 
+pub mod fp8;
 #[cfg(feature = "cuda")]
 mod launch;
 pub mod plan;
@@ -37,4 +38,4 @@ pub mod tune;
 
 pub use crate::piece::epilogue_op::{Activation, BiasKind};
 #[cfg(feature = "cuda")]
-pub use launch::{Bias, Element, Epilogue, Gemm, Matrix, MatrixMut};
+pub use launch::{Bias, Element, Epilogue, Fp8Element, Fp8Scales, Gemm, Matrix, MatrixMut};

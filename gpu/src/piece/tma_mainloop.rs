@@ -137,7 +137,10 @@ impl WarpSpecialized<'_> {
     fn wgmmas(&self, target: &str, accumulate: &str, b_rows: i64) -> String {
         let [a, b] = self.operands;
         let (m_chunks, bk) = (self.m_chunks, self.tile.2);
-        let b_off = b.mn64 * b_rows / 64;
+        let b_off = match b.mn64 * b_rows / 64 {
+            0 => String::new(),
+            bytes => format!("{bytes}u + "),
+        };
         format!(
             r#"#pragma unroll
         for (int c = 0; c < {m_chunks}; ++c) fence_acc({target}[c]);
@@ -146,7 +149,7 @@ impl WarpSpecialized<'_> {
         for (int k = 0; k < {}; ++k) {{
 #pragma unroll
           for (int c = 0; c < {m_chunks}; ++c)
-            wgmma_m64n{}k{}({target}[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + {b_off}u + k * {}u){accumulate});
+            wgmma_m64n{}k{}({target}[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + {b_off}k * {}u){accumulate});
         }}
         {}
 "#,

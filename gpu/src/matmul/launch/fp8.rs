@@ -1,0 +1,212 @@
+//! The FP8 GEMM call ([`Gemm::run_fp8`]): the request's checks and plan ([`crate::matmul::fp8`]), the
+//! buffers' spans and the scales' lengths checked before the launch, plans cached per request.
+
+use super::{Element, Epilogue, Gemm, Matrix, MatrixMut};
+use crate::dtype::DType;
+use crate::error::{GpuError, Result};
+use crate::fp8::{E4M3, E5M2};
+use crate::kernel::Kernel;
+use crate::matmul::fp8::{Fp8Request, plan_fp8};
+use crate::matmul::plan::{Span, check_spans};
+use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
+use crate::piece::fp8_scaling::Scaling;
+use crate::runtime::{LoadedKernel, RawBuffer};
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr};
+use cute_layout_core::Layout;
+use std::sync::Arc;
+
+/// An FP8 element type of A and B: [`E4M3`] or [`E5M2`].
+pub trait Fp8Element: DeviceRepr {
+    /// The kernel-side type.
+    const DTYPE: DType;
+}
+
+impl Fp8Element for E4M3 {
+    const DTYPE: DType = DType::E4M3;
+}
+impl Fp8Element for E5M2 {
+    const DTYPE: DType = DType::E5M2;
+}
+
+/// The f32 scales of an FP8 GEMM: device scalars per tensor (as `torch._scaled_mm`), or DeepSeek-V3
+/// blocks: A's `(M, ceil(K/128))` column-major, B's `(ceil(N/128), ceil(K/128))` row-major.
+pub enum Fp8Scales<'a> {
+    /// `D = scale_a[0] * scale_b[0] * A·B`.
+    PerTensor {
+        /// A's scale (one value).
+        a: &'a CudaSlice<f32>,
+        /// B's scale (one value).
+        b: &'a CudaSlice<f32>,
+    },
+    /// A per 1x128 block, B per 128x128 block, promoted to f32 every 128 of K.
+    Block {
+        /// A's scales.
+        a: &'a CudaSlice<f32>,
+        /// B's scales.
+        b: &'a CudaSlice<f32>,
+    },
+}
+
+impl<'a> Fp8Scales<'a> {
+    fn parts(&self) -> (Scaling, &'a CudaSlice<f32>, &'a CudaSlice<f32>) {
+        match *self {
+            Fp8Scales::PerTensor { a, b } => (Scaling::PerTensor, a, b),
+            Fp8Scales::Block { a, b } => (Scaling::Block, a, b),
+        }
+    }
+}
+
+/// What an FP8 plan depends on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Fp8Key {
+    layouts: [Layout; 3],
+    c: Option<Layout>,
+    types: [DType; 3],
+    scaling: Scaling,
+    scalars: (u32, u32),
+    aligned: [bool; 4],
+    op: EpilogueOp,
+}
+
+/// A planned FP8 request: the kernel and its loaded module.
+pub(super) struct Fp8Entry {
+    kernel: Kernel,
+    loaded: Arc<LoadedKernel>,
+}
+
+impl Gemm {
+    /// `D = act(alpha * s·(A·B) + beta * C + bias)` with FP8 A and B ([`E4M3`] / [`E5M2`], A row-major,
+    /// B column-major, 16-byte rows) and the per-tensor or block `scales` `s`, f32 accumulation, on the
+    /// handle's stream (Hopper only). Bad input (layouts, short buffers or scales, misaligned bases, D
+    /// overlapping an input) is an error before any launch.
+    pub fn run_fp8<A: Fp8Element, B: Fp8Element, O: Element>(
+        &self,
+        a: &Matrix<A>,
+        b: &Matrix<B>,
+        c: Option<&Matrix<O>>,
+        d: &mut MatrixMut<O>,
+        scales: &Fp8Scales,
+        e: &Epilogue<O>,
+    ) -> Result<()> {
+        let stream = self.rt.stream().clone();
+        let (scaling, sa, sb) = scales.parts();
+        let (pa, _ga) = a.data.device_ptr(&stream);
+        let (pb, _gb) = b.data.device_ptr(&stream);
+        let (psa, _gsa) = sa.device_ptr(&stream);
+        let (psb, _gsb) = sb.device_ptr(&stream);
+        let c_guard = c.map(|c| c.data.device_ptr(&stream));
+        let bias_guard = e
+            .bias
+            .as_ref()
+            .map(|b| (b.data.device_ptr(&stream), b.data.len()));
+        let d_len = d.data.len();
+        let (pd, _gd) = d.data.device_ptr_mut(&stream);
+        let pc = c_guard.as_ref().map_or(pd, |g| g.0);
+        let request = Fp8Request {
+            a: &a.layout,
+            b: &b.layout,
+            c: c.map(|c| &c.layout),
+            d: &d.layout,
+            types: (A::DTYPE, B::DTYPE),
+            output: O::DTYPE,
+            scaling,
+            alpha: e.alpha,
+            beta: e.beta,
+            arch: if self.mma_sync_only {
+                "sm_80"
+            } else {
+                self.rt.arch()
+            },
+            aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
+            sm_count: self.rt.sm_count(),
+            op: EpilogueOp {
+                bias: e.bias.as_ref().map_or(BiasKind::None, |b| b.per),
+                activation: e.activation,
+                scale: false,
+            },
+        };
+        let Some(entry) = self.fp8_entry(&request)? else {
+            return Ok(());
+        };
+        let os = std::mem::size_of::<O>();
+        let mut spans = vec![
+            Span::new("A", pa, a.data.len(), &a.layout, 1)?,
+            Span::new("B", pb, b.data.len(), &b.layout, 1)?,
+        ];
+        if let Some(c) = c {
+            spans.push(Span::new("C", pc, c.data.len() * os, &c.layout, os)?);
+        }
+        spans.push(Span::new("D", pd, d_len * os, &d.layout, os)?);
+        check_spans(&spans)?;
+        let bytes_of = |name: &str| {
+            entry
+                .kernel
+                .buffers
+                .iter()
+                .find(|b| b.name == name)
+                .map_or(0, |b| b.bytes)
+        };
+        for (name, len) in [("scale_a", sa.len()), ("scale_b", sb.len())] {
+            if len * 4 < bytes_of(name) {
+                return Err(GpuError::BufferTooSmall {
+                    arg: name.to_string(),
+                    bytes: len * 4,
+                    needed: bytes_of(name),
+                });
+            }
+        }
+        let raw = |name: &str| -> Result<RawBuffer> {
+            let (p, n) = match name {
+                "A" => (pa, a.data.len()),
+                "B" => (pb, b.data.len()),
+                "C" => (pc, c.map_or(d_len, |c| c.data.len()) * os),
+                "D" => (pd, d_len * os),
+                "scale_a" => (psa, sa.len() * 4),
+                "scale_b" => (psb, sb.len() * 4),
+                "bias" => bias_guard
+                    .as_ref()
+                    .map_or((0, 0), |((p, _), n)| (*p, n * os)),
+                other => {
+                    return Err(GpuError::Config {
+                        kernel: "matmul (FP8)",
+                        reason: format!("{}: unknown buffer {other}", entry.kernel.name),
+                    });
+                }
+            };
+            Ok(RawBuffer::new(p, n))
+        };
+        let buffers = entry
+            .kernel
+            .buffers
+            .iter()
+            .map(|b| raw(&b.name))
+            .collect::<Result<Vec<_>>>()?;
+        let prepared = self
+            .rt
+            .bind_kernel(&entry.kernel, entry.loaded.clone(), &buffers)?;
+        self.rt.run(&prepared)
+    }
+
+    /// The cached plan of `r`, planned and loaded on first use.
+    fn fp8_entry(&self, r: &Fp8Request) -> Result<Option<Arc<Fp8Entry>>> {
+        let key = Fp8Key {
+            layouts: [r.a.clone(), r.b.clone(), r.d.clone()],
+            c: r.c.cloned(),
+            types: [r.types.0, r.types.1, r.output],
+            scaling: r.scaling,
+            scalars: (r.alpha.to_bits(), r.beta.to_bits()),
+            aligned: r.aligned,
+            op: r.op,
+        };
+        if let Some(e) = Self::lock(&self.fp8_plans)?.get(&key) {
+            return Ok(Some(e.clone()));
+        }
+        let Some(kernel) = plan_fp8(r)? else {
+            return Ok(None);
+        };
+        let loaded = self.rt.load(&kernel)?;
+        let entry = Arc::new(Fp8Entry { kernel, loaded });
+        Self::lock(&self.fp8_plans)?.insert(key, entry.clone());
+        Ok(Some(entry))
+    }
+}

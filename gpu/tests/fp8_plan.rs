@@ -1,0 +1,151 @@
+//! The FP8 GEMM request's plan (no GPU): every bad input is an error naming the values, the tile choice
+//! per scaling and shape, nothing to do for M or N = 0.
+
+use cute_gpu::DType;
+use cute_gpu::matmul::fp8::{Fp8Request, plan_fp8};
+use cute_gpu::piece::{epilogue_op::EpilogueOp, fp8_scaling::Scaling};
+use cute_layout_core::Layout;
+
+fn l(s: &str) -> Layout {
+    s.parse().unwrap()
+}
+
+struct Case {
+    a: Layout,
+    b: Layout,
+    d: Layout,
+}
+
+fn case(m: i64, n: i64, k: i64) -> Case {
+    Case {
+        a: l(&format!("({m},{k}):({k},1)")),
+        b: l(&format!("({k},{n}):(1,{k})")),
+        d: l(&format!("({m},{n}):({n},1)")),
+    }
+}
+
+fn request(c: &Case, scaling: Scaling) -> Fp8Request<'_> {
+    Fp8Request {
+        a: &c.a,
+        b: &c.b,
+        c: None,
+        d: &c.d,
+        types: (DType::E4M3, DType::E4M3),
+        output: DType::BF16,
+        scaling,
+        alpha: 1.0,
+        beta: 0.0,
+        arch: "sm_90a",
+        aligned: [true; 4],
+        sm_count: 132,
+        op: EpilogueOp::default(),
+    }
+}
+
+fn error(r: &Fp8Request) -> String {
+    plan_fp8(r).unwrap_err().to_string()
+}
+
+#[test]
+fn tiles_by_scaling_and_shape() {
+    let big = case(8192, 8192, 8192);
+    let name = |r| plan_fp8(&r).unwrap().unwrap().name;
+    assert!(name(request(&big, Scaling::PerTensor)).contains("_128x256x128_c2_s4_g8_p_ts_pt"));
+    assert!(name(request(&big, Scaling::Block)).contains("_128x256x128_c2_s4_g8_p_ts_bs"));
+    let skinny = case(128, 8192, 8192);
+    assert!(name(request(&skinny, Scaling::Block)).contains("_64x128x128_c1"));
+    let empty = case(0, 64, 64);
+    assert!(
+        plan_fp8(&request(&empty, Scaling::PerTensor))
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[test]
+fn bad_input_is_an_error_naming_the_values() {
+    let ok = case(256, 256, 256);
+    let r = request(&ok, Scaling::PerTensor);
+    assert!(
+        error(&Fp8Request {
+            arch: "sm_80",
+            ..r.clone()
+        })
+        .contains("this device is sm_80")
+    );
+    let half = Fp8Request {
+        types: (DType::BF16, DType::BF16),
+        ..r.clone()
+    };
+    assert!(error(&half).contains("got bf16, bf16 -> bf16"));
+    let e4_out = Fp8Request {
+        output: DType::E4M3,
+        ..r.clone()
+    };
+    assert!(error(&e4_out).contains("-> e4m3"));
+    let col_a = l("(256,256):(1,256)");
+    assert!(
+        error(&Fp8Request {
+            a: &col_a,
+            ..r.clone()
+        })
+        .contains("A must be row-major")
+    );
+    let row_b = l("(256,256):(256,1)");
+    assert!(
+        error(&Fp8Request {
+            b: &row_b,
+            ..r.clone()
+        })
+        .contains("B column-major")
+    );
+    let col_d = l("(256,256):(1,256)");
+    assert!(
+        error(&Fp8Request {
+            d: &col_d,
+            ..r.clone()
+        })
+        .contains("D row-major")
+    );
+    let lda8 = l("(256,200):(200,1)");
+    let b200 = l("(200,256):(1,200)");
+    assert!(
+        error(&Fp8Request {
+            a: &lda8,
+            b: &b200,
+            ..r.clone()
+        })
+        .contains("lda = 200")
+    );
+    let short_k = l("(256,128):(128,1)");
+    assert!(
+        error(&Fp8Request {
+            a: &short_k,
+            ..r.clone()
+        })
+        .contains("shapes do not agree")
+    );
+    let batched = l("(256,256,2):(256,1,65536)");
+    assert!(
+        error(&Fp8Request {
+            a: &batched,
+            ..r.clone()
+        })
+        .contains("rank 2")
+    );
+    let misaligned = Fp8Request {
+        aligned: [true, false, true, true],
+        ..r.clone()
+    };
+    assert!(error(&misaligned).contains("B false"));
+    let k0 = case(64, 64, 0);
+    assert!(error(&request(&k0, Scaling::Block)).contains("K = 0"));
+    let c_other = l("(256,256):(512,1)");
+    assert!(
+        error(&Fp8Request {
+            c: Some(&c_other),
+            ..r
+        })
+        .contains("laid out as D")
+    );
+}
