@@ -11,7 +11,7 @@ use crate::piece::smem_tile::OperandTile;
 
 /// The ldmatrix plan of one operand: per (block along mn, k16 step), the byte delta from the step's base
 /// address when it is the same for every lane and warp (then one add), else `None` (full expression).
-struct AddressPlan<'a> {
+pub struct AddressPlan<'a> {
     tile: &'a OperandTile,
     deltas: Vec<Vec<Option<i64>>>,
 }
@@ -28,7 +28,8 @@ pub struct WarpMma<'a> {
 }
 
 impl AddressPlan<'_> {
-    fn new(t: &OperandTile, blocks: i64, ks_n: i64) -> Result<AddressPlan<'_>> {
+    /// The plan of tile `t` for `blocks` 16-wide blocks along mn and `ks_n` k16 steps.
+    pub fn new(t: &OperandTile, blocks: i64, ks_n: i64) -> Result<AddressPlan<'_>> {
         let per_warp = t.mn_tile / t.warps_along;
         let mut deltas = Vec::new();
         for blk in 0..blocks {
@@ -59,7 +60,7 @@ impl AddressPlan<'_> {
 
     /// Per-thread setup: the lane's (mn, k) from the lane layout plus the warp offset, and the swizzled
     /// byte address of each k16 step's first block.
-    fn setup(&self, warp_var: &str) -> Result<String> {
+    pub fn setup(&self, warp_var: &str) -> Result<String> {
         let t = self.tile;
         let low = t.prefix();
         let per_warp = t.mn_tile / t.warps_along;
@@ -98,7 +99,7 @@ impl AddressPlan<'_> {
     }
 
     /// The byte address (relative to the stage's operand base) of block `blk` at k16 step `ks`.
-    fn address(&self, blk: i64, ks: i64) -> String {
+    pub fn address(&self, blk: i64, ks: i64) -> String {
         match self.deltas[blk as usize][ks as usize] {
             Some(d) => format!("{}_ld[{ks}] + {d}", self.tile.prefix()),
             None => self.full_address(blk, ks),
@@ -169,4 +170,32 @@ impl WarpMma<'_> {
             self.ni_n - 1
         )
     }
+}
+
+/// Statements packing a thread's f32 accumulators `s[MI][NS][4]` (C fragments, `NS` n-atoms) into the A
+/// operand registers `a[MI][NS/tiles][regs]` of the next MMA, by the register map of
+/// [`crate::atom::accumulator_as_a`] (`tiles` consecutive C atoms along n form one A atom along k), with
+/// the conversion function `pack(lo, hi)` (f32 pair -> f16x2/bf16x2).
+pub fn accumulators_as_a(
+    map: &[[(i64, i64); 2]],
+    (s, a): (&str, &str),
+    (mi_n, ns): (i64, i64),
+    pack: &str,
+) -> String {
+    let tiles = map.iter().flatten().map(|x| x.0).max().unwrap_or(0) + 1;
+    let (ks, regs) = (ns / tiles, map.len());
+    let mut c = format!(
+        "    unsigned int {a}[{mi_n}][{ks}][{regs}];  // C fragments of {tiles} adjacent atoms = one A fragment (atom::accumulator_as_a)
+    #pragma unroll
+    for (int mi = 0; mi < {mi_n}; ++mi)
+      #pragma unroll
+      for (int kk = 0; kk < {ks}; ++kk) {{
+"
+    );
+    for (r, [(t0, v0), (t1, v1)]) in map.iter().enumerate() {
+        c += &format!(
+            "        {a}[mi][kk][{r}] = {pack}({s}[mi][kk * {tiles} + {t0}][{v0}], {s}[mi][kk * {tiles} + {t1}][{v1}]);\n"
+        );
+    }
+    c + "      }\n"
 }
