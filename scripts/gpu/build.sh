@@ -12,13 +12,14 @@ import json, sys, shutil
 for line in sys.stdin:
     try: m = json.loads(line)
     except ValueError: continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("run", "compile", "cute_gpu", "matmul_run"):
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("run", "compile", "cute_gpu", "matmul_run", "attention_run"):
         name = m["target"]["name"]
         name = "unit" if name == "cute_gpu" else name
         shutil.copy(m["executable"], "gpu-bin/test-" + name)
         print("gpu-bin/test-" + name)
 '
-cargo build -p cute-gpu --features cuda --release --bin bench
+cargo build -p cute-gpu --features cuda --release --bin bench --bin bench_attention
 cp target/release/bench gpu-bin/bench
+cp target/release/bench_attention gpu-bin/bench_attention
 cp scripts/gpu/device.sh gpu-bin/
 ls -la gpu-bin

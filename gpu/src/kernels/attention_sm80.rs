@@ -50,11 +50,14 @@ pub struct AttentionConfig {
     pub block_m: i64,
     /// Keys per K/V tile.
     pub block_n: i64,
+    /// Q's A fragments loaded once into registers (else re-read from shared memory per k16 step, which
+    /// d = 256 needs to stay within 255 registers).
+    pub q_in_registers: bool,
 }
 
 impl AttentionConfig {
     /// The default tiles for `head_dim`: 128x64 (d = 64: 32 rows per warp), 64x64 (d = 128), 64x32
-    /// (d = 256: the register budget of Q, O and S).
+    /// (d = 256: the register budget of O and S; Q read from shared memory per k16 step).
     pub fn new(dtype: DType, head_dim: i64, causal: bool, varlen: bool) -> AttentionConfig {
         let (block_m, block_n) = match head_dim {
             64 => (128, 64),
@@ -68,6 +71,7 @@ impl AttentionConfig {
             varlen,
             block_m,
             block_n,
+            q_in_registers: head_dim <= 128,
         }
     }
 
@@ -280,13 +284,23 @@ impl Geometry {
 
 /// `S = Q·Kᵀ` over the K tile at `ks_`: per k16 step over the head dim and 16-key block, one ldmatrix.x4
 /// (two n8 B fragments) and the warp's `mi_n` row atoms.
-fn scores(g: &Geometry, k: &AddressPlan) -> String {
+fn scores(g: &Geometry, k: &AddressPlan, q_smem: Option<&AddressPlan>) -> String {
     let (mi_n, bn) = (g.mi_n, g.bn);
     let mut c = format!("    float s[{mi_n}][{}][4];\n    #pragma unroll\n    for (int mi = 0; mi < {mi_n}; ++mi)\n      #pragma unroll\n      for (int nj = 0; nj < {}; ++nj) s[mi][nj][0] = s[mi][nj][1] = s[mi][nj][2] = s[mi][nj][3] = 0.f;\n", bn / 8, bn / 8);
     for ks in 0..g.d / 16 {
+        let qa = match q_smem {
+            Some(q) => {
+                c += &format!("    unsigned int qa{ks}[{mi_n}][4];  // Q's A fragments of this k16 step, from shared memory\n");
+                for mi in 0..mi_n {
+                    c += &format!("    ldmatrix_x4(qa{ks}[{mi}], sbase + {});\n", q.address(mi, ks));
+                }
+                format!("qa{ks}[mi]")
+            }
+            None => format!("qf[mi][{ks}]"),
+        };
         for nb in 0..bn / 16 {
             c += &format!(
-                "    {{ unsigned int r[4]; ldmatrix_x4(r, ks_ + {}); const unsigned int b0[2] = {{r[0], r[1]}}, b1[2] = {{r[2], r[3]}};\n      #pragma unroll\n      for (int mi = 0; mi < {mi_n}; ++mi) {{ mma_16816(s[mi][{}], qf[mi][{ks}], b0); mma_16816(s[mi][{}], qf[mi][{ks}], b1); }} }}\n",
+                "    {{ unsigned int r[4]; ldmatrix_x4(r, ks_ + {}); const unsigned int b0[2] = {{r[0], r[1]}}, b1[2] = {{r[2], r[3]}};\n      #pragma unroll\n      for (int mi = 0; mi < {mi_n}; ++mi) {{ mma_16816(s[mi][{}], {qa}, b0); mma_16816(s[mi][{}], {qa}, b1); }} }}\n",
                 k.address(nb, ks),
                 2 * nb,
                 2 * nb + 1
@@ -326,7 +340,9 @@ fn main_loop(cfg: &AttentionConfig, g: &Geometry, t: &Tiles, f: &Fragment, mma: 
     c += "  for (int j = 0; j < NB; ++j) {\n    const int n0 = j * BN;\n".replace("BN", &bn.to_string()).as_str();
     c += &format!("    const unsigned int ks_ = sbase + {} + (j & 1) * {kb}, vs_ = sbase + {} + (j & 1) * {vb};\n", g.k_off, g.v_off);
     c += "    copy_v(vs_, v_g, v_s, n0, n_end);\n    cp_async_commit();\n    cp_async_wait<1>();\n    __syncthreads();  // K(j) landed; every warp is done with block j-1\n";
-    c += &scores(g, &AddressPlan::new(&t.k, bn / 16, d / 16)?);
+    let q = AddressPlan::new(&t.q, mi_n, d / 16)?;
+    let q_smem = (!cfg.q_in_registers).then_some(&q);
+    c += &scores(g, &AddressPlan::new(&t.k, bn / 16, d / 16)?, q_smem);
     c += &format!("    if (j + 1 < NB) copy_k(sbase + {} + ((j + 1) & 1) * {kb}, k_g, k_s, n0 + {bn}, n_end);\n    cp_async_commit();\n", g.k_off);
     let needs = if cfg.causal { format!("n0 + {bn} > sk || n0 + {} > m0 + sk - sq", bn - 1) } else { format!("n0 + {bn} > sk") };
     let limit = |row: &str| if cfg.causal { format!("min(sk, {row} + 1 + sk - sq)") } else { "sk".to_string() };
@@ -384,7 +400,7 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
         g.bn,
         if cfg.causal { "_causal" } else { "" },
         if cfg.varlen { "_varlen" } else { "" }
-    );
+    ) + if cfg.q_in_registers { "" } else { "_qsmem" };
     let mut c = header(cfg, &mma, &t, g.smem)?;
     for s in [SMEM_ADDR, CP_ASYNC, LDMATRIX, &mma_m16n8k16(cfg.dtype), PACK, EX2] {
         c += s;
@@ -400,10 +416,12 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
     c += &AddressPlan::new(&t.k, g.bn / 16, g.d / 16)?.setup("0")?;
     c += &AddressPlan::new(&t.v, g.d / 16, g.bn / 16)?.setup("0")?;
     c += &format!("  copy_q(sbase, q_g, q_s, m0, sq);\n  cp_async_commit();\n  copy_k(sbase + {}, k_g, k_s, 0, n_end);\n  cp_async_commit();\n  cp_async_wait<1>();\n  __syncthreads();  // Q landed\n", g.k_off);
-    c += &format!("  unsigned int qf[{}][{}][4];  // Q as A fragments, kept in registers\n", g.mi_n, g.d / 16);
-    for mi in 0..g.mi_n {
-        for ks in 0..g.d / 16 {
-            c += &format!("  ldmatrix_x4(qf[{mi}][{ks}], sbase + {});\n", qp.address(mi, ks));
+    if cfg.q_in_registers {
+        c += &format!("  unsigned int qf[{}][{}][4];  // Q as A fragments, kept in registers\n", g.mi_n, g.d / 16);
+        for mi in 0..g.mi_n {
+            for ks in 0..g.d / 16 {
+                c += &format!("  ldmatrix_x4(qf[{mi}][{ks}], sbase + {});\n", qp.address(mi, ks));
+            }
         }
     }
     c += &main_loop(cfg, &g, &t, &f, &mma)?;

@@ -1,0 +1,167 @@
+//! The attention call on cudarc buffers: the plan ([`super::plan`]) and the buffer checks before any
+//! launch, one compiled kernel per variant (cached), the launch on the caller's stream.
+
+use super::plan::{Bound, Plan, Request, check_bound, plan};
+use crate::error::{GpuError, Result};
+use crate::kernel::Kernel;
+use crate::kernels::attention_sm80::{AttentionConfig, generate_attention};
+use crate::matmul::Element;
+use crate::runtime::{LoadedKernel, RawBuffer, Runtime};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use cute_layout_core::Layout;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A read-only tensor: a device buffer and its `(B,S,H,D)` layout (element offsets).
+pub struct Tensor<'a, T> {
+    /// The buffer.
+    pub data: &'a CudaSlice<T>,
+    /// `(B,S,H,D):(strides)`.
+    pub layout: Layout,
+}
+
+impl<'a, T> Tensor<'a, T> {
+    /// The tensor `layout` in `data`.
+    pub fn new(data: &'a CudaSlice<T>, layout: Layout) -> Self {
+        Tensor { data, layout }
+    }
+}
+
+/// The output tensor.
+pub struct TensorMut<'a, T> {
+    /// The buffer.
+    pub data: &'a mut CudaSlice<T>,
+    /// `(B,S,H,D):(strides)`.
+    pub layout: Layout,
+}
+
+impl<'a, T> TensorMut<'a, T> {
+    /// The tensor `layout` in `data`.
+    pub fn new(data: &'a mut CudaSlice<T>, layout: Layout) -> Self {
+        TensorMut { data, layout }
+    }
+}
+
+/// Options of a call: scale (default `1/sqrt(D)`), causal mask, packed variable-length batches
+/// (cumulative offsets on the host: `B + 1` values from 0, checked, copied to the device per call).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options<'a> {
+    /// Softmax scale.
+    pub scale: Option<f32>,
+    /// Causal mask (bottom-right aligned).
+    pub causal: bool,
+    /// `(cu_seqlens_q, cu_seqlens_k)`.
+    pub varlen: Option<(&'a [i32], &'a [i32])>,
+}
+
+/// An attention handle on a stream: the runtime and one loaded kernel per variant.
+pub struct Attention {
+    rt: Runtime,
+    kernels: Mutex<HashMap<AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
+}
+
+impl Attention {
+    /// A handle launching on `stream`.
+    pub fn new(stream: &Arc<CudaStream>) -> Result<Attention> {
+        Ok(Attention {
+            rt: Runtime::with_stream(stream.clone())?,
+            kernels: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The runtime (architecture, compile cache, timing).
+    pub fn runtime(&self) -> &Runtime {
+        &self.rt
+    }
+
+    fn kernel(&self, cfg: &AttentionConfig) -> Result<(Kernel, Arc<LoadedKernel>)> {
+        let mut map = self.kernels.lock().map_err(|_| GpuError::Driver {
+            call: "attention kernel cache".into(),
+            detail: "lock poisoned".into(),
+        })?;
+        if let Some(k) = map.get(cfg) {
+            return Ok(k.clone());
+        }
+        let k = generate_attention(cfg)?;
+        let loaded = self.rt.load(&k)?;
+        map.insert(*cfg, (k.clone(), loaded.clone()));
+        Ok((k, loaded))
+    }
+
+    /// `O = softmax(scale * Q·Kᵀ + mask)·V`, and the log-sum-exp of each row into `lse` when given
+    /// (f32, `(B,Hq,Sq)` packed; `(Hq, total_q)` for varlen), asynchronously on the handle's stream.
+    /// Bad input (head dims that differ, K/V heads not dividing Q heads, buffers shorter than their
+    /// layouts' span, unsupported head dims, misaligned strides or pointers, O overlapping an input,
+    /// bad offsets) is an error before any launch.
+    pub fn run<T: Element>(
+        &self,
+        q: &Tensor<T>,
+        k: &Tensor<T>,
+        v: &Tensor<T>,
+        o: &mut TensorMut<T>,
+        lse: Option<&mut CudaSlice<f32>>,
+        opts: &Options,
+    ) -> Result<()> {
+        let plan = plan(&Request {
+            q: &q.layout,
+            k: &k.layout,
+            v: &v.layout,
+            o: &o.layout,
+            dtype: T::DTYPE,
+            scale: opts.scale,
+            causal: opts.causal,
+            varlen: opts.varlen,
+        })?;
+        let stream = self.rt.stream().clone();
+        let es = std::mem::size_of::<T>();
+        let (pq, _gq) = q.data.device_ptr(&stream);
+        let (pk, _gk) = k.data.device_ptr(&stream);
+        let (pv, _gv) = v.data.device_ptr(&stream);
+        let o_len = o.data.len() * es;
+        let (po, _go) = o.data.device_ptr_mut(&stream);
+        let lse_len = lse.as_ref().map_or(0, |l| l.len() * 4);
+        let lse_guard = lse.map(|l| l.device_ptr_mut(&stream));
+        let bound = [
+            Bound { name: "Q", ptr: pq, bytes: q.data.len() * es },
+            Bound { name: "K", ptr: pk, bytes: k.data.len() * es },
+            Bound { name: "V", ptr: pv, bytes: v.data.len() * es },
+            Bound { name: "O", ptr: po, bytes: o_len },
+            Bound { name: "LSE", ptr: lse_guard.as_ref().map_or(0, |g| g.0), bytes: lse_len },
+        ];
+        let mut plan = plan;
+        if lse_guard.is_none() {
+            plan.needed[4] = 0;
+        }
+        check_bound(&plan, &bound)?;
+        if plan.empty {
+            return Ok(());
+        }
+        self.launch(&plan, &bound, opts)
+    }
+
+    fn launch(&self, plan: &Plan, bound: &[Bound; 5], opts: &Options) -> Result<()> {
+        let (mut kernel, loaded) = self.kernel(&plan.config)?;
+        plan.args.apply(&plan.config, &mut kernel)?;
+        let mut buffers: Vec<RawBuffer> = bound.iter().map(|b| RawBuffer::new(b.ptr, b.bytes)).collect();
+        for (kb, need) in kernel.buffers.iter_mut().zip(plan.needed) {
+            kb.bytes = need;
+        }
+        let stream = self.rt.stream().clone();
+        let offsets = match opts.varlen {
+            Some((cq, ck)) => Some((
+                stream.clone_htod(cq).map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_q"))?,
+                stream.clone_htod(ck).map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_k"))?,
+            )),
+            None => None,
+        };
+        let guards = offsets.as_ref().map(|(a, b)| (a.device_ptr(&stream), b.device_ptr(&stream)));
+        if let (Some((a, b)), Some(((pa, _), (pb, _)))) = (&offsets, &guards) {
+            buffers.push(RawBuffer::new(*pa, a.len() * 4));
+            buffers.push(RawBuffer::new(*pb, b.len() * 4));
+            kernel.buffers[5].bytes = a.len() * 4;
+            kernel.buffers[6].bytes = b.len() * 4;
+        }
+        let prepared = self.rt.bind_kernel(&kernel, loaded, &buffers)?;
+        self.rt.run(&prepared)
+    }
+}
