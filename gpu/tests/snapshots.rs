@@ -119,8 +119,14 @@ fn attention_sources() {
     use cute_gpu::kernels::attention_sm80::{AttentionConfig, generate_attention};
     // the causal bf16 d = 128 kernel, and the varlen d = 64 one (128 query rows: two row atoms per warp)
     for (label, cfg) in [
-        ("attention_bf16_d128_causal", AttentionConfig::new(DType::BF16, 128, true, false)),
-        ("attention_f16_d64_varlen", AttentionConfig::new(DType::F16, 64, false, true)),
+        (
+            "attention_bf16_d128_causal",
+            AttentionConfig::new(DType::BF16, 128, true, false),
+        ),
+        (
+            "attention_f16_d64_varlen",
+            AttentionConfig::new(DType::F16, 64, false, true),
+        ),
     ] {
         let k = generate_attention(&cfg).unwrap();
         assert!(!k.source.contains("#include"), "{label}");

@@ -122,11 +122,31 @@ impl Attention {
         let lse_len = lse.as_ref().map_or(0, |l| l.len() * 4);
         let lse_guard = lse.map(|l| l.device_ptr_mut(&stream));
         let bound = [
-            Bound { name: "Q", ptr: pq, bytes: q.data.len() * es },
-            Bound { name: "K", ptr: pk, bytes: k.data.len() * es },
-            Bound { name: "V", ptr: pv, bytes: v.data.len() * es },
-            Bound { name: "O", ptr: po, bytes: o_len },
-            Bound { name: "LSE", ptr: lse_guard.as_ref().map_or(0, |g| g.0), bytes: lse_len },
+            Bound {
+                name: "Q",
+                ptr: pq,
+                bytes: q.data.len() * es,
+            },
+            Bound {
+                name: "K",
+                ptr: pk,
+                bytes: k.data.len() * es,
+            },
+            Bound {
+                name: "V",
+                ptr: pv,
+                bytes: v.data.len() * es,
+            },
+            Bound {
+                name: "O",
+                ptr: po,
+                bytes: o_len,
+            },
+            Bound {
+                name: "LSE",
+                ptr: lse_guard.as_ref().map_or(0, |g| g.0),
+                bytes: lse_len,
+            },
         ];
         let mut plan = plan;
         if lse_guard.is_none() {
@@ -142,19 +162,28 @@ impl Attention {
     fn launch(&self, plan: &Plan, bound: &[Bound; 5], opts: &Options) -> Result<()> {
         let (mut kernel, loaded) = self.kernel(&plan.config)?;
         plan.args.apply(&plan.config, &mut kernel)?;
-        let mut buffers: Vec<RawBuffer> = bound.iter().map(|b| RawBuffer::new(b.ptr, b.bytes)).collect();
+        let mut buffers: Vec<RawBuffer> = bound
+            .iter()
+            .map(|b| RawBuffer::new(b.ptr, b.bytes))
+            .collect();
         for (kb, need) in kernel.buffers.iter_mut().zip(plan.needed) {
             kb.bytes = need;
         }
         let stream = self.rt.stream().clone();
         let offsets = match opts.varlen {
             Some((cq, ck)) => Some((
-                stream.clone_htod(cq).map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_q"))?,
-                stream.clone_htod(ck).map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_k"))?,
+                stream
+                    .clone_htod(cq)
+                    .map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_q"))?,
+                stream
+                    .clone_htod(ck)
+                    .map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_k"))?,
             )),
             None => None,
         };
-        let guards = offsets.as_ref().map(|(a, b)| (a.device_ptr(&stream), b.device_ptr(&stream)));
+        let guards = offsets
+            .as_ref()
+            .map(|(a, b)| (a.device_ptr(&stream), b.device_ptr(&stream)));
         if let (Some((a, b)), Some(((pa, _), (pb, _)))) = (&offsets, &guards) {
             buffers.push(RawBuffer::new(*pa, a.len() * 4));
             buffers.push(RawBuffer::new(*pb, b.len() * 4));

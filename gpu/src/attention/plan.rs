@@ -36,7 +36,11 @@ fn checked(what: &str, xs: &[i64]) -> Result<i64> {
 /// ```
 pub fn bshd(b: i64, s: i64, h: i64, d: i64) -> Result<Layout> {
     let strides = [checked("S*H*D", &[s, h, d])?, checked("H*D", &[h, d])?, d];
-    Ok(format!("({b},{s},{h},{d}):({},{},{},1)", strides[0], strides[1], strides[2]).parse()?)
+    Ok(format!(
+        "({b},{s},{h},{d}):({},{},{},1)",
+        strides[0], strides[1], strides[2]
+    )
+    .parse()?)
 }
 
 /// `(B,S,H,D)` stored batch, head, sequence, dim (torch's SDPA layout): strides `(H*S*D, D, S*D, 1)`.
@@ -46,7 +50,11 @@ pub fn bshd(b: i64, s: i64, h: i64, d: i64) -> Result<Layout> {
 /// ```
 pub fn bhsd(b: i64, s: i64, h: i64, d: i64) -> Result<Layout> {
     let strides = [checked("H*S*D", &[h, s, d])?, d, checked("S*D", &[s, d])?];
-    Ok(format!("({b},{s},{h},{d}):({},{},{},1)", strides[0], strides[1], strides[2]).parse()?)
+    Ok(format!(
+        "({b},{s},{h},{d}):({},{},{},1)",
+        strides[0], strides[1], strides[2]
+    )
+    .parse()?)
 }
 
 /// A tensor's extents `(B,S,H,D)` and strides.
@@ -63,12 +71,18 @@ pub struct Dims {
 pub fn dims(l: &Layout, what: &str) -> Result<Dims> {
     let m = flat_modes(l)?;
     if m.len() != 4 {
-        return bad(format!("{what} {l}: expected a rank-4 (B,S,H,D) layout, got {} modes", m.len()));
+        return bad(format!(
+            "{what} {l}: expected a rank-4 (B,S,H,D) layout, got {} modes",
+            m.len()
+        ));
     }
     let shape = [0, 1, 2, 3].map(|i| m[i].0.value);
     let stride = [0, 1, 2, 3].map(|i| m[i].1.value);
     if shape[3] > 1 && stride[3] != 1 {
-        return bad(format!("{what} {l}: the head dim must be contiguous (stride 1), not {}", stride[3]));
+        return bad(format!(
+            "{what} {l}: the head dim must be contiguous (stride 1), not {}",
+            stride[3]
+        ));
     }
     for (i, name) in ["B", "S", "H"].iter().enumerate() {
         if stride[i] < 0 || stride[i] % 8 != 0 {
@@ -127,7 +141,9 @@ fn same(what: &str, names: [&str; 2], a: i64, b: i64) -> Result<()> {
 /// the last within `total`.
 fn seqlens(cu: &[i32], what: &str, total: i64) -> Result<i64> {
     if cu.len() < 2 || cu[0] != 0 {
-        return bad(format!("{what} must hold B + 1 >= 2 offsets starting at 0, got {cu:?}"));
+        return bad(format!(
+            "{what} must hold B + 1 >= 2 offsets starting at 0, got {cu:?}"
+        ));
     }
     let mut longest = 0;
     for w in cu.windows(2) {
@@ -138,7 +154,9 @@ fn seqlens(cu: &[i32], what: &str, total: i64) -> Result<i64> {
     }
     let last = cu[cu.len() - 1] as i64;
     if last > total {
-        return bad(format!("{what} ends at {last}, past the {total} rows of the layout"));
+        return bad(format!(
+            "{what} ends at {last}, past the {total} rows of the layout"
+        ));
     }
     Ok(longest)
 }
@@ -146,7 +164,10 @@ fn seqlens(cu: &[i32], what: &str, total: i64) -> Result<i64> {
 /// Validates `r` and plans its launch.
 pub fn plan(r: &Request) -> Result<Plan> {
     if !r.dtype.is_half() {
-        return bad(format!("{}: Q, K, V, O must be f16 or bf16", r.dtype.name()));
+        return bad(format!(
+            "{}: Q, K, V, O must be f16 or bf16",
+            r.dtype.name()
+        ));
     }
     let [q, k, v, o] = [(r.q, "Q"), (r.k, "K"), (r.v, "V"), (r.o, "O")].map(|(l, n)| dims(l, n));
     let (q, k, v, o) = (q?, k?, v?, o?);
@@ -175,7 +196,12 @@ pub fn plan(r: &Request) -> Result<Plan> {
             "V" => v,
             _ => o,
         };
-        same(what, names, pick(names[0]).shape[i], pick(names[1]).shape[i])?;
+        same(
+            what,
+            names,
+            pick(names[0]).shape[i],
+            pick(names[1]).shape[i],
+        )?;
     }
     let (hq, hkv) = (q.shape[2], k.shape[2]);
     if hkv <= 0 && hq > 0 || hkv > 0 && hq % hkv != 0 {
@@ -193,29 +219,67 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
     let (batch, sq, sk, lse) = match r.varlen {
         Some((cq, ck)) => {
             if q.shape[0] != 1 {
-                return bad(format!("varlen: the layouts' B must be 1 (packed sequences), got {}", q.shape[0]));
+                return bad(format!(
+                    "varlen: the layouts' B must be 1 (packed sequences), got {}",
+                    q.shape[0]
+                ));
             }
             if cq.len() != ck.len() {
-                return bad(format!("varlen: cu_seqlens_q has {} offsets, cu_seqlens_k {}", cq.len(), ck.len()));
+                return bad(format!(
+                    "varlen: cu_seqlens_q has {} offsets, cu_seqlens_k {}",
+                    cq.len(),
+                    ck.len()
+                ));
             }
-            let (sq, sk) = (seqlens(cq, "cu_seqlens_q", q.shape[1])?, seqlens(ck, "cu_seqlens_k", k.shape[1])?);
+            let (sq, sk) = (
+                seqlens(cq, "cu_seqlens_q", q.shape[1])?,
+                seqlens(ck, "cu_seqlens_k", k.shape[1])?,
+            );
             (cq.len() as i64 - 1, sq, sk, [0, q.shape[1], 1])
         }
-        None => (q.shape[0], q.shape[1], k.shape[1], [checked("Hq*Sq", &[hq, q.shape[1]])?, q.shape[1], 1]),
+        None => (
+            q.shape[0],
+            q.shape[1],
+            k.shape[1],
+            [checked("Hq*Sq", &[hq, q.shape[1]])?, q.shape[1], 1],
+        ),
     };
     if batch > 65535 || hq > 65535 {
-        return bad(format!("{batch} batches x {hq} heads: at most 65535 of each (grid z and y)"));
+        return bad(format!(
+            "{batch} batches x {hq} heads: at most 65535 of each (grid z and y)"
+        ));
     }
-    let lse_elems = if r.varlen.is_some() { checked("LSE", &[hq, q.shape[1]])? } else { checked("LSE", &[batch, hq, sq])? };
+    let lse_elems = if r.varlen.is_some() {
+        checked("LSE", &[hq, q.shape[1]])?
+    } else {
+        checked("LSE", &[batch, hq, sq])?
+    };
     let span = |l: &Layout| -> Result<usize> {
         let n = cosize(l)?.value.max(0);
         Ok(usize::try_from(checked("bytes", &[n, 2])?).unwrap_or(usize::MAX))
     };
-    let needed = [span(r.q)?, span(r.k)?, span(r.v)?, span(r.o)?, (lse_elems.max(0) as usize).saturating_mul(4)];
-    let strides = [q, k, v, o].map(|x| [x.stride[0], x.stride[1], x.stride[2]]);
+    let needed = [
+        span(r.q)?,
+        span(r.k)?,
+        span(r.v)?,
+        span(r.o)?,
+        (lse_elems.max(0) as usize).saturating_mul(4),
+    ];
+    // varlen: the batch index is the sequence, whose rows start at its offset: no batch stride
+    let b_stride = |x: Dims| if r.varlen.is_some() { 0 } else { x.stride[0] };
+    let strides = [q, k, v, o].map(|x| [b_stride(x), x.stride[1], x.stride[2]]);
     Ok(Plan {
         config: AttentionConfig::new(r.dtype, d, r.causal, r.varlen.is_some()),
-        args: AttentionArgs { batch, sq, sk, hq, hkv: hkv.max(1), strides, lse, scale },
+        args: AttentionArgs {
+            batch,
+            sq,
+            sk,
+            hq,
+            hkv: hkv.max(1),
+            strides,
+            lse,
+            scale,
+        },
         needed,
         empty: batch == 0 || sq == 0 || hq == 0,
     })
@@ -236,10 +300,18 @@ pub struct Bound {
 pub fn check_bound(plan: &Plan, bound: &[Bound; 5]) -> Result<()> {
     for (b, &needed) in bound.iter().zip(&plan.needed) {
         if b.bytes < needed {
-            return Err(GpuError::BufferTooSmall { arg: b.name.into(), bytes: b.bytes, needed });
+            return Err(GpuError::BufferTooSmall {
+                arg: b.name.into(),
+                bytes: b.bytes,
+                needed,
+            });
         }
         if b.ptr % 16 != 0 {
-            return Err(GpuError::Misaligned { arg: b.name.into(), address: b.ptr, alignment: 16 });
+            return Err(GpuError::Misaligned {
+                arg: b.name.into(),
+                address: b.ptr,
+                alignment: 16,
+            });
         }
     }
     for out in 3..5 {
@@ -247,7 +319,10 @@ pub fn check_bound(plan: &Plan, bound: &[Bound; 5]) -> Result<()> {
             let (x, y) = (&bound[out], &bound[input]);
             let (nx, ny) = (plan.needed[out] as u64, plan.needed[input] as u64);
             if nx > 0 && ny > 0 && x.ptr < y.ptr + ny && y.ptr < x.ptr + nx {
-                return bad(format!("{} overlaps {} ({:#x}+{nx} and {:#x}+{ny})", x.name, y.name, x.ptr, y.ptr));
+                return bad(format!(
+                    "{} overlaps {} ({:#x}+{nx} and {:#x}+{ny})",
+                    x.name, y.name, x.ptr, y.ptr
+                ));
             }
         }
     }

@@ -33,8 +33,22 @@ pub struct RefProblem {
 /// assert_eq!(o, [2.0]);
 /// assert!((lse[0] - 2f64.ln()).abs() < 1e-12);
 /// ```
-pub fn reference_attention(p: &RefProblem, q: &[f32], k: &[f32], v: &[f32]) -> (Vec<f64>, Vec<f64>) {
-    let RefProblem { batch, sq, sk, hq, hkv, d, causal, scale } = *p;
+pub fn reference_attention(
+    p: &RefProblem,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+) -> (Vec<f64>, Vec<f64>) {
+    let RefProblem {
+        batch,
+        sq,
+        sk,
+        hq,
+        hkv,
+        d,
+        causal,
+        scale,
+    } = *p;
     let mut o = vec![0f64; batch * sq * hq * d];
     let mut lse = vec![f64::NEG_INFINITY; batch * hq * sq];
     let group = hq / hkv.max(1);
@@ -55,7 +69,11 @@ pub fn reference_attention(p: &RefProblem, q: &[f32], k: &[f32], v: &[f32]) -> (
                 let mut mx = f64::NEG_INFINITY;
                 for (j, sj) in s.iter_mut().enumerate().take(limit) {
                     let kj = &k[((b * sk + j) * hkv + hk) * d..][..d];
-                    *sj = scale * qi.iter().zip(kj).map(|(x, y)| *x as f64 * *y as f64).sum::<f64>();
+                    *sj = scale
+                        * qi.iter()
+                            .zip(kj)
+                            .map(|(x, y)| *x as f64 * *y as f64)
+                            .sum::<f64>();
                     mx = mx.max(*sj);
                 }
                 let mut l = 0f64;

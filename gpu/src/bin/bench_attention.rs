@@ -57,10 +57,14 @@ mod bench {
         let mut rng = Rng(2026);
         let mut upload = || -> Result<_> {
             let host: Vec<bf16> = (0..n).map(|_| bf16::from_f32(normal(&mut rng))).collect();
-            stream.clone_htod(&host).map_err(cute_gpu::error::driver("cuMemcpyHtoD"))
+            stream
+                .clone_htod(&host)
+                .map_err(cute_gpu::error::driver("cuMemcpyHtoD"))
         };
         let (q, k, v) = (upload()?, upload()?, upload()?);
-        let mut o = stream.alloc_zeros::<bf16>(n).map_err(cute_gpu::error::driver("alloc"))?;
+        let mut o = stream
+            .alloc_zeros::<bf16>(n)
+            .map_err(cute_gpu::error::driver("alloc"))?;
         let mut shapes = Vec::new();
         for &d in &dims {
             for s in [1024i64, 4096] {
@@ -73,18 +77,41 @@ mod bench {
         for _ in 0..rounds {
             for (i, &(s, d, causal)) in shapes.iter().enumerate() {
                 let l = bshd(TOKENS / s, s, HIDDEN / d, d)?;
-                let opts = Options { causal, ..Options::default() };
-                let mut call = || attn.run(&Tensor::new(&q, l.clone()), &Tensor::new(&k, l.clone()), &Tensor::new(&v, l.clone()), &mut TensorMut::new(&mut o, l.clone()), None, &opts);
+                let opts = Options {
+                    causal,
+                    ..Options::default()
+                };
+                let mut call = || {
+                    attn.run(
+                        &Tensor::new(&q, l.clone()),
+                        &Tensor::new(&k, l.clone()),
+                        &Tensor::new(&v, l.clone()),
+                        &mut TensorMut::new(&mut o, l.clone()),
+                        None,
+                        &opts,
+                    )
+                };
                 times[i].push(attn.runtime().time_ms(2, iters, &mut call)?);
             }
         }
-        println!("device: {}, {} rounds x {iters} runs, medians", attn.runtime().device_name()?, rounds);
-        println!("{:>6} {:>5} {:>5} {:>5} {:>7} {:>10} {:>9}", "seq", "batch", "heads", "d", "causal", "ms", "TFLOP/s");
+        println!(
+            "device: {}, {} rounds x {iters} runs, medians",
+            attn.runtime().device_name()?,
+            rounds
+        );
+        println!(
+            "{:>6} {:>5} {:>5} {:>5} {:>7} {:>10} {:>9}",
+            "seq", "batch", "heads", "d", "causal", "ms", "TFLOP/s"
+        );
         for (&(s, d, causal), t) in shapes.iter().zip(times) {
             let (b, h) = (TOKENS / s, HIDDEN / d);
-            let flops = 4.0 * (b * h) as f64 * (s * s) as f64 * d as f64 / if causal { 2.0 } else { 1.0 };
+            let flops =
+                4.0 * (b * h) as f64 * (s * s) as f64 * d as f64 / if causal { 2.0 } else { 1.0 };
             let ms = median(t);
-            println!("{s:>6} {b:>5} {h:>5} {d:>5} {causal:>7} {ms:>10.3} {:>9.1}", flops / ms / 1e9);
+            println!(
+                "{s:>6} {b:>5} {h:>5} {d:>5} {causal:>7} {ms:>10.3} {:>9.1}",
+                flops / ms / 1e9
+            );
         }
         Ok(())
     }

@@ -21,7 +21,9 @@ use crate::arch::convert::{PACK, pack_fn};
 use crate::arch::math::EX2;
 use crate::arch::mma_sync::mma_m16n8k16;
 use crate::arch::{cp_async::CP_ASYNC, ldmatrix::LDMATRIX, memory::SMEM_ADDR};
-use crate::atom::{Fragment, accumulator_as_a, as_coordinates, atom_coords, sm80_mma, sm80_tiled_mma};
+use crate::atom::{
+    Fragment, accumulator_as_a, as_coordinates, atom_coords, sm80_mma, sm80_tiled_mma,
+};
 use crate::dtype::{DType, Major};
 use crate::error::{GpuError, Result, config, to_i32, to_u32};
 use crate::kernel::{Arg, Kernel};
@@ -78,13 +80,22 @@ impl AttentionConfig {
     fn check(&self) -> Result<()> {
         let (d, bm, bn) = (self.head_dim, self.block_m, self.block_n);
         if !self.dtype.is_half() {
-            return config("attention_sm80", format!("{}: Q, K, V must be f16 or bf16", self.dtype.name()));
+            return config(
+                "attention_sm80",
+                format!("{}: Q, K, V must be f16 or bf16", self.dtype.name()),
+            );
         }
         if ![64, 128, 256].contains(&d) {
-            return config("attention_sm80", format!("head dim {d}: supported are 64, 128, 256"));
+            return config(
+                "attention_sm80",
+                format!("head dim {d}: supported are 64, 128, 256"),
+            );
         }
         if ![64, 128].contains(&bm) || ![32, 64, 128].contains(&bn) {
-            return config("attention_sm80", format!("tile {bm}x{bn}: block_m 64|128, block_n 32|64|128"));
+            return config(
+                "attention_sm80",
+                format!("tile {bm}x{bn}: block_m 64|128, block_n 32|64|128"),
+            );
         }
         Ok(())
     }
@@ -122,25 +133,48 @@ const STRIDE_NAMES: [[&str; 3]; 5] = [
 impl AttentionArgs {
     /// The argument list (in the kernel's parameter order) and the grid for `cfg`.
     pub fn apply(&self, cfg: &AttentionConfig, k: &mut Kernel) -> Result<()> {
-        let mut args: Vec<Arg> = ["Q", "K", "V", "O", "LSE"].iter().map(|n| Arg::Ptr(n.to_string())).collect();
+        let mut args: Vec<Arg> = ["Q", "K", "V", "O", "LSE"]
+            .iter()
+            .map(|n| Arg::Ptr(n.to_string()))
+            .collect();
         if cfg.varlen {
             args.push(Arg::Ptr("cu_q".into()));
             args.push(Arg::Ptr("cu_k".into()));
         }
         if self.hkv <= 0 || self.hq % self.hkv != 0 {
-            return config("attention_sm80", format!("{} K/V heads do not divide {} query heads", self.hkv, self.hq));
+            return config(
+                "attention_sm80",
+                format!(
+                    "{} K/V heads do not divide {} query heads",
+                    self.hkv, self.hq
+                ),
+            );
         }
-        for (n, v) in [("Sq", self.sq), ("Sk", self.sk), ("group", self.hq / self.hkv)] {
+        for (n, v) in [
+            ("Sq", self.sq),
+            ("Sk", self.sk),
+            ("group", self.hq / self.hkv),
+        ] {
             args.push(Arg::I32(n.into(), to_i32(n, v)?));
         }
-        for (names, vals) in STRIDE_NAMES.iter().zip(self.strides.iter().chain([&self.lse])) {
+        for (names, vals) in STRIDE_NAMES
+            .iter()
+            .zip(self.strides.iter().chain([&self.lse]))
+        {
             for (n, v) in names.iter().zip(vals) {
                 args.push(Arg::I64(n.to_string(), *v));
             }
         }
-        args.push(Arg::F32("scale_log2".into(), self.scale * std::f32::consts::LOG2_E));
+        args.push(Arg::F32(
+            "scale_log2".into(),
+            self.scale * std::f32::consts::LOG2_E,
+        ));
         if args.len() != k.args.len() {
-            return Err(GpuError::ArgCount { kernel: k.name.clone(), expected: k.args.len(), given: args.len() });
+            return Err(GpuError::ArgCount {
+                kernel: k.name.clone(),
+                expected: k.args.len(),
+                given: args.len(),
+            });
         }
         k.args = args;
         let blocks = (self.sq + cfg.block_m - 1) / cfg.block_m;
@@ -163,7 +197,14 @@ struct Tiles {
 
 fn tiles(mma: &MmaTraits, cfg: &AttentionConfig) -> Result<Tiles> {
     let threads = 32 * WARPS;
-    let shape = |name, major, mn_tile, bk, warps_along| TileShape { name, major, mn_tile, bk, warps_along, threads };
+    let shape = |name, major, mn_tile, bk, warps_along| TileShape {
+        name,
+        major,
+        mn_tile,
+        bk,
+        warps_along,
+        threads,
+    };
     let named = |mut t: OperandTile, n: &'static str| {
         t.name = n;
         t
@@ -176,7 +217,13 @@ fn tiles(mma: &MmaTraits, cfg: &AttentionConfig) -> Result<Tiles> {
     };
     for x in [&t.q, &t.k, &t.v] {
         if x.conflicts != 0 {
-            return config("attention_sm80", format!("{}: no conflict-free swizzle ({} conflicts with {})", x.name, x.conflicts, x.swizzle));
+            return config(
+                "attention_sm80",
+                format!(
+                    "{}: no conflict-free swizzle ({} conflicts with {})",
+                    x.name, x.conflicts, x.swizzle
+                ),
+            );
         }
     }
     Ok(t)
@@ -185,21 +232,36 @@ fn tiles(mma: &MmaTraits, cfg: &AttentionConfig) -> Result<Tiles> {
 fn header(cfg: &AttentionConfig, mma: &MmaTraits, t: &Tiles, smem: i64) -> Result<String> {
     let (d, bm, bn) = (cfg.head_dim, cfg.block_m, cfg.block_n);
     let ty = cfg.dtype.name();
-    let mut c = format!("// Generated by gpu::kernels::attention_sm80. O = softmax(scale*Q*K^T + mask)*V, LSE per row; {ty} in/out, f32 accumulation.\n");
+    let mut c = format!(
+        "// Generated by gpu::kernels::attention_sm80. O = softmax(scale*Q*K^T + mask)*V, LSE per row; {ty} in/out, f32 accumulation.\n"
+    );
     c += &format!(
         "// head dim {d}; CTA: {bm} query rows x (head, batch), K/V tiles of {bn} keys; mask: {}{}\n",
-        if cfg.causal { "causal (bottom-right: key j <= i + Sk - Sq) + " } else { "" },
+        if cfg.causal {
+            "causal (bottom-right: key j <= i + Sk - Sq) + "
+        } else {
+            ""
+        },
         "keys past Sk"
     );
-    c += &format!("// TiledMMA (_{WARPS},_1,_1) warps of m16n8k16 atoms; atom thread-value layouts (lane, value) -> coordinates:\n");
+    c += &format!(
+        "// TiledMMA (_{WARPS},_1,_1) warps of m16n8k16 atoms; atom thread-value layouts (lane, value) -> coordinates:\n"
+    );
     c += &format!("//   A (m,k): {}\n", as_coordinates(&mma.layout_a, 16)?);
     c += &format!("//   B (n,k): {}\n", as_coordinates(&mma.layout_b, 8)?);
     c += &format!("//   C (m,n): {}\n", as_coordinates(&mma.layout_c, 16)?);
-    c += &format!("// P as A: A register r <- (n8 tile, C value) pairs {:?}\n", accumulator_as_a(mma)?);
+    c += &format!(
+        "// P as A: A register r <- (n8 tile, C value) pairs {:?}\n",
+        accumulator_as_a(mma)?
+    );
     for x in [&t.q, &t.k, &t.v] {
         c += &format!(
             "// smem {}: {} o (_{},_{}):(_{},_1); ldmatrix{} lane -> (mn,k): {}\n",
-            x.name, x.swizzle, x.rows, x.cols, x.cols,
+            x.name,
+            x.swizzle,
+            x.rows,
+            x.cols,
+            x.cols,
             if x.major == Major::K { "" } else { ".trans" },
             x.lane_layout
         );
@@ -209,7 +271,10 @@ fn header(cfg: &AttentionConfig, mma: &MmaTraits, t: &Tiles, smem: i64) -> Resul
 }
 
 fn signature(cfg: &AttentionConfig) -> String {
-    let mut p: Vec<String> = ["Q", "K", "V"].iter().map(|n| format!("const unsigned short* __restrict__ {n}")).collect();
+    let mut p: Vec<String> = ["Q", "K", "V"]
+        .iter()
+        .map(|n| format!("const unsigned short* __restrict__ {n}"))
+        .collect();
     p.push("unsigned short* __restrict__ O".into());
     p.push("float* __restrict__ LSE".into());
     if cfg.varlen {
@@ -230,7 +295,10 @@ fn prologue(cfg: &AttentionConfig) -> Result<String> {
     let [wm, _] = atom_coords(&tiled, "tid")?;
     let (bm, bn) = (cfg.block_m, cfg.block_n);
     let mut c = "  extern __shared__ __attribute__((aligned(128))) unsigned char smem[];\n  const unsigned int sbase = smem_u32(smem);\n  const int tid = threadIdx.x, lane = tid & 31;\n".to_string();
-    c += &format!("  const int wm = {wm};  // the warp's atom row: thr_layout_vmnk {} inverted\n", tiled.thr_layout_vmnk);
+    c += &format!(
+        "  const int wm = {wm};  // the warp's atom row: thr_layout_vmnk {} inverted\n",
+        tiled.thr_layout_vmnk
+    );
     c += if cfg.causal {
         "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
     } else {
@@ -244,10 +312,15 @@ fn prologue(cfg: &AttentionConfig) -> Result<String> {
     };
     c += &format!("  const int m0 = m_block * {bm};\n  if (m0 >= sq) return;\n");
     for (g, s, hv) in [("Q", "q", "h"), ("K", "k", "hk"), ("V", "v", "hk")] {
-        c += &format!("  const unsigned short* {s}_g = {g} + (long long)b * {s}_b + (long long){hv} * {s}_h + {r0} * {s}_s;\n", r0 = if s == "q" { "q_row0" } else { "k_row0" });
+        c += &format!(
+            "  const unsigned short* {s}_g = {g} + (long long)b * {s}_b + (long long){hv} * {s}_h + {r0} * {s}_s;\n",
+            r0 = if s == "q" { "q_row0" } else { "k_row0" }
+        );
     }
     if cfg.causal {
-        c += &format!("  // keys this block sees: j <= i + sk - sq for its last row\n  const int n_end = max(0, min(sk, min(m0 + {bm}, sq) + sk - sq));\n");
+        c += &format!(
+            "  // keys this block sees: j <= i + sk - sq for its last row\n  const int n_end = max(0, min(sk, min(m0 + {bm}, sq) + sk - sq));\n"
+        );
     } else {
         c += "  const int n_end = sk;\n";
     }
@@ -286,13 +359,22 @@ impl Geometry {
 /// (two n8 B fragments) and the warp's `mi_n` row atoms.
 fn scores(g: &Geometry, k: &AddressPlan, q_smem: Option<&AddressPlan>) -> String {
     let (mi_n, bn) = (g.mi_n, g.bn);
-    let mut c = format!("    float s[{mi_n}][{}][4];\n    #pragma unroll\n    for (int mi = 0; mi < {mi_n}; ++mi)\n      #pragma unroll\n      for (int nj = 0; nj < {}; ++nj) s[mi][nj][0] = s[mi][nj][1] = s[mi][nj][2] = s[mi][nj][3] = 0.f;\n", bn / 8, bn / 8);
+    let mut c = format!(
+        "    float s[{mi_n}][{}][4];\n    #pragma unroll\n    for (int mi = 0; mi < {mi_n}; ++mi)\n      #pragma unroll\n      for (int nj = 0; nj < {}; ++nj) s[mi][nj][0] = s[mi][nj][1] = s[mi][nj][2] = s[mi][nj][3] = 0.f;\n",
+        bn / 8,
+        bn / 8
+    );
     for ks in 0..g.d / 16 {
         let qa = match q_smem {
             Some(q) => {
-                c += &format!("    unsigned int qa{ks}[{mi_n}][4];  // Q's A fragments of this k16 step, from shared memory\n");
+                c += &format!(
+                    "    unsigned int qa{ks}[{mi_n}][4];  // Q's A fragments of this k16 step, from shared memory\n"
+                );
                 for mi in 0..mi_n {
-                    c += &format!("    ldmatrix_x4(qa{ks}[{mi}], sbase + {});\n", q.address(mi, ks));
+                    c += &format!(
+                        "    ldmatrix_x4(qa{ks}[{mi}], sbase + {});\n",
+                        q.address(mi, ks)
+                    );
                 }
                 format!("qa{ks}[mi]")
             }
@@ -331,25 +413,66 @@ fn accumulate(g: &Geometry, v: &AddressPlan) -> String {
 /// The key-block loop: V(j) copy issued, K(j) waited, S, K(j+1) copy issued, mask, online softmax, P
 /// packed, V(j) waited, O += P·V. Groups: [K j][V j][K j+1] so `wait_group 1` always means "all but the
 /// newest copy landed".
-fn main_loop(cfg: &AttentionConfig, g: &Geometry, t: &Tiles, f: &Fragment, mma: &MmaTraits) -> Result<String> {
+fn main_loop(
+    cfg: &AttentionConfig,
+    g: &Geometry,
+    t: &Tiles,
+    f: &Fragment,
+    mma: &MmaTraits,
+) -> Result<String> {
     let (bn, d, mi_n) = (g.bn, g.d, g.mi_n);
     let (kb, vb) = (t.k.bytes(), t.v.bytes());
     let softmax = OnlineSoftmax::new(f, mi_n, mma_index)?;
-    let mut c = format!("  float o[{mi_n}][{}][4];\n  #pragma unroll\n  for (int mi = 0; mi < {mi_n}; ++mi)\n    #pragma unroll\n    for (int dj = 0; dj < {}; ++dj) o[mi][dj][0] = o[mi][dj][1] = o[mi][dj][2] = o[mi][dj][3] = 0.f;\n", d / 8, d / 8);
+    let mut c = format!(
+        "  float o[{mi_n}][{}][4];\n  #pragma unroll\n  for (int mi = 0; mi < {mi_n}; ++mi)\n    #pragma unroll\n    for (int dj = 0; dj < {}; ++dj) o[mi][dj][0] = o[mi][dj][1] = o[mi][dj][2] = o[mi][dj][3] = 0.f;\n",
+        d / 8,
+        d / 8
+    );
     c += &softmax.declare();
-    c += "  for (int j = 0; j < NB; ++j) {\n    const int n0 = j * BN;\n".replace("BN", &bn.to_string()).as_str();
-    c += &format!("    const unsigned int ks_ = sbase + {} + (j & 1) * {kb}, vs_ = sbase + {} + (j & 1) * {vb};\n", g.k_off, g.v_off);
+    c += "  for (int j = 0; j < NB; ++j) {\n    const int n0 = j * BN;\n"
+        .replace("BN", &bn.to_string())
+        .as_str();
+    c += &format!(
+        "    const unsigned int ks_ = sbase + {} + (j & 1) * {kb}, vs_ = sbase + {} + (j & 1) * {vb};\n",
+        g.k_off, g.v_off
+    );
     c += "    copy_v(vs_, v_g, v_s, n0, n_end);\n    cp_async_commit();\n    cp_async_wait<1>();\n    __syncthreads();  // K(j) landed; every warp is done with block j-1\n";
     let q = AddressPlan::new(&t.q, mi_n, d / 16)?;
     let q_smem = (!cfg.q_in_registers).then_some(&q);
     c += &scores(g, &AddressPlan::new(&t.k, bn / 16, d / 16)?, q_smem);
-    c += &format!("    if (j + 1 < NB) copy_k(sbase + {} + ((j + 1) & 1) * {kb}, k_g, k_s, n0 + {bn}, n_end);\n    cp_async_commit();\n", g.k_off);
-    let needs = if cfg.causal { format!("n0 + {bn} > sk || n0 + {} > m0 + sk - sq", bn - 1) } else { format!("n0 + {bn} > sk") };
-    let limit = |row: &str| if cfg.causal { format!("min(sk, {row} + 1 + sk - sq)") } else { "sk".to_string() };
-    let mask = ScoreMask { fragment: f, atoms: (mi_n, bn / 8), atom: (16, 8), index: mma_index };
-    c += &format!("    if ({needs}) {{\n{}    }}\n", mask.emit("s", &format!("m0 + wm * {}", g.bm / WARPS), "n0", &limit)?);
+    c += &format!(
+        "    if (j + 1 < NB) copy_k(sbase + {} + ((j + 1) & 1) * {kb}, k_g, k_s, n0 + {bn}, n_end);\n    cp_async_commit();\n",
+        g.k_off
+    );
+    let needs = if cfg.causal {
+        format!("n0 + {bn} > sk || n0 + {} > m0 + sk - sq", bn - 1)
+    } else {
+        format!("n0 + {bn} > sk")
+    };
+    let limit = |row: &str| {
+        if cfg.causal {
+            format!("min(sk, {row} + 1 + sk - sq)")
+        } else {
+            "sk".to_string()
+        }
+    };
+    let mask = ScoreMask {
+        fragment: f,
+        atoms: (mi_n, bn / 8),
+        atom: (16, 8),
+        index: mma_index,
+    };
+    c += &format!(
+        "    if ({needs}) {{\n{}    }}\n",
+        mask.emit("s", &format!("m0 + wm * {}", g.bm / WARPS), "n0", &limit)?
+    );
     c += &softmax.update("s", bn / 8, "o", d / 8, "scale_log2");
-    c += &accumulators_as_a(&accumulator_as_a(mma)?, ("s", "pf"), (mi_n, bn / 8), pack_fn(cfg.dtype));
+    c += &accumulators_as_a(
+        &accumulator_as_a(mma)?,
+        ("s", "pf"),
+        (mi_n, bn / 8),
+        pack_fn(cfg.dtype),
+    );
     c += "    cp_async_wait<1>();\n    __syncthreads();  // V(j) landed\n";
     c += &accumulate(g, &AddressPlan::new(&t.v, d / 16, bn / 16)?);
     c += "  }\n  cp_async_wait<0>();\n";
@@ -364,8 +487,13 @@ fn epilogue(cfg: &AttentionConfig, g: &Geometry, f: &Fragment) -> Result<String>
     let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
     let pack = pack_fn(cfg.dtype);
     let row0 = format!("m0 + wm * {} + mi * 16 + {}", g.bm / WARPS, f.row);
-    let mut c = "  unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h + q_row0 * o_s;\n".to_string();
-    c += &format!("  #pragma unroll\n  for (int mi = 0; mi < {}; ++mi) {{\n", g.mi_n);
+    let mut c =
+        "  unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h + q_row0 * o_s;\n"
+            .to_string();
+    c += &format!(
+        "  #pragma unroll\n  for (int mi = 0; mi < {}; ++mi) {{\n",
+        g.mi_n
+    );
     for v in (0..values).step_by(2) {
         let [dr, dc] = f.value(v)?;
         c += &format!(
@@ -375,9 +503,14 @@ fn epilogue(cfg: &AttentionConfig, g: &Geometry, f: &Fragment) -> Result<String>
             v + 1
         );
     }
-    c += &format!("    if (LSE != nullptr && {} == 0) {{  // one lane per row\n", f.col);
+    c += &format!(
+        "    if (LSE != nullptr && {} == 0) {{  // one lane per row\n",
+        f.col
+    );
     for (r, dr) in sm.row_offsets.iter().enumerate() {
-        c += &format!("      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (q_row0 + row) * lse_s] = sm_lse[mi][{r}]; }}\n");
+        c += &format!(
+            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (q_row0 + row) * lse_s] = sm_lse[mi][{r}]; }}\n"
+        );
     }
     c += "    }\n  }\n";
     Ok(c)
@@ -402,10 +535,20 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
         if cfg.varlen { "_varlen" } else { "" }
     ) + if cfg.q_in_registers { "" } else { "_qsmem" };
     let mut c = header(cfg, &mma, &t, g.smem)?;
-    for s in [SMEM_ADDR, CP_ASYNC, LDMATRIX, &mma_m16n8k16(cfg.dtype), PACK, EX2] {
+    for s in [
+        SMEM_ADDR,
+        CP_ASYNC,
+        LDMATRIX,
+        &mma_m16n8k16(cfg.dtype),
+        PACK,
+        EX2,
+    ] {
         c += s;
     }
-    c += &format!("extern \"C\" __global__ void __launch_bounds__({threads}, 1) {name}(\n    {}) {{\n", signature(cfg));
+    c += &format!(
+        "extern \"C\" __global__ void __launch_bounds__({threads}, 1) {name}(\n    {}) {{\n",
+        signature(cfg)
+    );
     c += &prologue(cfg)?;
     for x in [&t.q, &t.k, &t.v] {
         c += &RowTileCopy { tile: x, threads }.emit()?;
@@ -415,12 +558,22 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
     c += &qp.setup("wm")?;
     c += &AddressPlan::new(&t.k, g.bn / 16, g.d / 16)?.setup("0")?;
     c += &AddressPlan::new(&t.v, g.d / 16, g.bn / 16)?.setup("0")?;
-    c += &format!("  copy_q(sbase, q_g, q_s, m0, sq);\n  cp_async_commit();\n  copy_k(sbase + {}, k_g, k_s, 0, n_end);\n  cp_async_commit();\n  cp_async_wait<1>();\n  __syncthreads();  // Q landed\n", g.k_off);
+    c += &format!(
+        "  copy_q(sbase, q_g, q_s, m0, sq);\n  cp_async_commit();\n  copy_k(sbase + {}, k_g, k_s, 0, n_end);\n  cp_async_commit();\n  cp_async_wait<1>();\n  __syncthreads();  // Q landed\n",
+        g.k_off
+    );
     if cfg.q_in_registers {
-        c += &format!("  unsigned int qf[{}][{}][4];  // Q as A fragments, kept in registers\n", g.mi_n, g.d / 16);
+        c += &format!(
+            "  unsigned int qf[{}][{}][4];  // Q as A fragments, kept in registers\n",
+            g.mi_n,
+            g.d / 16
+        );
         for mi in 0..g.mi_n {
             for ks in 0..g.d / 16 {
-                c += &format!("  ldmatrix_x4(qf[{mi}][{ks}], sbase + {});\n", qp.address(mi, ks));
+                c += &format!(
+                    "  ldmatrix_x4(qf[{mi}][{ks}], sbase + {});\n",
+                    qp.address(mi, ks)
+                );
             }
         }
     }
@@ -429,9 +582,16 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
     c += "}\n";
     let mut args: Vec<Arg> = Vec::new();
     let mut buffers = Vec::new();
-    for n in ["Q", "K", "V", "O", "LSE"].iter().chain(if cfg.varlen { ["cu_q", "cu_k"].iter() } else { [].iter() }) {
+    for n in ["Q", "K", "V", "O", "LSE"].iter().chain(if cfg.varlen {
+        ["cu_q", "cu_k"].iter()
+    } else {
+        [].iter()
+    }) {
         args.push(Arg::Ptr(n.to_string()));
-        buffers.push(crate::kernel::Buffer { name: n.to_string(), bytes: 0 });
+        buffers.push(crate::kernel::Buffer {
+            name: n.to_string(),
+            bytes: 0,
+        });
     }
     for n in ["Sq", "Sk", "group"] {
         args.push(Arg::I32(n.into(), 0));

@@ -24,7 +24,7 @@ pub mod fragment;
 pub mod gmma_operand;
 pub mod online_softmax;
 pub mod row_tile_copy;
-pub mod score_mask;
 pub mod schedule;
+pub mod score_mask;
 pub mod smem_tile;
 pub mod tma_mainloop;

@@ -68,7 +68,10 @@ impl OnlineSoftmax {
             value_row.push(at);
         }
         if threads <= 0 || threads & (threads - 1) != 0 {
-            return config("online_softmax", format!("{threads} threads: not a power of two"));
+            return config(
+                "online_softmax",
+                format!("{threads} threads: not a power of two"),
+            );
         }
         let mut xor_masks = Vec::new();
         for bit in 0..threads.trailing_zeros() {
@@ -90,7 +93,10 @@ impl OnlineSoftmax {
             if sharing != 1 << xor_masks.len() {
                 return config(
                     "online_softmax",
-                    format!("{}: row {row} is not shared along lane bits", fragment.layout),
+                    format!(
+                        "{}: row {row} is not shared along lane bits",
+                        fragment.layout
+                    ),
                 );
             }
         }

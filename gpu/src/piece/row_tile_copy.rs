@@ -47,7 +47,10 @@ impl RowTileCopy<'_> {
         if cpr == 0 || threads % cpr != 0 || (t.elems() / 8) % threads != 0 {
             return config(
                 "row_tile_copy",
-                format!("{}x{} tile: {threads} threads do not cover whole rows of 16-byte chunks", t.rows, t.cols),
+                format!(
+                    "{}x{} tile: {threads} threads do not cover whole rows of 16-byte chunks",
+                    t.rows, t.cols
+                ),
             );
         }
         let (iters, rstep) = (self.iters(), threads / cpr);

@@ -22,11 +22,19 @@ pub struct ScoreMask<'a> {
 impl ScoreMask<'_> {
     /// Statements setting `s[mi][nj][v] = -inf` where the column `col0 + nj*atom_n + col(v)` is not below
     /// `limit(row)`, row = `row0 + mi*atom_m + row(v)` (`limit` maps a row variable to its C expression).
-    pub fn emit(&self, s: &str, row0: &str, col0: &str, limit: &dyn Fn(&str) -> String) -> Result<String> {
+    pub fn emit(
+        &self,
+        s: &str,
+        row0: &str,
+        col0: &str,
+        limit: &dyn Fn(&str) -> String,
+    ) -> Result<String> {
         let f = self.fragment;
         let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
         let ((am, an), (mm, nn)) = (self.atoms, self.atom);
-        let mut c = format!("    #pragma unroll\n    for (int mi = 0; mi < {am}; ++mi) {{  // mask: -inf at or past each row's key limit\n");
+        let mut c = format!(
+            "    #pragma unroll\n    for (int mi = 0; mi < {am}; ++mi) {{  // mask: -inf at or past each row's key limit\n"
+        );
         let mut rows: Vec<i64> = Vec::new();
         for v in 0..values {
             let dr = f.value(v)?[0];
@@ -39,7 +47,10 @@ impl ScoreMask<'_> {
                 rows.push(dr);
             }
         }
-        c += &format!("      #pragma unroll\n      for (int nj = 0; nj < {an}; ++nj) {{\n        const int col = {col0} + nj * {nn} + {};\n", f.col);
+        c += &format!(
+            "      #pragma unroll\n      for (int nj = 0; nj < {an}; ++nj) {{\n        const int col = {col0} + nj * {nn} + {};\n",
+            f.col
+        );
         for v in 0..values {
             let [dr, dc] = f.value(v)?;
             let r = rows.iter().position(|&x| x == dr).unwrap_or(0);
