@@ -474,7 +474,7 @@ fn main_loop(
         pack_fn(cfg.dtype),
     );
     c += "    cp_async_wait<1>();\n    __syncthreads();  // V(j) landed\n";
-    c += &accumulate(g, &AddressPlan::new(&t.v, d / 16, bn / 16)?);
+    c += &accumulate(g, &AddressPlan::new(&t.v, d / 16, bn / 16)?.with_xor()?);
     c += "  }\n  cp_async_wait<0>();\n";
     c += &softmax.finalize("o", d / 8, "scale_log2");
     Ok(c)
@@ -557,7 +557,9 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
     c += "  // ldmatrix addresses: lane -> (mn,k) by the lane layouts above, + warp offset, swizzled\n";
     c += &qp.setup("wm")?;
     c += &AddressPlan::new(&t.k, g.bn / 16, g.d / 16)?.setup("0")?;
-    c += &AddressPlan::new(&t.v, g.d / 16, g.bn / 16)?.setup("0")?;
+    c += &AddressPlan::new(&t.v, g.d / 16, g.bn / 16)?
+        .with_xor()?
+        .setup("0")?;
     c += &format!(
         "  copy_q(sbase, q_g, q_s, m0, sq);\n  cp_async_commit();\n  copy_k(sbase + {}, k_g, k_s, 0, n_end);\n  cp_async_commit();\n  cp_async_wait<1>();\n  __syncthreads();  // Q landed\n",
         g.k_off

@@ -10,10 +10,13 @@ use crate::error::Result;
 use crate::piece::smem_tile::OperandTile;
 
 /// The ldmatrix plan of one operand: per (block along mn, k16 step), the byte delta from the step's base
-/// address when it is the same for every lane and warp (then one add), else `None` (full expression).
+/// address when it is the same for every lane and warp (then one add), else `None` (full expression);
+/// with [`AddressPlan::with_xor`], also the bits by which the address differs from the step's base when
+/// they are the same for every lane and warp (then one xor: the swizzle is linear over xor).
 pub struct AddressPlan<'a> {
     tile: &'a OperandTile,
     deltas: Vec<Vec<Option<i64>>>,
+    xors: Vec<Vec<Option<i64>>>,
 }
 
 /// Fragment loads and MMAs of one warp: `mi_n x ni_n` m16n8k16 atoms per k16 step.
@@ -55,7 +58,50 @@ impl AddressPlan<'_> {
             }
             deltas.push(row);
         }
-        Ok(AddressPlan { tile: t, deltas })
+        Ok(AddressPlan {
+            tile: t,
+            deltas,
+            xors: Vec::new(),
+        })
+    }
+
+    /// The byte offsets (relative to the tile) every lane and warp reads for block `blk` at step `ks`.
+    fn lane_offsets(&self, blk: i64, ks: i64) -> Result<Vec<i64>> {
+        let t = self.tile;
+        let per_warp = t.mn_tile / t.warps_along;
+        let mut out = Vec::new();
+        for w in 0..t.warps_along {
+            for l in 0..32 {
+                let cc = basis_coord(&t.lane_layout, l)?;
+                let (r, c) = t.rc(w * per_warp + cc[0] + blk * 16, ks * 16 + cc[1]);
+                out.push(t.swizzle.apply_i64(r * t.cols + c) * 2);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The plan where blocks with no constant byte delta use a constant xor of the step's base address
+    /// when there is one (checked for every lane and warp).
+    pub fn with_xor(mut self) -> Result<Self> {
+        let mut xors = Vec::new();
+        for (blk, row) in self.deltas.iter().enumerate() {
+            let mut xrow = Vec::new();
+            for ks in 0..row.len() as i64 {
+                let (base, this) = (
+                    self.lane_offsets(0, ks)?,
+                    self.lane_offsets(blk as i64, ks)?,
+                );
+                let seen: std::collections::BTreeSet<i64> =
+                    base.iter().zip(&this).map(|(a, b)| a ^ b).collect();
+                xrow.push(match (seen.len(), seen.first()) {
+                    (1, Some(x)) => Some(*x),
+                    _ => None,
+                });
+            }
+            xors.push(xrow);
+        }
+        self.xors = xors;
+        Ok(self)
     }
 
     /// Per-thread setup: the lane's (mn, k) from the lane layout plus the warp offset, and the swizzled
@@ -100,9 +146,11 @@ impl AddressPlan<'_> {
 
     /// The byte address (relative to the stage's operand base) of block `blk` at k16 step `ks`.
     pub fn address(&self, blk: i64, ks: i64) -> String {
-        match self.deltas[blk as usize][ks as usize] {
-            Some(d) => format!("{}_ld[{ks}] + {d}", self.tile.prefix()),
-            None => self.full_address(blk, ks),
+        let xor = self.xors.get(blk as usize).and_then(|r| r[ks as usize]);
+        match (self.deltas[blk as usize][ks as usize], xor) {
+            (Some(d), _) => format!("{}_ld[{ks}] + {d}", self.tile.prefix()),
+            (None, Some(x)) => format!("({}_ld[{ks}] ^ {x})", self.tile.prefix()),
+            (None, None) => self.full_address(blk, ks),
         }
     }
 }
