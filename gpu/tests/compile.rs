@@ -70,9 +70,9 @@ fn compile_errors_are_errors() {
     assert!(matches!(e, cute_gpu::GpuError::Compile { .. }), "{e}");
 }
 
-/// Every attention variant (f16/bf16, d 64/128/256, causal or not, varlen or not) compiles for sm_80 with
-/// no spills; sm_90a is compiled and reported (clean for d <= 128; d = 256 spills 8 bytes there in the
-/// non-causal variants, left to the Hopper kernel).
+/// Every attention variant (f16/bf16, d 64/128/256, causal or not, varlen or not) compiles for sm_80 and
+/// sm_90a with no spills (d = 256 re-reads Q from shared memory per k16 step: with Q in registers it
+/// spilled 12-24 bytes on sm_80).
 #[test]
 fn attention_kernels_compile_without_spills() {
     use cute_gpu::kernels::attention_sm80::{AttentionConfig, generate_attention};
@@ -101,7 +101,7 @@ fn attention_kernels_compile_without_spills() {
                                 c.report.spill_stores,
                                 c.report.spill_loads
                             );
-                            if !c.report.is_clean() && (arch == "sm_80" || d <= 128) {
+                            if !c.report.is_clean() {
                                 failures.push(format!("{} {arch}: {:?}", k.name, c.report));
                             }
                         }
