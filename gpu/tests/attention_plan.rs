@@ -74,6 +74,10 @@ fn layouts_and_good_plan() {
     assert_eq!(k.grid, (2, 8, 2));
     assert!(k.args.contains(&Arg::I32("group".into(), 4)));
     assert!(k.args.contains(&Arg::I64("k_h".into(), 300 * 128)));
+    assert!(k.args.contains(&Arg::I32("Sk".into(), 300)));
+    assert!(k.args.contains(&Arg::I64("lse_b".into(), 8 * 100)));
+    let scale_log2 = p.args.scale * std::f32::consts::LOG2_E;
+    assert!(k.args.contains(&Arg::F32("scale_log2".into(), scale_log2)));
 }
 
 #[test]

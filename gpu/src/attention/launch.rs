@@ -82,8 +82,10 @@ impl Attention {
         if let Some(k) = map.get(cfg) {
             return Ok(k.clone());
         }
-        let k = generate_attention(cfg)?;
+        let mut k = generate_attention(cfg)?;
         let loaded = self.rt.load(&k)?;
+        // A launch binds the loaded function: keep the description without its text (cloned per call).
+        k.source = String::new();
         map.insert(*cfg, (k.clone(), loaded.clone()));
         Ok((k, loaded))
     }

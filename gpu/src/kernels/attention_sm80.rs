@@ -26,7 +26,7 @@ use crate::atom::{
 };
 use crate::dtype::{DType, Major};
 use crate::error::{GpuError, Result, config, to_i32, to_u32};
-use crate::kernel::{Arg, Kernel};
+use crate::kernel::{Arg, Buffer, Kernel};
 use crate::piece::fragment::{AddressPlan, accumulators_as_a};
 use crate::piece::online_softmax::{OnlineSoftmax, mma_index};
 use crate::piece::row_tile_copy::RowTileCopy;
@@ -131,16 +131,8 @@ const STRIDE_NAMES: [[&str; 3]; 5] = [
 ];
 
 impl AttentionArgs {
-    /// The argument list (in the kernel's parameter order) and the grid for `cfg`.
+    /// Sets the values of `k`'s parameters (by name) and its grid for this problem.
     pub fn apply(&self, cfg: &AttentionConfig, k: &mut Kernel) -> Result<()> {
-        let mut args: Vec<Arg> = ["Q", "K", "V", "O", "LSE"]
-            .iter()
-            .map(|n| Arg::Ptr(n.to_string()))
-            .collect();
-        if cfg.varlen {
-            args.push(Arg::Ptr("cu_q".into()));
-            args.push(Arg::Ptr("cu_k".into()));
-        }
         if self.hkv <= 0 || self.hq % self.hkv != 0 {
             return config(
                 "attention_sm80",
@@ -150,31 +142,34 @@ impl AttentionArgs {
                 ),
             );
         }
-        for (n, v) in [
+        let ints = [
             ("Sq", self.sq),
             ("Sk", self.sk),
             ("group", self.hq / self.hkv),
-        ] {
-            args.push(Arg::I32(n.into(), to_i32(n, v)?));
-        }
-        for (names, vals) in STRIDE_NAMES
+        ];
+        let strides: Vec<(&str, i64)> = STRIDE_NAMES
             .iter()
             .zip(self.strides.iter().chain([&self.lse]))
-        {
-            for (n, v) in names.iter().zip(vals) {
-                args.push(Arg::I64(n.to_string(), *v));
+            .flat_map(|(n, v)| n.iter().copied().zip(v.iter().copied()))
+            .collect();
+        let lookup = |table: &[(&str, i64)], name: &str| {
+            table
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|x| x.1)
+                .ok_or_else(|| GpuError::Config {
+                    kernel: "attention_sm80",
+                    reason: format!("{}: no value for parameter {name}", k.name),
+                })
+        };
+        let mut args = k.args.clone();
+        for a in args.iter_mut() {
+            match a {
+                Arg::I32(n, v) => *v = to_i32(n, lookup(&ints, n)?)?,
+                Arg::I64(n, v) => *v = lookup(&strides, n)?,
+                Arg::F32(_, v) => *v = self.scale * std::f32::consts::LOG2_E,
+                Arg::Ptr(_) | Arg::TensorMap(_) => {}
             }
-        }
-        args.push(Arg::F32(
-            "scale_log2".into(),
-            self.scale * std::f32::consts::LOG2_E,
-        ));
-        if args.len() != k.args.len() {
-            return Err(GpuError::ArgCount {
-                kernel: k.name.clone(),
-                expected: k.args.len(),
-                given: args.len(),
-            });
         }
         k.args = args;
         let blocks = (self.sq + cfg.block_m - 1) / cfg.block_m;
@@ -516,6 +511,69 @@ fn epilogue(cfg: &AttentionConfig, g: &Geometry, f: &Fragment) -> Result<String>
     Ok(c)
 }
 
+/// The copies of Q, K, V (per-thread setup and lambdas), the ldmatrix address plans, the first copies
+/// (Q, K block 0) and, when Q stays in registers, its A fragments.
+fn operands(cfg: &AttentionConfig, g: &Geometry, t: &Tiles) -> Result<String> {
+    let threads = 32 * WARPS;
+    let mut c = String::new();
+    for x in [&t.q, &t.k, &t.v] {
+        c += &RowTileCopy { tile: x, threads }.emit()?;
+    }
+    let qp = AddressPlan::new(&t.q, g.mi_n, g.d / 16)?;
+    c += "  // ldmatrix addresses: lane -> (mn,k) by the lane layouts above, + warp offset, swizzled\n";
+    c += &qp.setup("wm")?;
+    c += &AddressPlan::new(&t.k, g.bn / 16, g.d / 16)?.setup("0")?;
+    c += &AddressPlan::new(&t.v, g.d / 16, g.bn / 16)?
+        .with_xor()?
+        .setup("0")?;
+    c += &format!(
+        "  copy_q(sbase, q_g, q_s, m0, sq);\n  cp_async_commit();\n  copy_k(sbase + {}, k_g, k_s, 0, n_end);\n  cp_async_commit();\n  cp_async_wait<1>();\n  __syncthreads();  // Q landed\n",
+        g.k_off
+    );
+    if cfg.q_in_registers {
+        c += &format!(
+            "  unsigned int qf[{}][{}][4];  // Q as A fragments, kept in registers\n",
+            g.mi_n,
+            g.d / 16
+        );
+        for mi in 0..g.mi_n {
+            for ks in 0..g.d / 16 {
+                c += &format!(
+                    "  ldmatrix_x4(qf[{mi}][{ks}], sbase + {});\n",
+                    qp.address(mi, ks)
+                );
+            }
+        }
+    }
+    Ok(c)
+}
+
+/// The parameter list (values set per call by [`AttentionArgs::apply`]) and the buffers (bytes set by
+/// the caller).
+fn placeholder_parameters(cfg: &AttentionConfig) -> (Vec<Arg>, Vec<Buffer>) {
+    let mut args: Vec<Arg> = Vec::new();
+    let mut buffers = Vec::new();
+    for n in ["Q", "K", "V", "O", "LSE"].iter().chain(if cfg.varlen {
+        ["cu_q", "cu_k"].iter()
+    } else {
+        [].iter()
+    }) {
+        args.push(Arg::Ptr(n.to_string()));
+        buffers.push(Buffer {
+            name: n.to_string(),
+            bytes: 0,
+        });
+    }
+    for n in ["Sq", "Sk", "group"] {
+        args.push(Arg::I32(n.into(), 0));
+    }
+    for n in STRIDE_NAMES.iter().flatten() {
+        args.push(Arg::I64(n.to_string(), 0));
+    }
+    args.push(Arg::F32("scale_log2".into(), 0.0));
+    (args, buffers)
+}
+
 /// The kernel of variant `cfg` (problem values are arguments: set them with [`AttentionArgs::apply`]).
 pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
     cfg.check()?;
@@ -550,58 +608,11 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
         signature(cfg)
     );
     c += &prologue(cfg)?;
-    for x in [&t.q, &t.k, &t.v] {
-        c += &RowTileCopy { tile: x, threads }.emit()?;
-    }
-    let qp = AddressPlan::new(&t.q, g.mi_n, g.d / 16)?;
-    c += "  // ldmatrix addresses: lane -> (mn,k) by the lane layouts above, + warp offset, swizzled\n";
-    c += &qp.setup("wm")?;
-    c += &AddressPlan::new(&t.k, g.bn / 16, g.d / 16)?.setup("0")?;
-    c += &AddressPlan::new(&t.v, g.d / 16, g.bn / 16)?
-        .with_xor()?
-        .setup("0")?;
-    c += &format!(
-        "  copy_q(sbase, q_g, q_s, m0, sq);\n  cp_async_commit();\n  copy_k(sbase + {}, k_g, k_s, 0, n_end);\n  cp_async_commit();\n  cp_async_wait<1>();\n  __syncthreads();  // Q landed\n",
-        g.k_off
-    );
-    if cfg.q_in_registers {
-        c += &format!(
-            "  unsigned int qf[{}][{}][4];  // Q as A fragments, kept in registers\n",
-            g.mi_n,
-            g.d / 16
-        );
-        for mi in 0..g.mi_n {
-            for ks in 0..g.d / 16 {
-                c += &format!(
-                    "  ldmatrix_x4(qf[{mi}][{ks}], sbase + {});\n",
-                    qp.address(mi, ks)
-                );
-            }
-        }
-    }
+    c += &operands(cfg, &g, &t)?;
     c += &main_loop(cfg, &g, &t, &f, &mma)?;
     c += &epilogue(cfg, &g, &f)?;
     c += "}\n";
-    let mut args: Vec<Arg> = Vec::new();
-    let mut buffers = Vec::new();
-    for n in ["Q", "K", "V", "O", "LSE"].iter().chain(if cfg.varlen {
-        ["cu_q", "cu_k"].iter()
-    } else {
-        [].iter()
-    }) {
-        args.push(Arg::Ptr(n.to_string()));
-        buffers.push(crate::kernel::Buffer {
-            name: n.to_string(),
-            bytes: 0,
-        });
-    }
-    for n in ["Sq", "Sk", "group"] {
-        args.push(Arg::I32(n.into(), 0));
-    }
-    for n in STRIDE_NAMES.iter().flatten() {
-        args.push(Arg::I64(n.to_string(), 0));
-    }
-    args.push(Arg::F32("scale_log2".into(), 0.0));
+    let (args, buffers) = placeholder_parameters(cfg);
     Ok(Kernel {
         name,
         source: c,
