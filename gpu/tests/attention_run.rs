@@ -185,21 +185,7 @@ mod attention_run {
         let lse_host: Vec<f32> = s.clone_dtoh(&d_lse).unwrap();
         let scale = 1.0 / (c.d as f64).sqrt();
         let dm = dims(&lq, "O").unwrap();
-        // (sequence start in Q, in K, query rows, keys) per batch
-        let seqs: Vec<(i64, i64, i64, i64, i64)> = match &c.varlen {
-            Some((cq, ck)) => (0..cq.len() - 1)
-                .map(|i| {
-                    (
-                        0,
-                        cq[i] as i64,
-                        ck[i] as i64,
-                        (cq[i + 1] - cq[i]) as i64,
-                        (ck[i + 1] - ck[i]) as i64,
-                    )
-                })
-                .collect(),
-            None => (0..c.b).map(|b| (b, 0, 0, c.sq, c.sk)).collect(),
-        };
+        let seqs = sequences(c);
         let (hq, hkv, d) = (c.hq as usize, c.hkv as usize, c.d as usize);
         let (mut err_o, mut err_lse) = (0f64, 0f64);
         for (b, q0, k0, sq, sk) in seqs {
@@ -256,13 +242,7 @@ mod attention_run {
             }
         }
         let vmax = v.iter().fold(0f32, |a, x| a.max(x.abs())) as f64;
-        let u = if dt == DType::BF16 {
-            2f64.powi(-8)
-        } else {
-            2f64.powi(-11)
-        };
-        // slack: f32 accumulation in the tensor cores over the keys, f16 subnormal P
-        let bound = (2.0 * u + 2f64.powi(-16) + skl as f64 * 2f64.powi(-22)) * vmax;
+        let bound = o_bound(dt, skl, vmax);
         if err_o.is_nan() || err_o > bound {
             return Err(format!(
                 "{dt:?} {c:?}: max |O - ref| = {err_o} > {bound} (2u max|V|)"
@@ -273,6 +253,29 @@ mod attention_run {
             dt
         );
         Ok(())
+    }
+
+    /// (batch, first query row, first key row, query rows, keys) of each sequence.
+    fn sequences(c: &Case) -> Vec<(i64, i64, i64, i64, i64)> {
+        match &c.varlen {
+            Some((cq, ck)) => (0..cq.len() - 1)
+                .map(|i| {
+                    let (q0, k0) = (cq[i] as i64, ck[i] as i64);
+                    (0, q0, k0, cq[i + 1] as i64 - q0, ck[i + 1] as i64 - k0)
+                })
+                .collect(),
+            None => (0..c.b).map(|b| (b, 0, 0, c.sq, c.sk)).collect(),
+        }
+    }
+
+    /// The bound on max |O - O_ref| (module docs): 2u·max|V| plus the f32 accumulation over `sk` keys.
+    fn o_bound(dt: DType, sk: i64, vmax: f64) -> f64 {
+        let u = if dt == DType::BF16 {
+            2f64.powi(-8)
+        } else {
+            2f64.powi(-11)
+        };
+        (2.0 * u + 2f64.powi(-16) + sk as f64 * 2f64.powi(-22)) * vmax
     }
 
     fn with_gpu(test: &str, f: impl FnOnce(&Arc<CudaStream>, &Attention)) {
