@@ -29,7 +29,7 @@ mod attention_run {
     use cute_gpu::DType;
     use cute_gpu::attention::plan::dims;
     use cute_gpu::attention::reference::{RefProblem, reference_attention};
-    use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, bhsd, bshd};
+    use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, Tiles, bhsd, bshd};
     use cute_gpu::host::{Rng, from_f32, to_f32};
     use cute_gpu::matmul::Element;
     use cute_layout_core::{Layout, cosize};
@@ -382,6 +382,37 @@ mod attention_run {
                     };
                     check::<half::bf16>(s, a, &c);
                     check::<half::f16>(s, a, &Case { bhsd: true, ..c });
+                }
+            }
+        });
+    }
+
+    /// The tile choices `bench_attention --tiles` offers for tuning (compile-checked in `compile.rs`), on
+    /// the same kinds of cases: 128-key tiles for d = 128, 64-row CTAs and 32-key tiles for d = 64.
+    #[test]
+    fn alternative_tiles() {
+        with_gpu("alternative_tiles", |s, _| {
+            let tiles = |block_m, block_n, q_in_registers| Tiles {
+                block_m,
+                block_n,
+                q_in_registers,
+            };
+            for (d, t) in [
+                (128, tiles(64, 128, true)),
+                (64, tiles(64, 64, true)),
+                (64, tiles(128, 32, true)),
+            ] {
+                let a = Attention::new(s).unwrap().with_tiles(d, t).unwrap();
+                for causal in [false, true] {
+                    for (sq, sk) in [(17, 129), (129, 17), (256, 256)] {
+                        check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
+                    }
+                    let c = Case {
+                        b: 3,
+                        varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
+                        ..case(0, 0, d, causal)
+                    };
+                    check::<half::f16>(s, &a, &c);
                 }
             }
         });

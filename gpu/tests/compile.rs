@@ -70,8 +70,8 @@ fn compile_errors_are_errors() {
     assert!(matches!(e, cute_gpu::GpuError::Compile { .. }), "{e}");
 }
 
-/// Every attention variant (f16/bf16, d 64/128/256, causal or not, varlen or not) compiles for sm_80 and
-/// sm_90a with no spills (d = 256 re-reads Q from shared memory per k16 step: with Q in registers it
+/// Every attention variant (f16/bf16, d 64/128/256, causal or not, varlen or not; default tiles and the
+/// alternatives offered for tuning) compiles for sm_80 and sm_90a with no spills (d = 256 re-reads Q from shared memory per k16 step: with Q in registers it
 /// spilled 12-24 bytes on sm_80).
 #[test]
 fn attention_kernels_compile_without_spills() {
@@ -81,10 +81,23 @@ fn attention_kernels_compile_without_spills() {
     }
     let mut failures = Vec::new();
     let only = std::env::var("CUTE_ATTN_ONLY").ok();
+    // the default tiles of each head dim, and the alternatives `bench_attention --tiles` offers for
+    // tuning: (d, block_m, block_n, Q in registers); `None` = the default
+    let tiles = [
+        (64, None),
+        (128, None),
+        (256, None),
+        (128, Some((64, 128, true))),
+        (64, Some((64, 64, true))),
+        (64, Some((128, 32, true))),
+    ];
     for dtype in [cute_gpu::DType::F16, cute_gpu::DType::BF16] {
-        for d in [64, 128, 256] {
+        for (d, alt) in tiles {
             for (causal, varlen) in [(false, false), (true, false), (false, true), (true, true)] {
-                let cfg = AttentionConfig::new(dtype, d, causal, varlen);
+                let mut cfg = AttentionConfig::new(dtype, d, causal, varlen);
+                if let Some((bm, bn, regs)) = alt {
+                    (cfg.block_m, cfg.block_n, cfg.q_in_registers) = (bm, bn, regs);
+                }
                 let k = generate_attention(&cfg).unwrap();
                 if only.as_deref().is_some_and(|o| !k.name.contains(o)) {
                     continue;

@@ -58,6 +58,18 @@ pub struct Options<'a> {
 pub struct Attention {
     rt: Runtime,
     kernels: Mutex<HashMap<AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
+    tiles: HashMap<i64, Tiles>,
+}
+
+/// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiles {
+    /// Query rows per CTA (64 or 128).
+    pub block_m: i64,
+    /// Keys per K/V tile (32, 64 or 128).
+    pub block_n: i64,
+    /// Q's fragments in registers (else re-read from shared memory per k16 step).
+    pub q_in_registers: bool,
 }
 
 impl Attention {
@@ -66,7 +78,25 @@ impl Attention {
         Ok(Attention {
             rt: Runtime::with_stream(stream.clone())?,
             kernels: Mutex::new(HashMap::new()),
+            tiles: HashMap::new(),
         })
+    }
+
+    /// The same handle with `tiles` instead of the default ones for head dim `head_dim` (for tuning;
+    /// the defaults are [`AttentionConfig::new`]'s). Tiles the generator cannot build (sizes, no
+    /// conflict-free swizzle) are an error here.
+    pub fn with_tiles(mut self, head_dim: i64, tiles: Tiles) -> Result<Attention> {
+        for dtype in [crate::DType::F16, crate::DType::BF16] {
+            let mut cfg = AttentionConfig::new(dtype, head_dim, false, false);
+            Self::set_tiles(&mut cfg, tiles);
+            generate_attention(&cfg)?;
+        }
+        self.tiles.insert(head_dim, tiles);
+        Ok(self)
+    }
+
+    fn set_tiles(cfg: &mut AttentionConfig, t: Tiles) {
+        (cfg.block_m, cfg.block_n, cfg.q_in_registers) = (t.block_m, t.block_n, t.q_in_registers);
     }
 
     /// The runtime (architecture, compile cache, timing).
@@ -104,7 +134,7 @@ impl Attention {
         lse: Option<&mut CudaSlice<f32>>,
         opts: &Options,
     ) -> Result<()> {
-        let plan = plan(&Request {
+        let mut plan = plan(&Request {
             q: &q.layout,
             k: &k.layout,
             v: &v.layout,
@@ -114,6 +144,9 @@ impl Attention {
             causal: opts.causal,
             varlen: opts.varlen,
         })?;
+        if let Some(t) = self.tiles.get(&plan.config.head_dim) {
+            Self::set_tiles(&mut plan.config, *t);
+        }
         let stream = self.rt.stream().clone();
         let es = std::mem::size_of::<T>();
         let (pq, _gq) = q.data.device_ptr(&stream);
@@ -150,7 +183,6 @@ impl Attention {
                 bytes: lse_len,
             },
         ];
-        let mut plan = plan;
         if lse_guard.is_none() {
             plan.needed[4] = 0;
         }

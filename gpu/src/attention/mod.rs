@@ -37,5 +37,5 @@ pub mod plan;
 pub mod reference;
 
 #[cfg(feature = "cuda")]
-pub use launch::{Attention, Options, Tensor, TensorMut};
+pub use launch::{Attention, Options, Tensor, TensorMut, Tiles};
 pub use plan::{bhsd, bshd};

@@ -4,7 +4,9 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256]` (quick: one round of 3 runs; d256: add D = 256).
+//! `bench_attention [--quick] [--d256] [--tiles D:BMxBN[:qsmem]]...` (quick: one round of 3 runs; d256: add
+//! D = 256; tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
+//! shared memory with `qsmem`, interleaved with the default tiles).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -24,7 +26,7 @@ fn main() {
 mod bench {
     use cudarc::driver::CudaContext;
     use cute_gpu::Result;
-    use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, bshd};
+    use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, Tiles, bshd};
     use cute_gpu::host::Rng;
     use half::bf16;
 
@@ -35,6 +37,40 @@ mod bench {
         let u1 = ((rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
         let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         ((-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()) as f32
+    }
+
+    /// `D:BMxBN[:qsmem]` -> (D, tiles).
+    fn parse_tiles(s: &str) -> Option<(i64, Tiles)> {
+        let mut parts = s.split(':');
+        let d = parts.next()?.parse().ok()?;
+        let (bm, bn) = parts.next()?.split_once('x')?;
+        let q_in_registers = parts.next() != Some("qsmem");
+        let tiles = Tiles {
+            block_m: bm.parse().ok()?,
+            block_n: bn.parse().ok()?,
+            q_in_registers,
+        };
+        Some((d, tiles))
+    }
+
+    /// The default handle and one per `--tiles` choice: (label, head dim it applies to, handle).
+    fn handles(
+        args: &[String],
+        stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    ) -> Result<Vec<(String, Option<i64>, Attention)>> {
+        let mut out = vec![("default".to_string(), None, Attention::new(stream)?)];
+        for w in args.windows(2).filter(|w| w[0] == "--tiles") {
+            let (d, t) = parse_tiles(&w[1]).ok_or_else(|| cute_gpu::GpuError::Config {
+                kernel: "bench_attention",
+                reason: format!("--tiles {}: expected D:BMxBN[:qsmem]", w[1]),
+            })?;
+            out.push((
+                w[1].clone(),
+                Some(d),
+                Attention::new(stream)?.with_tiles(d, t)?,
+            ));
+        }
+        Ok(out)
     }
 
     fn median(mut v: Vec<f64>) -> f64 {
@@ -52,7 +88,7 @@ mod bench {
         let (rounds, iters) = if quick { (1, 3) } else { (5, 10) };
         let ctx = CudaContext::new(0).map_err(cute_gpu::error::driver("cuInit"))?;
         let stream = ctx.default_stream();
-        let attn = Attention::new(&stream)?;
+        let handles = handles(&args, &stream)?;
         let n = (TOKENS * HIDDEN) as usize;
         let mut rng = Rng(2026);
         let mut upload = || -> Result<_> {
@@ -65,17 +101,22 @@ mod bench {
         let mut o = stream
             .alloc_zeros::<bf16>(n)
             .map_err(cute_gpu::error::driver("alloc"))?;
-        let mut shapes = Vec::new();
+        let mut rows = Vec::new(); // (seq, d, causal, handle)
         for &d in &dims {
             for s in [1024i64, 4096] {
                 for causal in [false, true] {
-                    shapes.push((s, d, causal));
+                    for (h, (_, only, _)) in handles.iter().enumerate() {
+                        if only.is_none_or(|x| x == d) {
+                            rows.push((s, d, causal, h));
+                        }
+                    }
                 }
             }
         }
-        let mut times = vec![Vec::new(); shapes.len()];
+        let mut times = vec![Vec::new(); rows.len()];
         for _ in 0..rounds {
-            for (i, &(s, d, causal)) in shapes.iter().enumerate() {
+            for (i, &(s, d, causal, h)) in rows.iter().enumerate() {
+                let attn = &handles[h].2;
                 let l = bshd(TOKENS / s, s, HIDDEN / d, d)?;
                 let opts = Options {
                     causal,
@@ -94,22 +135,20 @@ mod bench {
                 times[i].push(attn.runtime().time_ms(2, iters, &mut call)?);
             }
         }
+        let device = handles[0].2.runtime().device_name()?;
+        println!("device: {device}, {rounds} rounds x {iters} runs, medians");
         println!(
-            "device: {}, {} rounds x {iters} runs, medians",
-            attn.runtime().device_name()?,
-            rounds
+            "{:>6} {:>5} {:>5} {:>5} {:>7} {:>16} {:>10} {:>9}",
+            "seq", "batch", "heads", "d", "causal", "tiles", "ms", "TFLOP/s"
         );
-        println!(
-            "{:>6} {:>5} {:>5} {:>5} {:>7} {:>10} {:>9}",
-            "seq", "batch", "heads", "d", "causal", "ms", "TFLOP/s"
-        );
-        for (&(s, d, causal), t) in shapes.iter().zip(times) {
-            let (b, h) = (TOKENS / s, HIDDEN / d);
-            let flops =
-                4.0 * (b * h) as f64 * (s * s) as f64 * d as f64 / if causal { 2.0 } else { 1.0 };
+        for (&(s, d, causal, h), t) in rows.iter().zip(times) {
+            let (b, heads) = (TOKENS / s, HIDDEN / d);
+            let flops = 4.0 * (b * heads) as f64 * (s * s) as f64 * d as f64
+                / if causal { 2.0 } else { 1.0 };
             let ms = median(t);
             println!(
-                "{s:>6} {b:>5} {h:>5} {d:>5} {causal:>7} {ms:>10.3} {:>9.1}",
+                "{s:>6} {b:>5} {heads:>5} {d:>5} {causal:>7} {:>16} {ms:>10.3} {:>9.1}",
+                handles[h].0,
                 flops / ms / 1e9
             );
         }
