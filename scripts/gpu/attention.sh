@@ -4,7 +4,7 @@
 #   tests:    test-attention_run (every case against the f64 reference, with the bound stated in the file)
 #   sanitize: memcheck on the varlen and Sq != Sk cases, racecheck on the varlen case
 #   bench:    bench_attention (ours on the sweep, d 64/128/256, with the alternative tiles); quick: one round
-#   ncu:      limiter evidence for the d = 128, seq 4k, non-causal kernel (one launch after warm-up)
+#   ncu:      limiter evidence for the d = 128, seq 4k, non-causal kernel (--quick order: 1k, 1k causal, then 4k)
 #   torch:    scripts/gpu/torch_attention.py (torch SDPA, cuDNN and flash backends); quick: d 64/128, seq 1k/4k
 set -uo pipefail
 OUT="${OUT:-/tmp/cute-attention}"; mkdir -p "$OUT"
@@ -34,7 +34,7 @@ for step in $steps; do
       timeout 200 python3 scripts/gpu/torch_attention.py $quick > "$OUT/torch_attention.log" 2>&1
       note "torch_attention" $? ""; cat "$OUT/torch_attention.log" | tail -20 ;;
     ncu)
-      timeout 200 ncu --kernel-name regex:'cute_attention_bf16_d128' --launch-skip 40 --launch-count 1 \
+      timeout 200 ncu --kernel-name regex:'cute_attention_bf16_d128' --launch-skip 12 --launch-count 1 \
           --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
           --section Occupancy --section MemoryWorkloadAnalysis "$BIN/bench_attention" --quick > "$OUT/ncu.log" 2>&1
       note "ncu" $? ""; grep -E 'Throughput|Pipe|Stall|Issued|Eligible|Occupancy|Warp Cycles|Bank|SM Busy|Registers|One or More|No Eligible' "$OUT/ncu.log" | head -60 ;;
