@@ -77,7 +77,22 @@ fn layouts_and_good_plan() {
     assert!(k.args.contains(&Arg::I32("Sk".into(), 300)));
     assert!(k.args.contains(&Arg::I64("lse_b".into(), 8 * 100)));
     let scale_log2 = p.args.scale * std::f32::consts::LOG2_E;
-    assert!(k.args.contains(&Arg::F32("scale_log2".into(), scale_log2)));
+    // the whole list, in the kernel's parameter order
+    let mut want: Vec<Arg> = ["Q", "K", "V", "O", "LSE"]
+        .map(|n| Arg::Ptr(n.into()))
+        .to_vec();
+    want.extend([("Sq", 100), ("Sk", 300), ("group", 4)].map(|(n, v)| Arg::I32(n.into(), v)));
+    let (qs, ks) = (
+        [100 * 8 * 128, 8 * 128, 128],
+        [2 * 300 * 128, 128, 300 * 128],
+    );
+    let strides = [("q", qs), ("k", ks), ("v", ks), ("o", qs)];
+    for (t, [b, s, h]) in strides {
+        want.extend([("b", b), ("s", s), ("h", h)].map(|(m, v)| Arg::I64(format!("{t}_{m}"), v)));
+    }
+    want.extend([("lse_b", 800), ("lse_h", 100), ("lse_s", 1)].map(|(n, v)| Arg::I64(n.into(), v)));
+    want.push(Arg::F32("scale_log2".into(), scale_log2));
+    assert_eq!(k.args, want);
 }
 
 #[test]
