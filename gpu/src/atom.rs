@@ -223,3 +223,58 @@ pub fn atom_coords(mma: &TiledMma, thread: &str) -> Result<[String; 2]> {
         crate::emit::basis_coord_expr(&coords, thread, 1)?,
     ])
 }
+
+/// Where each 32-bit register of an atom's A fragment finds its two 16-bit values among the f32
+/// accumulators of the same atom's C fragments, when the A tile's `k` columns are consecutive C tiles
+/// along `n` (for m16n8k16: two adjacent n8 accumulator tiles form one k16 A tile). Entry `r` is
+/// `[(tile, c_value), (tile, c_value)]` for A values `2r` and `2r + 1`. Derived by evaluating both
+/// thread-value layouts (A as `(m,k)` coordinates, C as `(m,n)`), and checked to hold for every thread:
+/// the same thread owns the element in both, so P = softmax(S) feeds the next MMA straight from registers.
+///
+/// ```
+/// let mma = cute_gpu::atom::sm80_mma(cute_gpu::DType::BF16).unwrap();
+/// let map = cute_gpu::atom::accumulator_as_a(&mma).unwrap();
+/// // a0,a1 = tile 0 values 0,1; a2,a3 = tile 0 values 2,3 (8 rows down); a4..a7 = tile 1
+/// assert_eq!(map, [[(0, 0), (0, 1)], [(0, 2), (0, 3)], [(1, 0), (1, 1)], [(1, 2), (1, 3)]]);
+/// ```
+pub fn accumulator_as_a(mma: &MmaTraits) -> Result<Vec<[(i64, i64); 2]>> {
+    let (m, n) = (mma.extent(0)?, mma.extent(1)?);
+    let a = as_coordinates(&mma.layout_a, m)?;
+    let c = as_coordinates(&mma.layout_c, m)?;
+    let threads = cute_layout_core::size(&a.mode(0)?)?.value;
+    let a_values = cute_layout_core::size(&a.mode(1)?)?.value;
+    let c_values = cute_layout_core::size(&c.mode(1)?)?.value;
+    if cute_layout_core::size(&c.mode(0)?)?.value != threads || a_values % 2 != 0 {
+        return Err(GpuError::Config {
+            kernel: "atom",
+            reason: format!("A {a} and C {c} do not pair up thread for thread"),
+        });
+    }
+    let mut out = Vec::new();
+    for u in (0..a_values).step_by(2) {
+        let mut pair = [(0, 0); 2];
+        for (h, slot) in pair.iter_mut().enumerate() {
+            let mut found: Option<(i64, i64)> = None;
+            for t in 0..threads {
+                let [row, k] = crate::emit::basis_coord(&a, t + threads * (u + h as i64))?;
+                let hit = (0..c_values).find(|&v| {
+                    crate::emit::basis_coord(&c, t + threads * v).ok() == Some([row, k % n])
+                });
+                let this = hit.map(|v| (k / n, v));
+                if this.is_none() || (found.is_some() && found != this) {
+                    return Err(GpuError::Config {
+                        kernel: "atom",
+                        reason: format!(
+                            "A value {} of thread {t} ({row},{k}) is not a C value of that thread ({c})",
+                            u + h as i64
+                        ),
+                    });
+                }
+                found = this;
+            }
+            *slot = found.unwrap_or((0, 0));
+        }
+        out.push(pair);
+    }
+    Ok(out)
+}

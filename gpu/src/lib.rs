@@ -8,10 +8,11 @@
 //! | 1. instructions (`cute/arch`) | [`arch`] | one typed wrapper per PTX family: vector ld/st, `cp.async`, `ldmatrix`, `mma.sync`, `wgmma` + fences and descriptors, TMA, `mbarrier`, `setmaxnreg`, named barriers |
 //! | 2. atoms and tilings (`cute/atom`) | [`atom`] | thread-value layouts from `cute_layout_core::atom` (`MmaTraits`, `CopyAtom`, `TiledMma`, `TiledCopy`) |
 //! | the emitter | [`emit`] | layout -> C index expressions (static leaves literal, dynamic leaves parameters, basis strides, swizzles) |
-//! | 3. pieces (`collective`) | [`piece`] | tile schedulers, shared-memory operand stages, mainloops (cp.async multistage; TMA + mbarrier warp-specialized), fragment loaders, MMA loops, epilogues |
-//! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM, fallback GEMM: each a composition of pieces |
+//! | 3. pieces (`collective`) | [`piece`] | tile schedulers, shared-memory operand stages, mainloops (cp.async multistage; TMA + mbarrier warp-specialized), row tiles, fragment loaders, MMA loops, online softmax, score masks, epilogues |
+//! | 4. kernels | [`kernels`] | copy, transpose, SM80 GEMM, SM90 GEMM, fallback GEMM, SM80 attention: each a composition of pieces |
 //! | 5. host | [`kernel`], `runtime` (feature `cuda`), [`nvrtc`], [`cubin_cache`] | one kernel description (buffers, tensor maps, scalars), one runtime with one compile cache in memory and on disk |
 //! | 6. the GEMM call | [`matmul`] | `D = act(alpha*A·B + beta*C + bias)` on cudarc buffers described by layouts: plan (validation, heuristic) and launch (feature `cuda`) |
+//! | 6b. the attention call | [`attention`] | `O = softmax(scale*Q·Kᵀ + mask)·V` + LSE on cudarc buffers described by `(B,S,H,D)` layouts: plan (validation) and launch (feature `cuda`); f64 CPU reference |
 //! | shared by tests, benches, examples | [`host`], [`configs`], `runtime::bench` (feature `cuda`) | conversions, RNG fills, CPU reference GEMM; named configurations and problem layouts; cuBLAS reference runs and result tables |
 //!
 //! Generators write self-contained CUDA C (no headers; f16/bf16 as raw 16-bit payloads for inline
@@ -35,6 +36,7 @@
 
 pub mod arch;
 pub mod atom;
+pub mod attention;
 pub mod configs;
 pub mod dtype;
 pub mod emit;

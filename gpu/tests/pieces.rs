@@ -167,3 +167,52 @@ fn sm90_pieces() {
     ));
     assert!(text.contains("epi_post(epi_scale(acc[c][4 * (q * 8 + jj) + 2 * h + 1], (tm * 128 + cw * 64 + c * 64 + (int)r), (col0 + 8 * jj + frag_col) + 1)"), "{text}");
 }
+
+/// The online softmax's rows and row-sharing lanes come from the C layout: the same answer for the
+/// m16n8k16 atom (a warp) and a wgmma accumulator (`gmma_c_layout`, a warp group), and the emitted
+/// update names the accumulators through the given naming function.
+#[test]
+fn online_softmax_from_mma_and_wgmma_fragments() {
+    use cute_gpu::piece::online_softmax::{OnlineSoftmax, mma_index};
+    let mma = sm80_mma(DType::BF16).unwrap();
+    let f = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+    let sm = OnlineSoftmax::new(&f, 2, mma_index).unwrap();
+    assert_eq!(
+        (sm.rows, sm.row_offsets.clone(), sm.xor_masks.clone()),
+        (2, vec![0, 8], vec![1, 2])
+    );
+    let update = sm.update("s", 8, "o", 16, "scale_log2");
+    assert!(
+        update.contains("__shfl_xor_sync(0xffffffffu, mx[1], 2)"),
+        "{update}"
+    );
+    assert!(update.contains("s[mi][nj][3] = fast_exp2(fmaf(s[mi][nj][3], scale_log2, -ms[1]));"));
+    // wgmma m64n64: 128 threads, each owning 2 rows per 8-column group, rows shared by lanes ^1, ^2
+    let c = cute_layout_core::atom::gmma::gmma_c_layout(64).unwrap();
+    let g = Fragment::new(&c, 64, "tid").unwrap();
+    fn flat(name: &str, _mi: &str, nj: &str, v: i64) -> String {
+        format!("{name}[{nj} * 4 + {v}]")
+    }
+    let gs = OnlineSoftmax::new(&g, 1, flat).unwrap();
+    assert_eq!(gs.xor_masks, vec![1, 2]);
+    assert_eq!(gs.rows, 2);
+    assert!(gs.finalize("d", 8, "scale_log2").contains("d[dj * 4 + "));
+}
+
+/// Two adjacent n8 accumulator tiles are one k16 A operand tile, thread for thread.
+#[test]
+fn accumulator_registers_are_the_a_operand() {
+    for dt in [DType::F16, DType::BF16] {
+        let mma = cute_gpu::atom::sm80_mma(dt).unwrap();
+        let map = cute_gpu::atom::accumulator_as_a(&mma).unwrap();
+        assert_eq!(
+            map,
+            [
+                [(0, 0), (0, 1)],
+                [(0, 2), (0, 3)],
+                [(1, 0), (1, 1)],
+                [(1, 2), (1, 3)]
+            ]
+        );
+    }
+}

@@ -113,3 +113,23 @@ fn bad_inputs_are_errors() {
     );
     assert!(cute_gpu::kernels::gemm_sm80::generate_gemm(&spec).is_err());
 }
+
+#[test]
+fn attention_sources() {
+    use cute_gpu::kernels::attention_sm80::{AttentionConfig, generate_attention};
+    // the causal bf16 d = 128 kernel, and the varlen d = 64 one (128 query rows: two row atoms per warp)
+    for (label, cfg) in [
+        (
+            "attention_bf16_d128_causal",
+            AttentionConfig::new(DType::BF16, 128, true, false),
+        ),
+        (
+            "attention_f16_d64_varlen",
+            AttentionConfig::new(DType::F16, 64, false, true),
+        ),
+    ] {
+        let k = generate_attention(&cfg).unwrap();
+        assert!(!k.source.contains("#include"), "{label}");
+        insta::assert_snapshot!(label, k.source);
+    }
+}

@@ -15,3 +15,21 @@ __device__ __forceinline__ float bf16_to_f32(unsigned short h) {
   return __int_as_float(((int)h) << 16);
 }
 "#;
+
+/// `pack_f16x2(lo, hi)` and `pack_bf16x2(lo, hi)`: two f32 rounded (to nearest even) into one 32-bit
+/// register, `lo` in the low half (`cvt.rn.{f16x2,bf16x2}.f32`, SM80+): a register operand of `mma.sync`.
+pub const PACK: &str = r#"__device__ __forceinline__ unsigned int pack_f16x2(float lo, float hi) {
+  unsigned int r; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r;
+}
+__device__ __forceinline__ unsigned int pack_bf16x2(float lo, float hi) {
+  unsigned int r; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); return r;
+}
+"#;
+
+/// The [`PACK`] function for `dtype` (f16 or bf16).
+pub fn pack_fn(dtype: crate::DType) -> &'static str {
+    match dtype {
+        crate::DType::BF16 => "pack_bf16x2",
+        _ => "pack_f16x2",
+    }
+}

@@ -10,7 +10,8 @@
 //! | [`cp_async`] | `cp.async.cg.shared.global` (+ zero-fill), commit/wait groups |
 //! | [`ldmatrix`] | `ldmatrix.sync.aligned.m8n8.x4[.trans]` |
 //! | [`mma_sync`] | `mma.sync.aligned.m16n8k16` |
-//! | [`convert`] | `cvt` between f32 and f16/bf16 |
+//! | [`convert`] | `cvt` between f32 and f16/bf16, packing two f32 into an f16x2/bf16x2 register |
+//! | [`math`] | `ex2.approx` |
 //! | [`wgmma`] | `wgmma.mma_async` (+ fence, commit, wait), shared-memory matrix descriptors |
 //! | [`tma`] | `cp.async.bulk.tensor.2d` loads and stores, bulk groups, tensor-map prefetch |
 //! | [`mbarrier`] | `mbarrier.init/arrive/expect_tx/try_wait` |
@@ -19,6 +20,7 @@
 pub mod convert;
 pub mod cp_async;
 pub mod ldmatrix;
+pub mod math;
 pub mod mbarrier;
 pub mod memory;
 pub mod mma_sync;

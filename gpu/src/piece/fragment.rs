@@ -10,10 +10,13 @@ use crate::error::Result;
 use crate::piece::smem_tile::OperandTile;
 
 /// The ldmatrix plan of one operand: per (block along mn, k16 step), the byte delta from the step's base
-/// address when it is the same for every lane and warp (then one add), else `None` (full expression).
-struct AddressPlan<'a> {
+/// address when it is the same for every lane and warp (then one add), else `None` (full expression);
+/// with [`AddressPlan::with_xor`], also the bits by which the address differs from the step's base when
+/// they are the same for every lane and warp (then one xor: the swizzle is linear over xor).
+pub struct AddressPlan<'a> {
     tile: &'a OperandTile,
     deltas: Vec<Vec<Option<i64>>>,
+    xors: Vec<Vec<Option<i64>>>,
 }
 
 /// Fragment loads and MMAs of one warp: `mi_n x ni_n` m16n8k16 atoms per k16 step.
@@ -28,7 +31,8 @@ pub struct WarpMma<'a> {
 }
 
 impl AddressPlan<'_> {
-    fn new(t: &OperandTile, blocks: i64, ks_n: i64) -> Result<AddressPlan<'_>> {
+    /// The plan of tile `t` for `blocks` 16-wide blocks along mn and `ks_n` k16 steps.
+    pub fn new(t: &OperandTile, blocks: i64, ks_n: i64) -> Result<AddressPlan<'_>> {
         let per_warp = t.mn_tile / t.warps_along;
         let mut deltas = Vec::new();
         for blk in 0..blocks {
@@ -54,12 +58,55 @@ impl AddressPlan<'_> {
             }
             deltas.push(row);
         }
-        Ok(AddressPlan { tile: t, deltas })
+        Ok(AddressPlan {
+            tile: t,
+            deltas,
+            xors: Vec::new(),
+        })
+    }
+
+    /// The byte offsets (relative to the tile) every lane and warp reads for block `blk` at step `ks`.
+    fn lane_offsets(&self, blk: i64, ks: i64) -> Result<Vec<i64>> {
+        let t = self.tile;
+        let per_warp = t.mn_tile / t.warps_along;
+        let mut out = Vec::new();
+        for w in 0..t.warps_along {
+            for l in 0..32 {
+                let cc = basis_coord(&t.lane_layout, l)?;
+                let (r, c) = t.rc(w * per_warp + cc[0] + blk * 16, ks * 16 + cc[1]);
+                out.push(t.swizzle.apply_i64(r * t.cols + c) * 2);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The plan where blocks with no constant byte delta use a constant xor of the step's base address
+    /// when there is one (checked for every lane and warp).
+    pub fn with_xor(mut self) -> Result<Self> {
+        let mut xors = Vec::new();
+        for (blk, row) in self.deltas.iter().enumerate() {
+            let mut xrow = Vec::new();
+            for ks in 0..row.len() as i64 {
+                let (base, this) = (
+                    self.lane_offsets(0, ks)?,
+                    self.lane_offsets(blk as i64, ks)?,
+                );
+                let seen: std::collections::BTreeSet<i64> =
+                    base.iter().zip(&this).map(|(a, b)| a ^ b).collect();
+                xrow.push(match (seen.len(), seen.first()) {
+                    (1, Some(x)) => Some(*x),
+                    _ => None,
+                });
+            }
+            xors.push(xrow);
+        }
+        self.xors = xors;
+        Ok(self)
     }
 
     /// Per-thread setup: the lane's (mn, k) from the lane layout plus the warp offset, and the swizzled
     /// byte address of each k16 step's first block.
-    fn setup(&self, warp_var: &str) -> Result<String> {
+    pub fn setup(&self, warp_var: &str) -> Result<String> {
         let t = self.tile;
         let low = t.prefix();
         let per_warp = t.mn_tile / t.warps_along;
@@ -98,10 +145,12 @@ impl AddressPlan<'_> {
     }
 
     /// The byte address (relative to the stage's operand base) of block `blk` at k16 step `ks`.
-    fn address(&self, blk: i64, ks: i64) -> String {
-        match self.deltas[blk as usize][ks as usize] {
-            Some(d) => format!("{}_ld[{ks}] + {d}", self.tile.prefix()),
-            None => self.full_address(blk, ks),
+    pub fn address(&self, blk: i64, ks: i64) -> String {
+        let xor = self.xors.get(blk as usize).and_then(|r| r[ks as usize]);
+        match (self.deltas[blk as usize][ks as usize], xor) {
+            (Some(d), _) => format!("{}_ld[{ks}] + {d}", self.tile.prefix()),
+            (None, Some(x)) => format!("({}_ld[{ks}] ^ {x})", self.tile.prefix()),
+            (None, None) => self.full_address(blk, ks),
         }
     }
 }
@@ -169,4 +218,32 @@ impl WarpMma<'_> {
             self.ni_n - 1
         )
     }
+}
+
+/// Statements packing a thread's f32 accumulators `s[MI][NS][4]` (C fragments, `NS` n-atoms) into the A
+/// operand registers `a[MI][NS/tiles][regs]` of the next MMA, by the register map of
+/// [`crate::atom::accumulator_as_a`] (`tiles` consecutive C atoms along n form one A atom along k), with
+/// the conversion function `pack(lo, hi)` (f32 pair -> f16x2/bf16x2).
+pub fn accumulators_as_a(
+    map: &[[(i64, i64); 2]],
+    (s, a): (&str, &str),
+    (mi_n, ns): (i64, i64),
+    pack: &str,
+) -> String {
+    let tiles = map.iter().flatten().map(|x| x.0).max().unwrap_or(0) + 1;
+    let (ks, regs) = (ns / tiles, map.len());
+    let mut c = format!(
+        "    unsigned int {a}[{mi_n}][{ks}][{regs}];  // C fragments of {tiles} adjacent atoms = one A fragment (atom::accumulator_as_a)
+    #pragma unroll
+    for (int mi = 0; mi < {mi_n}; ++mi)
+      #pragma unroll
+      for (int kk = 0; kk < {ks}; ++kk) {{
+"
+    );
+    for (r, [(t0, v0), (t1, v1)]) in map.iter().enumerate() {
+        c += &format!(
+            "        {a}[mi][kk][{r}] = {pack}({s}[mi][kk * {tiles} + {t0}][{v0}], {s}[mi][kk * {tiles} + {t1}][{v1}]);\n"
+        );
+    }
+    c + "      }\n"
 }

@@ -12,6 +12,9 @@
 //! | TMA + mbarrier warp-specialized producer/consumer mainloop | [`tma_mainloop`] | SM90 GEMM |
 //! | SM90 epilogues: direct from the GMMA accumulator layout, TMA store | [`epilogue_sm90`] | SM90 GEMM |
 //! | FP8 scaling: per-tensor, or block scales with f32 promotion every 128 of K | [`fp8_scaling`] | SM90 FP8 GEMM |
+//! | online softmax (running max/sum, exp2 with the scale folded in, rescale, 1/l, LSE) | [`online_softmax`] | attention |
+//! | score masks (keys past the sequence, causal diagonal) as `-inf` | [`score_mask`] | attention |
+//! | row tiles (contiguous rows at any stride) by cp.async with zero-filled rows past a limit | [`row_tile_copy`] | attention |
 //! | the fused elementwise op: alpha/beta*C, bias per row or column, ReLU/GELU/SiLU | [`epilogue_op`] | every GEMM |
 
 pub mod cp_async_mainloop;
@@ -21,6 +24,9 @@ pub mod epilogue_sm90;
 pub mod fp8_scaling;
 pub mod fragment;
 pub mod gmma_operand;
+pub mod online_softmax;
+pub mod row_tile_copy;
 pub mod schedule;
+pub mod score_mask;
 pub mod smem_tile;
 pub mod tma_mainloop;

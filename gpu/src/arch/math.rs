@@ -1,0 +1,10 @@
+//! Special-function instructions: `ex2.approx` (the exponential of the online softmax, with the scale
+//! and `log2(e)` folded into one multiply-add before it).
+
+/// `fast_exp2(x)`: `ex2.approx.ftz.f32` (about 2 ulp; `-inf` gives `+0`, the masked scores' weight), and
+/// `neg_inf()` (the sources include no headers, so no `INFINITY`).
+pub const EX2: &str = r#"__device__ __forceinline__ float neg_inf() { return __int_as_float(0xff800000); }
+__device__ __forceinline__ float fast_exp2(float x) {
+  float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y;
+}
+"#;

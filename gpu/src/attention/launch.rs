@@ -1,0 +1,230 @@
+//! The attention call on cudarc buffers: the plan ([`super::plan`]) and the buffer checks before any
+//! launch, one compiled kernel per variant (cached), the launch on the caller's stream.
+
+use super::plan::{Bound, Plan, Request, check_bound, plan};
+use crate::error::{GpuError, Result};
+use crate::kernel::Kernel;
+use crate::kernels::attention_sm80::{AttentionConfig, generate_attention};
+use crate::matmul::Element;
+use crate::runtime::{LoadedKernel, RawBuffer, Runtime};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use cute_layout_core::Layout;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A read-only tensor: a device buffer and its `(B,S,H,D)` layout (element offsets).
+pub struct Tensor<'a, T> {
+    /// The buffer.
+    pub data: &'a CudaSlice<T>,
+    /// `(B,S,H,D):(strides)`.
+    pub layout: Layout,
+}
+
+impl<'a, T> Tensor<'a, T> {
+    /// The tensor `layout` in `data`.
+    pub fn new(data: &'a CudaSlice<T>, layout: Layout) -> Self {
+        Tensor { data, layout }
+    }
+}
+
+/// The output tensor.
+pub struct TensorMut<'a, T> {
+    /// The buffer.
+    pub data: &'a mut CudaSlice<T>,
+    /// `(B,S,H,D):(strides)`.
+    pub layout: Layout,
+}
+
+impl<'a, T> TensorMut<'a, T> {
+    /// The tensor `layout` in `data`.
+    pub fn new(data: &'a mut CudaSlice<T>, layout: Layout) -> Self {
+        TensorMut { data, layout }
+    }
+}
+
+/// Options of a call: scale (default `1/sqrt(D)`), causal mask, packed variable-length batches
+/// (cumulative offsets on the host: `B + 1` values from 0, checked, copied to the device per call).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options<'a> {
+    /// Softmax scale.
+    pub scale: Option<f32>,
+    /// Causal mask (bottom-right aligned).
+    pub causal: bool,
+    /// `(cu_seqlens_q, cu_seqlens_k)`.
+    pub varlen: Option<(&'a [i32], &'a [i32])>,
+}
+
+/// An attention handle on a stream: the runtime and one loaded kernel per variant.
+pub struct Attention {
+    rt: Runtime,
+    kernels: Mutex<HashMap<AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
+    tiles: HashMap<i64, Tiles>,
+}
+
+/// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiles {
+    /// Query rows per CTA (64 or 128).
+    pub block_m: i64,
+    /// Keys per K/V tile (32, 64 or 128).
+    pub block_n: i64,
+    /// Q's fragments in registers (else re-read from shared memory per k16 step).
+    pub q_in_registers: bool,
+}
+
+impl Attention {
+    /// A handle launching on `stream`.
+    pub fn new(stream: &Arc<CudaStream>) -> Result<Attention> {
+        Ok(Attention {
+            rt: Runtime::with_stream(stream.clone())?,
+            kernels: Mutex::new(HashMap::new()),
+            tiles: HashMap::new(),
+        })
+    }
+
+    /// The same handle with `tiles` instead of the default ones for head dim `head_dim` (for tuning;
+    /// the defaults are [`AttentionConfig::new`]'s). Tiles the generator cannot build (sizes, no
+    /// conflict-free swizzle) are an error here.
+    pub fn with_tiles(mut self, head_dim: i64, tiles: Tiles) -> Result<Attention> {
+        for dtype in [crate::DType::F16, crate::DType::BF16] {
+            let mut cfg = AttentionConfig::new(dtype, head_dim, false, false);
+            Self::set_tiles(&mut cfg, tiles);
+            generate_attention(&cfg)?;
+        }
+        self.tiles.insert(head_dim, tiles);
+        Ok(self)
+    }
+
+    fn set_tiles(cfg: &mut AttentionConfig, t: Tiles) {
+        (cfg.block_m, cfg.block_n, cfg.q_in_registers) = (t.block_m, t.block_n, t.q_in_registers);
+    }
+
+    /// The runtime (architecture, compile cache, timing).
+    pub fn runtime(&self) -> &Runtime {
+        &self.rt
+    }
+
+    fn kernel(&self, cfg: &AttentionConfig) -> Result<(Kernel, Arc<LoadedKernel>)> {
+        let mut map = self.kernels.lock().map_err(|_| GpuError::Driver {
+            call: "attention kernel cache".into(),
+            detail: "lock poisoned".into(),
+        })?;
+        if let Some(k) = map.get(cfg) {
+            return Ok(k.clone());
+        }
+        let mut k = generate_attention(cfg)?;
+        let loaded = self.rt.load(&k)?;
+        // A launch binds the loaded function: keep the description without its text (cloned per call).
+        k.source = String::new();
+        map.insert(*cfg, (k.clone(), loaded.clone()));
+        Ok((k, loaded))
+    }
+
+    /// `O = softmax(scale * Q·Kᵀ + mask)·V`, and the log-sum-exp of each row into `lse` when given
+    /// (f32, `(B,Hq,Sq)` packed; `(Hq, total_q)` for varlen), asynchronously on the handle's stream.
+    /// Bad input (head dims that differ, K/V heads not dividing Q heads, buffers shorter than their
+    /// layouts' span, unsupported head dims, misaligned strides or pointers, O overlapping an input,
+    /// bad offsets) is an error before any launch.
+    pub fn run<T: Element>(
+        &self,
+        q: &Tensor<T>,
+        k: &Tensor<T>,
+        v: &Tensor<T>,
+        o: &mut TensorMut<T>,
+        lse: Option<&mut CudaSlice<f32>>,
+        opts: &Options,
+    ) -> Result<()> {
+        let mut plan = plan(&Request {
+            q: &q.layout,
+            k: &k.layout,
+            v: &v.layout,
+            o: &o.layout,
+            dtype: T::DTYPE,
+            scale: opts.scale,
+            causal: opts.causal,
+            varlen: opts.varlen,
+        })?;
+        if let Some(t) = self.tiles.get(&plan.config.head_dim) {
+            Self::set_tiles(&mut plan.config, *t);
+        }
+        let stream = self.rt.stream().clone();
+        let es = std::mem::size_of::<T>();
+        let (pq, _gq) = q.data.device_ptr(&stream);
+        let (pk, _gk) = k.data.device_ptr(&stream);
+        let (pv, _gv) = v.data.device_ptr(&stream);
+        let o_len = o.data.len() * es;
+        let (po, _go) = o.data.device_ptr_mut(&stream);
+        let lse_len = lse.as_ref().map_or(0, |l| l.len() * 4);
+        let lse_guard = lse.map(|l| l.device_ptr_mut(&stream));
+        let bound = [
+            Bound {
+                name: "Q",
+                ptr: pq,
+                bytes: q.data.len() * es,
+            },
+            Bound {
+                name: "K",
+                ptr: pk,
+                bytes: k.data.len() * es,
+            },
+            Bound {
+                name: "V",
+                ptr: pv,
+                bytes: v.data.len() * es,
+            },
+            Bound {
+                name: "O",
+                ptr: po,
+                bytes: o_len,
+            },
+            Bound {
+                name: "LSE",
+                ptr: lse_guard.as_ref().map_or(0, |g| g.0),
+                bytes: lse_len,
+            },
+        ];
+        if lse_guard.is_none() {
+            plan.needed[4] = 0;
+        }
+        check_bound(&plan, &bound)?;
+        if plan.empty {
+            return Ok(());
+        }
+        self.launch(&plan, &bound, opts)
+    }
+
+    fn launch(&self, plan: &Plan, bound: &[Bound; 5], opts: &Options) -> Result<()> {
+        let (mut kernel, loaded) = self.kernel(&plan.config)?;
+        plan.args.apply(&plan.config, &mut kernel)?;
+        let mut buffers: Vec<RawBuffer> = bound
+            .iter()
+            .map(|b| RawBuffer::new(b.ptr, b.bytes))
+            .collect();
+        for (kb, need) in kernel.buffers.iter_mut().zip(plan.needed) {
+            kb.bytes = need;
+        }
+        let stream = self.rt.stream().clone();
+        let offsets = match opts.varlen {
+            Some((cq, ck)) => Some((
+                stream
+                    .clone_htod(cq)
+                    .map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_q"))?,
+                stream
+                    .clone_htod(ck)
+                    .map_err(crate::error::driver("cuMemcpyHtoD cu_seqlens_k"))?,
+            )),
+            None => None,
+        };
+        let guards = offsets
+            .as_ref()
+            .map(|(a, b)| (a.device_ptr(&stream), b.device_ptr(&stream)));
+        if let (Some((a, b)), Some(((pa, _), (pb, _)))) = (&offsets, &guards) {
+            buffers.push(RawBuffer::new(*pa, a.len() * 4));
+            buffers.push(RawBuffer::new(*pb, b.len() * 4));
+            kernel.buffers[5].bytes = a.len() * 4;
+            kernel.buffers[6].bytes = b.len() * 4;
+        }
+        let prepared = self.rt.bind_kernel(&kernel, loaded, &buffers)?;
+        self.rt.run(&prepared)
+    }
+}

@@ -1,0 +1,157 @@
+//! Benchmark of the attention call (`cute_gpu::attention::Attention`, the `mma.sync` kernel) on the sweep
+//! of issue 15: bf16, 16k tokens per batch (`B = 16384 / S`), hidden 2048 (`H = 2048 / D`), `(B,S,H,D)`
+//! layout, D in {64, 128}, S in {1k, 4k}, causal or not. Random normal data; rounds interleave the
+//! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
+//! `scripts/gpu/torch_attention.py`.
+//!
+//! `bench_attention [--quick] [--d256] [--tiles D:BMxBN[:qsmem]]...` (quick: one round of 3 runs; d256: add
+//! D = 256; tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
+//! shared memory with `qsmem`, interleaved with the default tiles).
+
+#[cfg(not(feature = "cuda"))]
+fn main() {
+    eprintln!("bench_attention needs --features cuda");
+    std::process::exit(2);
+}
+
+#[cfg(feature = "cuda")]
+fn main() {
+    if let Err(e) = bench::run() {
+        eprintln!("bench_attention: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(feature = "cuda")]
+mod bench {
+    use cudarc::driver::CudaContext;
+    use cute_gpu::Result;
+    use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, Tiles, bshd};
+    use cute_gpu::host::Rng;
+    use half::bf16;
+
+    const TOKENS: i64 = 16384;
+    const HIDDEN: i64 = 2048;
+
+    fn normal(rng: &mut Rng) -> f32 {
+        let u1 = ((rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
+        let u2 = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        ((-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()) as f32
+    }
+
+    /// `D:BMxBN[:qsmem]` -> (D, tiles).
+    fn parse_tiles(s: &str) -> Option<(i64, Tiles)> {
+        let mut parts = s.split(':');
+        let d = parts.next()?.parse().ok()?;
+        let (bm, bn) = parts.next()?.split_once('x')?;
+        let q_in_registers = parts.next() != Some("qsmem");
+        let tiles = Tiles {
+            block_m: bm.parse().ok()?,
+            block_n: bn.parse().ok()?,
+            q_in_registers,
+        };
+        Some((d, tiles))
+    }
+
+    /// The default handle and one per `--tiles` choice: (label, head dim it applies to, handle).
+    fn handles(
+        args: &[String],
+        stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    ) -> Result<Vec<(String, Option<i64>, Attention)>> {
+        let mut out = vec![("default".to_string(), None, Attention::new(stream)?)];
+        for w in args.windows(2).filter(|w| w[0] == "--tiles") {
+            let (d, t) = parse_tiles(&w[1]).ok_or_else(|| cute_gpu::GpuError::Config {
+                kernel: "bench_attention",
+                reason: format!("--tiles {}: expected D:BMxBN[:qsmem]", w[1]),
+            })?;
+            out.push((
+                w[1].clone(),
+                Some(d),
+                Attention::new(stream)?.with_tiles(d, t)?,
+            ));
+        }
+        Ok(out)
+    }
+
+    fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    }
+
+    pub fn run() -> Result<()> {
+        let args: Vec<String> = std::env::args().collect();
+        let quick = args.iter().any(|a| a == "--quick");
+        let mut dims = vec![64, 128];
+        if args.iter().any(|a| a == "--d256") {
+            dims.push(256);
+        }
+        let (rounds, iters) = if quick { (1, 3) } else { (5, 10) };
+        let ctx = CudaContext::new(0).map_err(cute_gpu::error::driver("cuInit"))?;
+        let stream = ctx.default_stream();
+        let handles = handles(&args, &stream)?;
+        let n = (TOKENS * HIDDEN) as usize;
+        let mut rng = Rng(2026);
+        let mut upload = || -> Result<_> {
+            let host: Vec<bf16> = (0..n).map(|_| bf16::from_f32(normal(&mut rng))).collect();
+            stream
+                .clone_htod(&host)
+                .map_err(cute_gpu::error::driver("cuMemcpyHtoD"))
+        };
+        let (q, k, v) = (upload()?, upload()?, upload()?);
+        let mut o = stream
+            .alloc_zeros::<bf16>(n)
+            .map_err(cute_gpu::error::driver("alloc"))?;
+        let mut rows = Vec::new(); // (seq, d, causal, handle)
+        for &d in &dims {
+            for s in [1024i64, 4096] {
+                for causal in [false, true] {
+                    for (h, (_, only, _)) in handles.iter().enumerate() {
+                        if only.is_none_or(|x| x == d) {
+                            rows.push((s, d, causal, h));
+                        }
+                    }
+                }
+            }
+        }
+        let mut times = vec![Vec::new(); rows.len()];
+        for _ in 0..rounds {
+            for (i, &(s, d, causal, h)) in rows.iter().enumerate() {
+                let attn = &handles[h].2;
+                let l = bshd(TOKENS / s, s, HIDDEN / d, d)?;
+                let opts = Options {
+                    causal,
+                    ..Options::default()
+                };
+                let mut call = || {
+                    attn.run(
+                        &Tensor::new(&q, l.clone()),
+                        &Tensor::new(&k, l.clone()),
+                        &Tensor::new(&v, l.clone()),
+                        &mut TensorMut::new(&mut o, l.clone()),
+                        None,
+                        &opts,
+                    )
+                };
+                times[i].push(attn.runtime().time_ms(2, iters, &mut call)?);
+            }
+        }
+        let device = handles[0].2.runtime().device_name()?;
+        println!("device: {device}, {rounds} rounds x {iters} runs, medians");
+        println!(
+            "{:>6} {:>5} {:>5} {:>5} {:>7} {:>16} {:>10} {:>9}",
+            "seq", "batch", "heads", "d", "causal", "tiles", "ms", "TFLOP/s"
+        );
+        for (&(s, d, causal, h), t) in rows.iter().zip(times) {
+            let (b, heads) = (TOKENS / s, HIDDEN / d);
+            let flops = 4.0 * (b * heads) as f64 * (s * s) as f64 * d as f64
+                / if causal { 2.0 } else { 1.0 };
+            let ms = median(t);
+            println!(
+                "{s:>6} {b:>5} {heads:>5} {d:>5} {causal:>7} {:>16} {ms:>10.3} {:>9.1}",
+                handles[h].0,
+                flops / ms / 1e9
+            );
+        }
+        Ok(())
+    }
+}

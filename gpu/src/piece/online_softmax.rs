@@ -1,0 +1,196 @@
+//! The online softmax of attention (FlashAttention's running row max and row sum) over an MMA accumulator
+//! fragment: for each key block, the scores' row max (across the threads sharing a row by `shfl.xor`),
+//! the rescale of the running sum and of the output accumulators by `exp2((m_old - m_new) * scale * log2 e)`,
+//! the scores replaced in place by `exp2(s * scale * log2 e - m * scale * log2 e)` (one `fma` and one
+//! `ex2.approx`), and at the end the `1/l` normalization and the log-sum-exp `m * scale + ln l`.
+//!
+//! Which rows a thread owns, which accumulator value lies in which row, and which lanes share a row all
+//! come from the atom's C layout ([`Fragment`]): the m16n8k16 `mma.sync` fragment (2 rows per atom, rows
+//! shared by the 4 lanes of a quad: `shfl.xor` 1 and 2) or a wgmma accumulator (`gmma_c_layout`, the same
+//! pattern over a warp group), named through an [`AccIndex`].
+//!
+//! ```
+//! use cute_gpu::atom::{sm80_mma, Fragment};
+//! use cute_gpu::piece::online_softmax::{mma_index, OnlineSoftmax};
+//! let mma = sm80_mma(cute_gpu::DType::BF16).unwrap();
+//! let f = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+//! let sm = OnlineSoftmax::new(&f, 1, mma_index).unwrap();
+//! assert_eq!((sm.rows, sm.xor_masks.clone(), sm.value_row.clone()), (2, vec![1, 2], vec![0, 0, 1, 1]));
+//! ```
+
+use crate::atom::Fragment;
+use crate::emit::basis_coord;
+use crate::error::{Result, config};
+
+/// How generated code names one accumulator value: `(array, m-atom index, n-atom index, value)` -> an
+/// lvalue (the atom indices are C expressions).
+pub type AccIndex = fn(&str, &str, &str, i64) -> String;
+
+/// `name[mi][nj][v]`: `mma.sync` accumulators declared `float name[MI][NJ][4]`.
+pub fn mma_index(name: &str, mi: &str, nj: &str, v: i64) -> String {
+    format!("{name}[{mi}][{nj}][{v}]")
+}
+
+/// The online softmax of one accumulator fragment type.
+#[derive(Clone, Debug)]
+pub struct OnlineSoftmax {
+    /// Atoms along m per thread (each with its own rows).
+    pub atoms_m: i64,
+    /// Rows a thread owns per atom.
+    pub rows: usize,
+    /// For each fragment value, which of the thread's rows it is in.
+    pub value_row: Vec<usize>,
+    /// The row offset (in the atom) of each of the thread's rows, from its row 0.
+    pub row_offsets: Vec<i64>,
+    /// Lane xor masks reaching every thread that shares a row (the row reductions).
+    pub xor_masks: Vec<i64>,
+    /// How accumulators are named.
+    pub index: AccIndex,
+}
+
+/// The variable prefix of the softmax state in generated code.
+const P: &str = "sm";
+
+impl OnlineSoftmax {
+    /// The softmax of `fragment` (an atom's C layout as coordinates) with `atoms_m` atoms along m per thread.
+    pub fn new(fragment: &Fragment, atoms_m: i64, index: AccIndex) -> Result<OnlineSoftmax> {
+        let threads_mode = fragment.layout.mode(0)?;
+        let threads = cute_layout_core::size(&threads_mode)?.value;
+        let values = cute_layout_core::size(&fragment.layout.mode(1)?)?.value;
+        let mut row_offsets = Vec::new();
+        let mut value_row = Vec::new();
+        for v in 0..values {
+            let r = fragment.value(v)?[0];
+            let at = row_offsets.iter().position(|&x| x == r).unwrap_or_else(|| {
+                row_offsets.push(r);
+                row_offsets.len() - 1
+            });
+            value_row.push(at);
+        }
+        if threads <= 0 || threads & (threads - 1) != 0 {
+            return config(
+                "online_softmax",
+                format!("{threads} threads: not a power of two"),
+            );
+        }
+        let mut xor_masks = Vec::new();
+        for bit in 0..threads.trailing_zeros() {
+            if basis_coord(&threads_mode, 1 << bit)?[0] == 0 {
+                if bit >= 5 {
+                    return config(
+                        "online_softmax",
+                        format!("{}: a row spans warps (bit {bit})", fragment.layout),
+                    );
+                }
+                xor_masks.push(1i64 << bit);
+            }
+        }
+        for t in 0..threads {
+            let row = basis_coord(&threads_mode, t)?[0];
+            let sharing = (0..threads)
+                .filter(|&u| basis_coord(&threads_mode, u).map(|c| c[0]).ok() == Some(row))
+                .count();
+            if sharing != 1 << xor_masks.len() {
+                return config(
+                    "online_softmax",
+                    format!(
+                        "{}: row {row} is not shared along lane bits",
+                        fragment.layout
+                    ),
+                );
+            }
+        }
+        Ok(OnlineSoftmax {
+            atoms_m,
+            rows: row_offsets.len(),
+            value_row,
+            row_offsets,
+            xor_masks,
+            index,
+        })
+    }
+
+    fn reduce(&self, op: &str, var: &str) -> String {
+        self.xor_masks
+            .iter()
+            .map(|m| format!("{var} = {op}({var}, __shfl_xor_sync(0xffffffffu, {var}, {m}));"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The running state `sm_max[MI][R]` (raw scores) and `sm_sum[MI][R]` (this thread's columns only;
+    /// reduced across the row at the end), initialized to `-inf` and 0.
+    pub fn declare(&self) -> String {
+        let (mi, r) = (self.atoms_m, self.rows);
+        format!(
+            "  float {P}_max[{mi}][{r}], {P}_sum[{mi}][{r}];  // running row max (raw scores), row sum (own columns)\n  #pragma unroll\n  for (int i = 0; i < {mi}; ++i)\n    #pragma unroll\n    for (int r = 0; r < {r}; ++r) {{ {P}_max[i][r] = neg_inf(); {P}_sum[i][r] = 0.f; }}\n"
+        )
+    }
+
+    /// One key block: scores `s` (`s_n` atoms along n) become probabilities in place, the running max and
+    /// sum advance, and the output accumulators `o` (`o_n` atoms along n) are rescaled. `scale_log2` is
+    /// the C expression of `scale * log2(e)` (scale > 0).
+    pub fn update(&self, s: &str, s_n: i64, o: &str, o_n: i64, scale_log2: &str) -> String {
+        let (ix, r_n) = (self.index, self.rows);
+        let mut c = format!(
+            "    #pragma unroll\n    for (int mi = 0; mi < {}; ++mi) {{  // online softmax\n      float mx[{r_n}], ms[{r_n}], corr[{r_n}];\n",
+            self.atoms_m
+        );
+        for r in 0..r_n {
+            c += &format!("      mx[{r}] = {P}_max[mi][{r}];\n");
+        }
+        c += &format!("      #pragma unroll\n      for (int nj = 0; nj < {s_n}; ++nj) {{\n");
+        for (v, r) in self.value_row.iter().enumerate() {
+            let sv = ix(s, "mi", "nj", v as i64);
+            c += &format!("        mx[{r}] = fmaxf(mx[{r}], {sv});\n");
+        }
+        c += "      }\n";
+        for r in 0..r_n {
+            c += &format!("      {}\n", self.reduce("fmaxf", &format!("mx[{r}]")));
+            c += &format!(
+                "      ms[{r}] = mx[{r}] == neg_inf() ? 0.f : mx[{r}] * {scale_log2};  // a row masked so far stays 0\n      corr[{r}] = fast_exp2({P}_max[mi][{r}] * {scale_log2} - ms[{r}]);\n      {P}_max[mi][{r}] = mx[{r}];\n      {P}_sum[mi][{r}] *= corr[{r}];\n"
+            );
+        }
+        c += &format!("      #pragma unroll\n      for (int nj = 0; nj < {s_n}; ++nj) {{\n");
+        for (v, r) in self.value_row.iter().enumerate() {
+            let sv = ix(s, "mi", "nj", v as i64);
+            c += &format!(
+                "        {sv} = fast_exp2(fmaf({sv}, {scale_log2}, -ms[{r}]));\n        {P}_sum[mi][{r}] += {sv};\n"
+            );
+        }
+        c += "      }\n";
+        c += &self.scale_rows(o, o_n, "corr");
+        c += "    }\n";
+        c
+    }
+
+    /// Multiplies the accumulators `o` of atom row `mi` by `factor[r]`, `r` the value's row.
+    fn scale_rows(&self, o: &str, o_n: i64, factor: &str) -> String {
+        let mut c = format!("      #pragma unroll\n      for (int dj = 0; dj < {o_n}; ++dj) {{\n");
+        for (v, r) in self.value_row.iter().enumerate() {
+            c += &format!(
+                "        {} *= {factor}[{r}];\n",
+                (self.index)(o, "mi", "dj", v as i64)
+            );
+        }
+        c + "      }\n"
+    }
+
+    /// The end: row sums reduced across the row, `o` multiplied by `1/l` (0 for a row with no key), and
+    /// `sm_lse[MI][R]` = `ln(sum_j exp(scale * s_j))` (`-inf` for a row with no key).
+    pub fn finalize(&self, o: &str, o_n: i64, scale_log2: &str) -> String {
+        let (mi_n, r_n) = (self.atoms_m, self.rows);
+        let mut c = format!(
+            "  float {P}_lse[{mi_n}][{r_n}];\n  #pragma unroll\n  for (int mi = 0; mi < {mi_n}; ++mi) {{  // 1/l and log-sum-exp\n    float inv[{r_n}];\n"
+        );
+        for r in 0..r_n {
+            c += &format!(
+                "    {{\n      float l = {P}_sum[mi][{r}];\n      {}\n      inv[{r}] = l == 0.f ? 0.f : 1.f / l;\n      {P}_lse[mi][{r}] = l == 0.f ? neg_inf() : ({P}_max[mi][{r}] * {scale_log2} + log2f(l)) * 0.6931471805599453f;\n    }}\n",
+                self.reduce("__fadd_rn", "l")
+            );
+        }
+        c += &self.scale_rows(o, o_n, "inv");
+        c += "  }\n";
+        c
+    }
+}

@@ -1,0 +1,82 @@
+//! A `(rows, cols)` tile of 16-bit values whose columns are contiguous in global memory (rows at any
+//! stride) copied by 16-byte `cp.async` chunks into a swizzled shared tile ([`OperandTile`]); rows at or
+//! past a limit are zero-filled (`cp.async` with source size 0), never read. Attention's Q, K and V tiles
+//! (a row is one token's head vector). Thread `tid` copies chunks `q = tid + i*threads`, chunk
+//! `q -> (row, col) = (q / cpr, (q % cpr) * 8)`: the same TV layout as [`crate::piece::cp_async_mainloop`],
+//! so the tile's swizzle (chosen by the bank search over these chunks and the ldmatrix rows) applies.
+
+use crate::emit::{basis_coord_expr, swizzle_expr};
+use crate::error::{Result, config};
+use crate::piece::smem_tile::OperandTile;
+use cute_layout_core::Layout;
+
+/// The copy of one tile by `threads` threads.
+pub struct RowTileCopy<'a> {
+    /// The shared tile (its prefix names the generated variables).
+    pub tile: &'a OperandTile,
+    /// Threads of the CTA.
+    pub threads: i64,
+}
+
+impl RowTileCopy<'_> {
+    fn cpr(&self) -> i64 {
+        self.tile.cols / 8
+    }
+    fn iters(&self) -> i64 {
+        self.tile.elems() / 8 / self.threads
+    }
+    /// Whether chunk `i`'s swizzled offset is chunk 0's plus `i * rstep * cols` for every thread.
+    fn constant_row_step(&self) -> bool {
+        let (t, cpr) = (self.tile, self.cpr());
+        let rstep = self.threads / cpr;
+        (0..self.threads).all(|tid| {
+            let x0 = (tid / cpr) * t.cols + (tid % cpr) * 8;
+            (0..self.iters()).all(|i| {
+                t.swizzle.apply_i64(x0 + i * rstep * t.cols) - t.swizzle.apply_i64(x0)
+                    == i * rstep * t.cols
+            })
+        })
+    }
+
+    /// Per-thread setup (the chunk's row, column and swizzled shared offset) and the lambda
+    /// `copy_<prefix>(dst, base, stride, r0, limit)`: rows `r0 ..` of the tensor at `base` (row stride
+    /// `stride` elements) into the shared tile at `dst`, rows `>= limit` zero-filled.
+    pub fn emit(&self) -> Result<String> {
+        let (t, threads, cpr) = (self.tile, self.threads, self.cpr());
+        let low = t.prefix();
+        if cpr == 0 || threads % cpr != 0 || (t.elems() / 8) % threads != 0 {
+            return config(
+                "row_tile_copy",
+                format!(
+                    "{}x{} tile: {threads} threads do not cover whole rows of 16-byte chunks",
+                    t.rows, t.cols
+                ),
+            );
+        }
+        let (iters, rstep) = (self.iters(), threads / cpr);
+        let chunks: Layout = format!("(_{cpr},_{}):(_8@1,_1@0)", t.rows).parse()?;
+        let mut c = format!(
+            "  // {}: cp.async TV layout (_{threads},_{iters}):(_1,_{threads}) over 16-byte chunks, chunk q -> (row,col) = {chunks}\n",
+            t.name
+        );
+        c += &format!(
+            "  const int {low}_crow = {}, {low}_ccol = {};\n",
+            basis_coord_expr(&chunks, "tid", 0)?,
+            basis_coord_expr(&chunks, "tid", 1)?
+        );
+        c += &format!(
+            "  const unsigned int {low}_soff = {} * 2;\n",
+            swizzle_expr(t.swizzle, &format!("{low}_crow * {} + {low}_ccol", t.cols))
+        );
+        let dst = if self.constant_row_step() {
+            format!("{low}_soff + i * {}", rstep * t.cols * 2)
+        } else {
+            let x = format!("({low}_crow + i * {rstep}) * {} + {low}_ccol", t.cols);
+            format!("{} * 2", swizzle_expr(t.swizzle, &x))
+        };
+        c += &format!(
+            "  auto copy_{low} = [&](unsigned int dst, const unsigned short* base, long long stride, int r0, int limit) {{\n    #pragma unroll\n    for (int i = 0; i < {iters}; ++i) {{\n      const int r = r0 + {low}_crow + i * {rstep};\n      const bool in = r < limit;  // rows past the limit: zero-filled, not read\n      cp_async_16(dst + {dst}, in ? base + (long long)r * stride + {low}_ccol : base, in ? 16 : 0);\n    }}\n  }};\n"
+        );
+        Ok(c)
+    }
+}

@@ -1,0 +1,260 @@
+//! The attention call's CPU side: layouts helpers, every bad input rejected with a typed error naming the
+//! values (before any launch), the kernel arguments, and the f64 reference on hand-checkable cases.
+
+use cute_gpu::GpuError;
+use cute_gpu::attention::plan::{Bound, Request, check_bound, dims, plan};
+use cute_gpu::attention::reference::{RefProblem, reference_attention};
+use cute_gpu::attention::{bhsd, bshd};
+use cute_gpu::kernels::attention_sm80::generate_attention;
+use cute_gpu::{DType, kernel::Arg};
+use cute_layout_core::Layout;
+
+fn l(s: &str) -> Layout {
+    s.parse().unwrap()
+}
+
+fn request<'a>(q: &'a Layout, k: &'a Layout, v: &'a Layout, o: &'a Layout) -> Request<'a> {
+    Request {
+        q,
+        k,
+        v,
+        o,
+        dtype: DType::BF16,
+        scale: None,
+        causal: false,
+        varlen: None,
+    }
+}
+
+fn config_error(r: &Request, needle: &str) {
+    match plan(r) {
+        Err(GpuError::Config {
+            kernel: "attention",
+            reason,
+        }) => {
+            assert!(
+                reason.contains(needle),
+                "{reason:?} should mention {needle:?}"
+            )
+        }
+        other => panic!("expected a Config error mentioning {needle:?}, got {other:?}"),
+    }
+}
+
+#[test]
+fn layouts_and_good_plan() {
+    let (q, kv) = (bshd(2, 100, 8, 128).unwrap(), bhsd(2, 300, 2, 128).unwrap());
+    assert_eq!(
+        dims(&kv, "K").unwrap().stride,
+        [2 * 300 * 128, 128, 300 * 128, 1]
+    );
+    let p = plan(&Request {
+        causal: true,
+        ..request(&q, &kv, &kv, &q)
+    })
+    .unwrap();
+    assert_eq!(
+        (p.args.batch, p.args.sq, p.args.sk, p.args.hq, p.args.hkv),
+        (2, 100, 300, 8, 2)
+    );
+    assert_eq!(
+        p.needed,
+        [
+            2 * 100 * 8 * 128 * 2,
+            2 * 300 * 2 * 128 * 2,
+            2 * 300 * 2 * 128 * 2,
+            2 * 100 * 8 * 128 * 2,
+            2 * 8 * 100 * 4
+        ]
+    );
+    assert!((p.args.scale - 1.0 / 128f32.sqrt()).abs() < 1e-7);
+    assert!(p.config.causal && !p.config.varlen && !p.empty);
+    let mut k = generate_attention(&p.config).unwrap();
+    p.args.apply(&p.config, &mut k).unwrap();
+    assert_eq!(k.grid, (2, 8, 2));
+    assert!(k.args.contains(&Arg::I32("group".into(), 4)));
+    assert!(k.args.contains(&Arg::I64("k_h".into(), 300 * 128)));
+    assert!(k.args.contains(&Arg::I32("Sk".into(), 300)));
+    assert!(k.args.contains(&Arg::I64("lse_b".into(), 8 * 100)));
+    let scale_log2 = p.args.scale * std::f32::consts::LOG2_E;
+    // the whole list, in the kernel's parameter order
+    let mut want: Vec<Arg> = ["Q", "K", "V", "O", "LSE"]
+        .map(|n| Arg::Ptr(n.into()))
+        .to_vec();
+    want.extend([("Sq", 100), ("Sk", 300), ("group", 4)].map(|(n, v)| Arg::I32(n.into(), v)));
+    let (qs, ks) = (
+        [100 * 8 * 128, 8 * 128, 128],
+        [2 * 300 * 128, 128, 300 * 128],
+    );
+    let strides = [("q", qs), ("k", ks), ("v", ks), ("o", qs)];
+    for (t, [b, s, h]) in strides {
+        want.extend([("b", b), ("s", s), ("h", h)].map(|(m, v)| Arg::I64(format!("{t}_{m}"), v)));
+    }
+    want.extend([("lse_b", 800), ("lse_h", 100), ("lse_s", 1)].map(|(n, v)| Arg::I64(n.into(), v)));
+    want.push(Arg::F32("scale_log2".into(), scale_log2));
+    assert_eq!(k.args, want);
+}
+
+#[test]
+fn bad_inputs_are_errors() {
+    let q = bshd(1, 64, 4, 128).unwrap();
+    let k64 = bshd(1, 64, 4, 64).unwrap();
+    config_error(
+        &request(&q, &k64, &k64, &q),
+        "head dims differ: Q 128, K 64, V 64, O 128",
+    );
+    let k3 = bshd(1, 64, 3, 128).unwrap();
+    config_error(
+        &request(&q, &k3, &k3, &q),
+        "3 K/V heads do not divide 4 query heads",
+    );
+    let q96 = bshd(1, 64, 4, 96).unwrap();
+    config_error(&request(&q96, &q96, &q96, &q96), "head dim 96");
+    let strided_d = l("(1,64,4,128):(65536,1024,256,2)");
+    config_error(&request(&strided_d, &q, &q, &q), "must be contiguous");
+    let odd = l("(1,64,4,128):(32772,516,129,1)");
+    config_error(&request(&odd, &q, &q, &q), "multiple of 8");
+    config_error(&request(&l("(64,4,128):(512,128,1)"), &q, &q, &q), "rank-4");
+    let other_b = bshd(2, 64, 4, 128).unwrap();
+    config_error(&request(&q, &other_b, &other_b, &q), "batches differ");
+    let o_short = bshd(1, 63, 4, 128).unwrap();
+    config_error(&request(&q, &q, &q, &o_short), "query lengths differ");
+    let v_other = bshd(1, 65, 4, 128).unwrap();
+    config_error(&request(&q, &q, &v_other, &q), "key lengths differ");
+    config_error(
+        &Request {
+            scale: Some(-1.0),
+            ..request(&q, &q, &q, &q)
+        },
+        "scale -1",
+    );
+    config_error(
+        &Request {
+            scale: Some(f32::NAN),
+            ..request(&q, &q, &q, &q)
+        },
+        "scale NaN",
+    );
+    config_error(
+        &Request {
+            dtype: DType::F32,
+            ..request(&q, &q, &q, &q)
+        },
+        "f32",
+    );
+}
+
+#[test]
+fn bad_varlen_offsets_are_errors() {
+    let q = bshd(1, 100, 2, 64).unwrap();
+    let r = |cq: &'static [i32], ck: &'static [i32]| Request {
+        varlen: Some((cq, ck)),
+        ..request(&q, &q, &q, &q)
+    };
+    config_error(
+        &r(&[0, 10, 5], &[0, 10, 20]),
+        "cu_seqlens_q decreases: 10 then 5",
+    );
+    config_error(&r(&[1, 10], &[0, 10]), "starting at 0");
+    config_error(
+        &r(&[0, 10, 101], &[0, 10, 20]),
+        "cu_seqlens_q ends at 101, past the 100 rows",
+    );
+    config_error(
+        &r(&[0, 10], &[0, 10, 20]),
+        "cu_seqlens_q has 2 offsets, cu_seqlens_k 3",
+    );
+    let q2 = bshd(2, 100, 2, 64).unwrap();
+    config_error(
+        &Request {
+            varlen: Some((&[0, 10], &[0, 10])),
+            ..request(&q2, &q2, &q2, &q2)
+        },
+        "B must be 1",
+    );
+    let p = plan(&r(&[0, 10, 40, 100], &[0, 1, 99, 100])).unwrap();
+    assert_eq!(
+        (p.args.batch, p.args.sq, p.args.sk, p.args.lse),
+        (3, 60, 98, [0, 100, 1])
+    );
+    assert_eq!(p.args.strides[0], [0, 128, 64]); // rows of sequence b start at cu_seqlens[b], no batch stride
+    assert_eq!(p.needed[4], 2 * 100 * 4);
+}
+
+#[test]
+fn short_misaligned_and_overlapping_buffers_are_errors() {
+    let q = bshd(1, 64, 4, 128).unwrap();
+    let p = plan(&request(&q, &q, &q, &q)).unwrap();
+    let n = 64 * 4 * 128 * 2;
+    let at = |i: u64| i * (1 << 20);
+    let good = |name, i| Bound {
+        name,
+        ptr: at(i),
+        bytes: n,
+    };
+    let mut b = [
+        good("Q", 1),
+        good("K", 2),
+        good("V", 3),
+        good("O", 4),
+        Bound {
+            name: "LSE",
+            ptr: at(5),
+            bytes: 4 * 4 * 64,
+        },
+    ];
+    check_bound(&p, &b).unwrap();
+    b[1].bytes = n - 2;
+    assert!(
+        matches!(check_bound(&p, &b), Err(GpuError::BufferTooSmall { ref arg, bytes, needed }) if arg == "K" && bytes == n - 2 && needed == n)
+    );
+    b[1].bytes = n;
+    b[2].ptr += 8;
+    assert!(
+        matches!(check_bound(&p, &b), Err(GpuError::Misaligned { ref arg, alignment: 16, .. }) if arg == "V")
+    );
+    b[2].ptr = at(3);
+    b[4].bytes = 16;
+    assert!(
+        matches!(check_bound(&p, &b), Err(GpuError::BufferTooSmall { ref arg, .. }) if arg == "LSE")
+    );
+    b[4].bytes = 4 * 4 * 64;
+    b[3].ptr = at(1) + 256;
+    assert!(
+        matches!(check_bound(&p, &b), Err(GpuError::Config { ref reason, .. }) if reason.contains("O overlaps Q"))
+    );
+}
+
+#[test]
+fn reference_masks_and_lse() {
+    // causal, Sq = 3 > Sk = 2: row 0 sees no key (O = 0, LSE = -inf), row 1 sees key 0, row 2 both.
+    let p = RefProblem {
+        batch: 1,
+        sq: 3,
+        sk: 2,
+        hq: 1,
+        hkv: 1,
+        d: 1,
+        causal: true,
+        scale: 1.0,
+    };
+    let (o, lse) = reference_attention(&p, &[1.0, 1.0, 1.0], &[0.0, 0.0], &[2.0, 4.0]);
+    assert_eq!(o, [0.0, 2.0, 3.0]);
+    assert_eq!(lse[0], f64::NEG_INFINITY);
+    assert!(lse[1].abs() < 1e-15 && (lse[2] - 2f64.ln()).abs() < 1e-15);
+    // GQA: two query heads share one K/V head
+    let p = RefProblem {
+        batch: 1,
+        sq: 1,
+        sk: 1,
+        hq: 2,
+        hkv: 1,
+        d: 1,
+        causal: false,
+        scale: 1.0,
+    };
+    assert_eq!(
+        reference_attention(&p, &[1.0, 5.0], &[3.0], &[7.0]).0,
+        [7.0, 7.0]
+    );
+}

@@ -1,0 +1,456 @@
+//! The attention call on a GPU against the f64 CPU reference: lengths 1, 17, 127, 129, 256 (not multiples
+//! of the tiles), Sq != Sk, the causal diagonal (bottom-right; rows that see no key), GQA and MQA, both
+//! `(B,S,H,D)` and `(B,H,S,D)` arrangements, head dims 64/128/256, f16 and bf16, varlen (with an empty
+//! sequence), the LSE output, and bad buffers rejected before any launch.
+//!
+//! Error bound (derived): P is rounded to the input type before `P·V` (relative error <= u: 2^-8 for
+//! bf16, 2^-11 for f16) while the row sum `l` uses the unrounded P, so `|Σ P̃ v / l - Σ p v / l| <= u ·
+//! max|V|`; O is rounded to the input type at the end (<= u · |O| <= u · max|V|); everything else is f32
+//! (`ex2.approx` ~2^-22 relative). So `max |O - O_ref| <= 2u · max|V|` (2^-7 for bf16, 2^-10 for f16),
+//! checked with a slack of 2^-16 · max|V|. LSE: f32 scores and `ex2.approx`/`log2f`: `<= 1e-4 + 1e-6·|LSE|`.
+
+#[cfg(not(feature = "cuda"))]
+#[test]
+fn attention_run_tests_need_the_cuda_feature() {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n***** SKIP attention run tests: built without --features cuda *****\n"
+    );
+}
+
+#[cfg(feature = "cuda")]
+mod common;
+
+#[cfg(feature = "cuda")]
+mod attention_run {
+    use super::common;
+    use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
+    use cute_gpu::DType;
+    use cute_gpu::attention::plan::dims;
+    use cute_gpu::attention::reference::{RefProblem, reference_attention};
+    use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, Tiles, bhsd, bshd};
+    use cute_gpu::host::{Rng, from_f32, to_f32};
+    use cute_gpu::matmul::Element;
+    use cute_layout_core::{Layout, cosize};
+    use std::sync::Arc;
+
+    fn stream(test: &str) -> Option<Arc<CudaStream>> {
+        let ctx = cute_gpu::runtime::driver_available()
+            .then(|| CudaContext::new(0).ok())
+            .flatten();
+        match ctx {
+            Some(c) => Some(c.default_stream()),
+            None => {
+                let require = std::env::var("CUTE_REQUIRE_GPU").is_ok_and(|v| v == "1");
+                assert!(!require, "CUTE_REQUIRE_GPU=1 but no GPU for {test}");
+                common::loud(&format!("***** SKIP {test}: no GPU here *****"));
+                None
+            }
+        }
+    }
+
+    /// f16 and bf16 as their 16-bit payloads.
+    trait Half: Element + Copy + Default {
+        fn from_bits(b: u16) -> Self;
+        fn bits(self) -> u16;
+    }
+    impl Half for half::bf16 {
+        fn from_bits(b: u16) -> Self {
+            half::bf16::from_bits(b)
+        }
+        fn bits(self) -> u16 {
+            self.to_bits()
+        }
+    }
+    impl Half for half::f16 {
+        fn from_bits(b: u16) -> Self {
+            half::f16::from_bits(b)
+        }
+        fn bits(self) -> u16 {
+            self.to_bits()
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    struct Case {
+        b: i64,
+        sq: i64,
+        sk: i64,
+        hq: i64,
+        hkv: i64,
+        d: i64,
+        causal: bool,
+        bhsd: bool,
+        varlen: Option<(Vec<i32>, Vec<i32>)>,
+    }
+
+    fn case(sq: i64, sk: i64, d: i64, causal: bool) -> Case {
+        Case {
+            b: 2,
+            sq,
+            sk,
+            hq: 2,
+            hkv: 2,
+            d,
+            causal,
+            bhsd: false,
+            varlen: None,
+        }
+    }
+
+    /// A dense `(B,S,H,D)` tensor of values rounded to `dt`, and its copy in `layout` on the device.
+    fn tensor<T: Half>(
+        s: &Arc<CudaStream>,
+        rng: &mut Rng,
+        dt: DType,
+        layout: &Layout,
+        amp: f32,
+    ) -> (Vec<f32>, CudaSlice<T>) {
+        let dm = dims(layout, "test").unwrap();
+        let n = dm.shape.iter().product::<i64>() as usize;
+        let dense: Vec<f32> = (0..n)
+            .map(|_| to_f32(dt, from_f32(dt, amp * rng.uniform())))
+            .collect();
+        let mut host = vec![T::default(); cosize(layout).unwrap().value as usize];
+        let [b_n, s_n, h_n, d_n] = dm.shape;
+        for (i, x) in dense.iter().enumerate() {
+            let i = i as i64;
+            let (d, h, sq, b) = (
+                i % d_n,
+                i / d_n % h_n,
+                i / (d_n * h_n) % s_n,
+                i / (d_n * h_n * s_n),
+            );
+            debug_assert!(b < b_n);
+            let off = b * dm.stride[0] + sq * dm.stride[1] + h * dm.stride[2] + d;
+            host[off as usize] = T::from_bits(from_f32(dt, *x));
+        }
+        (dense, s.clone_htod(&host).unwrap())
+    }
+
+    fn layout(c: &Case, b: i64, s: i64, h: i64) -> Layout {
+        if c.bhsd {
+            bhsd(b, s, h, c.d).unwrap()
+        } else {
+            bshd(b, s, h, c.d).unwrap()
+        }
+    }
+
+    /// Runs `c`; `Err` describes the first value past its bound (every case runs, then the test fails).
+    fn check<T: Half>(s: &Arc<CudaStream>, attn: &Attention, c: &Case) {
+        if let Err(e) = try_check::<T>(s, attn, c) {
+            eprintln!("FAIL {e}");
+            FAILURES.with(|f| f.borrow_mut().push(e));
+        }
+    }
+
+    thread_local! {
+        /// The failed cases of the running test (each test runs on its own thread).
+        static FAILURES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    fn try_check<T: Half>(s: &Arc<CudaStream>, attn: &Attention, c: &Case) -> Result<(), String> {
+        let dt = T::DTYPE;
+        let mut rng = Rng(0x5eed ^ (c.sq * 1000 + c.sk) as u64);
+        let (bl, sql, skl) = match &c.varlen {
+            Some((cq, ck)) => (1, *cq.last().unwrap() as i64, *ck.last().unwrap() as i64),
+            None => (c.b, c.sq, c.sk),
+        };
+        let (lq, lk) = (layout(c, bl, sql, c.hq), layout(c, bl, skl, c.hkv));
+        let (q, dq) = tensor::<T>(s, &mut rng, dt, &lq, 2.0);
+        let (k, dk) = tensor::<T>(s, &mut rng, dt, &lk, 2.0);
+        let (v, dv) = tensor::<T>(s, &mut rng, dt, &lk, 1.0);
+        let mut d_o = s
+            .alloc_zeros::<T>(cosize(&lq).unwrap().value as usize)
+            .unwrap();
+        let lse_n = (bl * c.hq * sql) as usize;
+        let mut d_lse = s.alloc_zeros::<f32>(lse_n).unwrap();
+        let varlen = c.varlen.as_ref().map(|(a, b)| (a.as_slice(), b.as_slice()));
+        let opts = Options {
+            scale: None,
+            causal: c.causal,
+            varlen,
+        };
+        attn.run(
+            &Tensor::new(&dq, lq.clone()),
+            &Tensor::new(&dk, lk.clone()),
+            &Tensor::new(&dv, lk.clone()),
+            &mut TensorMut::new(&mut d_o, lq.clone()),
+            Some(&mut d_lse),
+            &opts,
+        )
+        .map_err(|e| format!("{dt:?} {c:?}: {e}"))?;
+        let o_host: Vec<T> = s.clone_dtoh(&d_o).unwrap();
+        let lse_host: Vec<f32> = s.clone_dtoh(&d_lse).unwrap();
+        let scale = 1.0 / (c.d as f64).sqrt();
+        let dm = dims(&lq, "O").unwrap();
+        let seqs = sequences(c);
+        let (hq, hkv, d) = (c.hq as usize, c.hkv as usize, c.d as usize);
+        let (mut err_o, mut err_lse) = (0f64, 0f64);
+        for (b, q0, k0, sq, sk) in seqs {
+            let rows = |x: &[f32], s0: i64, n: i64, h: usize, sl: i64| -> Vec<f32> {
+                let start = ((b * sl + s0) as usize) * h * d;
+                x[start..start + n as usize * h * d].to_vec()
+            };
+            let p = RefProblem {
+                batch: 1,
+                sq: sq as usize,
+                sk: sk as usize,
+                hq,
+                hkv,
+                d,
+                causal: c.causal,
+                scale,
+            };
+            let (o_ref, lse_ref) = reference_attention(
+                &p,
+                &rows(&q, q0, sq, hq, sql),
+                &rows(&k, k0, sk, hkv, skl),
+                &rows(&v, k0, sk, hkv, skl),
+            );
+            for i in 0..sq as usize {
+                for h in 0..hq {
+                    let row = q0 + i as i64;
+                    for e in 0..d {
+                        let off = b * dm.stride[0]
+                            + row * dm.stride[1]
+                            + h as i64 * dm.stride[2]
+                            + e as i64;
+                        let got = to_f32(dt, o_host[off as usize].bits()) as f64;
+                        let diff = (got - o_ref[(i * hq + h) * d + e]).abs();
+                        err_o = if diff.is_nan() || err_o.is_nan() {
+                            f64::NAN
+                        } else {
+                            err_o.max(diff)
+                        };
+                    }
+                    let lse_at = if c.varlen.is_some() {
+                        h * sql as usize + row as usize
+                    } else {
+                        (b as usize * hq + h) * sql as usize + i
+                    };
+                    let (got, want) = (lse_host[lse_at] as f64, lse_ref[h * sq as usize + i]);
+                    let e = if got == want { 0.0 } else { (got - want).abs() };
+                    if e.is_nan() || e > 1e-4 + 1e-6 * want.abs() {
+                        return Err(format!(
+                            "{dt:?} {c:?}: LSE row {row} head {h}: {got} vs {want}"
+                        ));
+                    }
+                    err_lse = err_lse.max(e);
+                }
+            }
+        }
+        let vmax = v.iter().fold(0f32, |a, x| a.max(x.abs())) as f64;
+        let bound = o_bound(dt, skl, vmax);
+        if err_o.is_nan() || err_o > bound {
+            return Err(format!(
+                "{dt:?} {c:?}: max |O - ref| = {err_o} > {bound} (2u max|V|)"
+            ));
+        }
+        eprintln!(
+            "{:?} {c:?}: max|O-ref| = {err_o:.3e} (bound {bound:.3e}), max|LSE-ref| = {err_lse:.3e}",
+            dt
+        );
+        Ok(())
+    }
+
+    /// (batch, first query row, first key row, query rows, keys) of each sequence.
+    fn sequences(c: &Case) -> Vec<(i64, i64, i64, i64, i64)> {
+        match &c.varlen {
+            Some((cq, ck)) => (0..cq.len() - 1)
+                .map(|i| {
+                    let (q0, k0) = (cq[i] as i64, ck[i] as i64);
+                    (0, q0, k0, cq[i + 1] as i64 - q0, ck[i + 1] as i64 - k0)
+                })
+                .collect(),
+            None => (0..c.b).map(|b| (b, 0, 0, c.sq, c.sk)).collect(),
+        }
+    }
+
+    /// The bound on max |O - O_ref| (module docs): 2u·max|V| plus the f32 accumulation over `sk` keys.
+    fn o_bound(dt: DType, sk: i64, vmax: f64) -> f64 {
+        let u = if dt == DType::BF16 {
+            2f64.powi(-8)
+        } else {
+            2f64.powi(-11)
+        };
+        (2.0 * u + 2f64.powi(-16) + sk as f64 * 2f64.powi(-22)) * vmax
+    }
+
+    fn with_gpu(test: &str, f: impl FnOnce(&Arc<CudaStream>, &Attention)) {
+        if let Some(s) = stream(test) {
+            let attn = Attention::new(&s).unwrap();
+            f(&s, &attn);
+            let failures = FAILURES.with(|f| f.take());
+            assert!(
+                failures.is_empty(),
+                "{} failed:\n{}",
+                failures.len(),
+                failures.join("\n")
+            );
+        }
+    }
+
+    #[test]
+    fn square_lengths_bf16_d64() {
+        with_gpu("square_lengths_bf16_d64", |s, a| {
+            for n in [1, 17, 127, 129, 256] {
+                for causal in [false, true] {
+                    check::<half::bf16>(s, a, &case(n, n, 64, causal));
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn different_lengths_bhsd_d128() {
+        with_gpu("different_lengths_bhsd_d128", |s, a| {
+            for (sq, sk) in [(17, 129), (129, 17), (127, 256), (256, 1), (1, 256)] {
+                for causal in [false, true] {
+                    check::<half::bf16>(
+                        s,
+                        a,
+                        &Case {
+                            bhsd: true,
+                            ..case(sq, sk, 128, causal)
+                        },
+                    );
+                    check::<half::f16>(s, a, &case(sq, sk, 128, causal));
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn grouped_query_and_multi_query() {
+        with_gpu("grouped_query_and_multi_query", |s, a| {
+            for (hq, hkv) in [(4, 2), (4, 1), (6, 3)] {
+                for causal in [false, true] {
+                    check::<half::f16>(
+                        s,
+                        a,
+                        &Case {
+                            hq,
+                            hkv,
+                            ..case(129, 127, 128, causal)
+                        },
+                    );
+                    check::<half::bf16>(
+                        s,
+                        a,
+                        &Case {
+                            hq,
+                            hkv,
+                            bhsd: true,
+                            ..case(200, 64, 64, causal)
+                        },
+                    );
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn head_dim_256() {
+        with_gpu("head_dim_256", |s, a| {
+            for causal in [false, true] {
+                check::<half::bf16>(s, a, &case(129, 129, 256, causal));
+                check::<half::f16>(
+                    s,
+                    a,
+                    &Case {
+                        bhsd: true,
+                        ..case(17, 100, 256, causal)
+                    },
+                );
+            }
+        });
+    }
+
+    #[test]
+    fn varlen_packed_sequences() {
+        with_gpu("varlen_packed_sequences", |s, a| {
+            let cq = vec![0, 17, 146, 147, 403, 403];
+            let ck = vec![0, 17, 17, 273, 402, 500];
+            for causal in [false, true] {
+                for d in [64, 128] {
+                    let c = Case {
+                        b: 5,
+                        varlen: Some((cq.clone(), ck.clone())),
+                        ..case(0, 0, d, causal)
+                    };
+                    check::<half::bf16>(s, a, &c);
+                    check::<half::f16>(s, a, &Case { bhsd: true, ..c });
+                }
+            }
+        });
+    }
+
+    /// The tile choices `bench_attention --tiles` offers for tuning (compile-checked in `compile.rs`), on
+    /// the same kinds of cases: 128-key tiles for d = 128, 64-row CTAs and 32-key tiles for d = 64.
+    #[test]
+    fn alternative_tiles() {
+        with_gpu("alternative_tiles", |s, _| {
+            let tiles = |block_m, block_n, q_in_registers| Tiles {
+                block_m,
+                block_n,
+                q_in_registers,
+            };
+            for (d, t) in [
+                (128, tiles(64, 128, true)),
+                (64, tiles(64, 64, true)),
+                (64, tiles(128, 32, true)),
+            ] {
+                let a = Attention::new(s).unwrap().with_tiles(d, t).unwrap();
+                for causal in [false, true] {
+                    for (sq, sk) in [(17, 129), (129, 17), (256, 256)] {
+                        check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
+                    }
+                    let c = Case {
+                        b: 3,
+                        varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
+                        ..case(0, 0, d, causal)
+                    };
+                    check::<half::f16>(s, &a, &c);
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn bad_buffers_fail_before_launch() {
+        with_gpu("bad_buffers_fail_before_launch", |s, a| {
+            let l = bshd(1, 64, 2, 64).unwrap();
+            let n = 64 * 2 * 64;
+            let x = s.alloc_zeros::<half::bf16>(n).unwrap();
+            let short = s.alloc_zeros::<half::bf16>(n - 1).unwrap();
+            let mut o = s.alloc_zeros::<half::bf16>(n).unwrap();
+            let e = a.run(
+                &Tensor::new(&x, l.clone()),
+                &Tensor::new(&short, l.clone()),
+                &Tensor::new(&x, l.clone()),
+                &mut TensorMut::new(&mut o, l.clone()),
+                None,
+                &Options::default(),
+            );
+            assert!(
+                matches!(e, Err(cute_gpu::GpuError::BufferTooSmall { ref arg, .. }) if arg == "K"),
+                "{e:?}"
+            );
+            let mut lse = s.alloc_zeros::<f32>(10).unwrap();
+            let e = a.run(
+                &Tensor::new(&x, l.clone()),
+                &Tensor::new(&x, l.clone()),
+                &Tensor::new(&x, l.clone()),
+                &mut TensorMut::new(&mut o, l),
+                Some(&mut lse),
+                &Options::default(),
+            );
+            assert!(
+                matches!(e, Err(cute_gpu::GpuError::BufferTooSmall { ref arg, .. }) if arg == "LSE"),
+                "{e:?}"
+            );
+        });
+    }
+}

@@ -1,0 +1,69 @@
+"""torch's scaled_dot_product_attention on the sweep of issue 15 (the shapes of bench_attention), with the
+cuDNN and the flash (FlashAttention 2) backends side by side.
+
+bf16, 16k tokens per batch (batch = 16384 / seq), hidden 2048 (heads = 2048 / d), d in {64, 128, 256},
+seq in {1k, 4k, 16k}, causal and not; (B, H, S, D) tensors (torch's layout), random normal data. Rounds
+interleave the shapes and backends; CUDA events; medians of the rounds. FLOPs = 4*B*H*S^2*D, halved for
+causal. Usage: python3 scripts/gpu/torch_attention.py [--quick] [--rounds N]
+"""
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+TOKENS, HIDDEN = 16384, 2048
+BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
+
+
+def time_ms(fn, iters):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    fn()
+    start.record()
+    for _ in range(iters):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / iters
+
+
+def main():
+    quick = "--quick" in sys.argv
+    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else (1 if quick else 5)
+    iters = 3 if quick else 10
+    dims = (64, 128) if quick else (64, 128, 256)
+    seqs = (1024, 4096) if quick else (1024, 4096, 16384)
+    shapes = [(s, d, c) for d in dims for s in seqs for c in (False, True)]
+    torch.manual_seed(2026)
+    tensors = {}
+    times = {(sh, b): [] for sh in shapes for b in BACKENDS}
+    for _ in range(rounds):
+        for sh in shapes:
+            s, d, causal = sh
+            if sh not in tensors:
+                shape = (TOKENS // s, HIDDEN // d, s, d)
+                tensors.clear()
+                tensors[sh] = [torch.randn(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3)]
+            q, k, v = tensors[sh]
+            for name, backend in BACKENDS.items():
+                def call():
+                    with sdpa_kernel(backend):
+                        F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                try:
+                    times[(sh, name)].append(time_ms(call, iters))
+                except RuntimeError as e:  # a backend that does not take the shape
+                    times[(sh, name)].append(float("nan"))
+                    print(f"# {name} {sh}: {str(e).splitlines()[0]}", file=sys.stderr)
+    print(f"device: {torch.cuda.get_device_name()} torch {torch.__version__}, {rounds} rounds x {iters} runs, medians")
+    print("| seq | d | causal | cuDNN TFLOP/s | flash TFLOP/s |")
+    print("| --- | --- | --- | --- | --- |")
+    for sh in shapes:
+        s, d, causal = sh
+        flops = 4.0 * (TOKENS // s) * (HIDDEN // d) * s * s * d / (2 if causal else 1)
+        tf = [flops / statistics.median(times[(sh, b)]) / 1e9 for b in BACKENDS]
+        print(f"| {s} | {d} | {causal} | {tf[0]:.0f} | {tf[1]:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
