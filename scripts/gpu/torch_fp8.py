@@ -1,0 +1,47 @@
+"""torch._scaled_mm on the shapes of bench_fp8, for the record (the GPU machine has PyTorch).
+
+A (M,K) row-major e4m3 times B (K,N) column-major e4m3 (stored as (N,K) row-major, transposed), per-tensor
+f32 scales (device scalars), D (M,N) bf16; uniform [-1, 1) data rounded to e4m3; with use_fast_accum off
+(torch's default: cuBLASLt promotes partial sums) and on. CUDA events, median of 5 rounds of `iters` calls.
+Usage: python3 scripts/gpu/torch_fp8.py
+"""
+import statistics
+import torch
+
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 14336, 4096), (8192, 4096, 14336),
+          (128, 8192, 8192)]
+
+
+def time_ms(fn, iters):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for _ in range(2):
+        fn()
+    start.record()
+    for _ in range(iters):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / iters
+
+
+def main():
+    print(f"device: {torch.cuda.get_device_name()} torch {torch.__version__}")
+    print("| shape | torch._scaled_mm TFLOP/s (fast accum off) | (fast accum on) |")
+    print("| --- | --- | --- |")
+    one = torch.ones((), device="cuda", dtype=torch.float32)
+    for m, n, k in SHAPES:
+        a = torch.rand(m, k, device="cuda").mul_(2).sub_(1).to(torch.float8_e4m3fn)
+        b = torch.rand(n, k, device="cuda").mul_(2).sub_(1).to(torch.float8_e4m3fn).t()
+        flops = 2.0 * m * n * k
+        iters = max(5, min(100, int(4e12 / flops)))
+        row = []
+        for fast in (False, True):
+            fn = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
+                                          use_fast_accum=fast)
+            runs = [time_ms(fn, iters) for _ in range(5)]
+            row.append(flops / statistics.median(runs) / 1e9)
+        print(f"| {m}x{n}x{k} | {row[0]:.0f} | {row[1]:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
