@@ -289,14 +289,12 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
         ));
     }
     let rows = c.bm / if c.pingpong { 1 } else { c.consumers as i64 };
-    let split_n = (c.bn / 2).min(64);
-    let splits_ok = SCALE_BLOCK % split_n == 0 && (c.bn / split_n) % 2 == 0;
-    if inp.scaling == Some(Scaling::Block) && (!splits_ok || rows / 64 * (c.bn / 2 + split_n) > 192)
-    {
+    let split_n = c.bn.min(SCALE_BLOCK);
+    let aligned = SCALE_BLOCK % c.bn == 0 || c.bn % SCALE_BLOCK == 0;
+    if inp.scaling == Some(Scaling::Block) && (!aligned || rows * (c.bn + split_n) > 64 * 384) {
         return unsupported(format!(
-            "block scaling runs each k-block as an even number of column splits of min(bn/2, 64) columns inside \
-             128-column scale blocks, and holds the f32 sums plus two split products (at most 192 registers per \
-             thread): bn = {}, {rows} rows per consumer",
+            "block scaling needs bn dividing {SCALE_BLOCK} or a multiple of it (B scales per 128 columns), and \
+             at most 64 x 384 accumulators per consumer (f32 sums + one 128-column split's product): bn = {}, {rows} rows",
             c.bn
         ));
     }
@@ -507,7 +505,7 @@ fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> Str
     s += &wgmma::descriptor_fn("smem_desc_b", op_b.lbo, op_b.sbo, lt);
     let block = inp.scaling == Some(Scaling::Block);
     let mma = wgmma::Wgmma {
-        n: if block { (c.bn / 2).min(64) } else { c.bn },
+        n: if block { c.bn.min(SCALE_BLOCK) } else { c.bn },
         types: (inp.a, inp.b),
         tnsp: (op_a.tnsp, op_b.tnsp),
         accumulate_arg: block,

@@ -4,7 +4,7 @@
 //! FP8 wgmma accumulates in a reduced-precision internal format; block scaling must apply each
 //! k-block's scales anyway, so each k-block's wgmmas start from zero (`scale-d = 0`) into temporary
 //! accumulators, and once they are done the consumer adds `tmp * scale_a[row] * scale_b` to the f32
-//! accumulators ([`Promotion`]: pipelined over column splits). Which rows a thread's registers hold comes from the GMMA accumulator layout
+//! accumulators. Which rows a thread's registers hold comes from the GMMA accumulator layout
 //! ([`Accumulators`]): register `v = v0 + 2h + 4j` sits in row `frag_row + h_rows * h`.
 //!
 //! Scale layouts (f32): per tensor, `scale_a[0]`, `scale_b[0]`; per block, A's `(M, ceil(K/128))` column-
@@ -15,8 +15,8 @@
 //! use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::{Promotion, Scaling}};
 //! let acc = Accumulators::new(128).unwrap();
 //! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into() };
-//! assert!(p.advance_scales().contains("scale_a[(long long)(kb + 1) * M + r]"));
-//! assert_eq!((p.splits(), p.split_n()), (2, 64));
+//! assert!(p.scales().contains("scale_a[(long long)(kb + 1) * M + r]"));
+//! assert_eq!((p.splits(), p.split_n()), (1, 128));
 //! assert_eq!(Scaling::Block.tag(), "_bs");
 //! ```
 
@@ -71,35 +71,33 @@ impl Scaling {
     }
 }
 
-/// The block-scaled promotion of one consumer's accumulators, pipelined: each k-block runs as column
-/// splits of at most 64 columns (an even number of them), alternately into two buffers `tmp0`, `tmp1`;
-/// while one split's wgmmas run, the previous split is promoted (`acc += tmp * sa[row] * sb`), so the
-/// tensor core always has one split of this warp group queued. The f32 sums and two split products fit
-/// in the registers (`bn/2 + 2 * split/2` per row chunk: 192 for a 64x256 consumer).
+/// The block-scaled promotion of one consumer's accumulators.
 pub struct Promotion<'a> {
     /// Accumulator placement.
     pub acc: &'a Accumulators,
     /// 64-row chunks per consumer.
     pub m_chunks: i64,
-    /// CTA tile (bm, bn).
+    /// CTA tile (bm, bn); `bn` divides 128 or is a multiple of it.
     pub tile: (i64, i64),
     /// `" + cw * rows"` when consumers split the tile's rows, else empty.
     pub row_base: String,
 }
 
 impl Promotion<'_> {
-    /// The wgmma N of one split: 64, or half the tile's N when that is smaller.
-    pub fn split_n(&self) -> i64 {
-        (self.tile.1 / 2).min(64)
-    }
-
-    /// Column splits per k-block (even, so split `s` always uses buffer `tmp{s % 2}`).
+    /// Column splits of the tile, one per 128-column B scale block (1 when `bn` <= 128): each k-block runs
+    /// the splits one after the other into the same `tmp`, so that only one split's product is held
+    /// besides the f32 sums.
     pub fn splits(&self) -> i64 {
-        self.tile.1 / self.split_n()
+        (self.tile.1 / SCALE_BLOCK).max(1)
     }
 
-    /// Loads of k-block `kb`'s scales: `{dst}_a[c][h]`, the A scale of the thread's row in chunk `c`, row
-    /// pair `h` (0 past M), and `{dst}_b[s]`, the B scale of split `s`'s 128-column block.
+    /// The wgmma N of one split.
+    pub fn split_n(&self) -> i64 {
+        self.tile.1 / self.splits()
+    }
+
+    /// Loads of k-block `kb`'s scales: `{dst}a[c][h]`, the A scale of the thread's row in chunk `c`, row
+    /// pair `h` (0 past M), and `{dst}b[s]`, the B scale of split `s`.
     fn load(&self, dst: &str, kb: &str) -> String {
         let ((bm, bn), m_chunks, splits) = (self.tile, self.m_chunks, self.splits());
         let f = &self.acc.fragment;
@@ -110,11 +108,11 @@ impl Promotion<'_> {
 #pragma unroll
             for (int h = 0; h < 2; ++h) {{
               const int r = tm * {bm}{} + c * 64 + ({}) + {h} * h;
-              {dst}_a[c][h] = r < M ? scale_a[(long long)({kb}) * M + r] : 0.f;
+              {dst}a[c][h] = r < M ? scale_a[(long long)({kb}) * M + r] : 0.f;
             }}
 #pragma unroll
           for (int q = 0; q < {splits}; ++q)
-            {dst}_b[q] = scale_b[(long long)((tn * {bn} + q * {}) / {SCALE_BLOCK}) * ktiles + ({kb})];
+            {dst}b[q] = scale_b[(long long)((tn * {bn} + q * {}) / {SCALE_BLOCK}) * ktiles + ({kb})];
         }}"#,
             self.row_base,
             f.row,
@@ -123,51 +121,59 @@ impl Promotion<'_> {
         )
     }
 
-    /// Before a tile's k-blocks: the split buffers, the scale registers (`cur`: the k-block being
-    /// promoted, `nxt`: the next one, loaded a k-block ahead) and the first k-block's scales.
+    /// Before a tile's k-blocks: the first k-block's scales (`sa_a`, `sa_b`).
     pub fn prologue(&self) -> String {
-        let (m, q, half) = (self.m_chunks, self.splits(), self.split_n() / 2);
         format!(
             "// block scales: B per ({SCALE_BLOCK} cols, {SCALE_BLOCK} of K), A per (row, {SCALE_BLOCK} of K) for the thread's rows
       // (gmma_c_layout: value 2h + .. is in row frag_row + {} * h); loaded one k-block ahead
-      float tmp0[{m}][{half}], tmp1[{m}][{half}];   // split products, alternately
-      float cur_a[{m}][2], cur_b[{q}], nxt_a[{m}][2], nxt_b[{q}];
-      u32 prev = 0;
+      float sa_a[{}][2], sa_b[{}];
       {}
 ",
             self.acc.h_rows,
-            self.load("nxt", "0")
+            self.m_chunks,
+            self.splits(),
+            self.load("sa_", "0")
         )
     }
 
-    /// At a k-block's first split: the next k-block's scales become current, the one after is loaded.
-    pub fn advance_scales(&self) -> String {
-        let (m, q) = (self.m_chunks, self.splits());
+    /// While the first split's wgmmas run: the next k-block's scales (`ns_a`, `ns_b`).
+    pub fn scales(&self) -> String {
         format!(
-            r#"#pragma unroll
-        for (int c = 0; c < {m}; ++c) {{ cur_a[c][0] = nxt_a[c][0]; cur_a[c][1] = nxt_a[c][1]; }}
-#pragma unroll
-        for (int q = 0; q < {q}; ++q) cur_b[q] = nxt_b[q];
+            "        float ns_a[{}][2] = {{}}, ns_b[{}] = {{}};
         if (kb + 1 < ktiles) {}
-"#,
-            self.load("nxt", "kb + 1")
+",
+            self.m_chunks,
+            self.splits(),
+            self.load("ns_", "kb + 1")
         )
     }
 
-    /// `acc += tmp{s % 2} * scale` for split `s` with the current scales (value `i` of the split is in
-    /// row pair `h = (i / 2) % 2`, column group `s * split_n / 8 + i / 4`).
+    /// `acc += tmp * scale` for split `s`'s registers (value `i` of the split is in row pair
+    /// `h = (i / 2) % 2`, column group `s * split_n / 8 + i / 4`); after the last split the next k-block's
+    /// scales become current.
     pub fn promote(&self, s: i64) -> String {
-        let (m_chunks, half) = (self.m_chunks, self.split_n() / 2);
-        format!(
-            r#"#pragma unroll
-        for (int c = 0; c < {m_chunks}; ++c) {{   // promote split {s}
-          const float s0 = cur_a[c][0] * cur_b[{s}], s1 = cur_a[c][1] * cur_b[{s}];
+        let (m_chunks, nacc) = (self.m_chunks, self.split_n() / 2);
+        let mut c = format!(
+            r#"        // promotion of split {s}: the k-block's product, scaled, into the f32 accumulators
 #pragma unroll
-          for (int i = 0; i < {half}; ++i) acc[c][{} + i] += tmp{}[c][i] * ((i >> 1) & 1 ? s1 : s0);
+        for (int c = 0; c < {m_chunks}; ++c) {{
+          const float s0 = sa_a[c][0] * sa_b[{s}], s1 = sa_a[c][1] * sa_b[{s}];
+#pragma unroll
+          for (int i = 0; i < {nacc}; ++i) acc[c][{} + i] += tmp[c][i] * ((i >> 1) & 1 ? s1 : s0);
         }}
 "#,
-            s * half,
-            s % 2
-        )
+            s * nacc
+        );
+        if s + 1 == self.splits() {
+            c += &format!(
+                r#"#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) {{ sa_a[c][0] = ns_a[c][0]; sa_a[c][1] = ns_a[c][1]; }}
+#pragma unroll
+        for (int q = 0; q < {}; ++q) sa_b[q] = ns_b[q];
+"#,
+                self.splits()
+            );
+        }
+        c
     }
 }

@@ -180,45 +180,27 @@ impl WarpSpecialized<'_> {
         )
     }
 
-    /// One block-scaled k-block, pipelined over its column splits: split `s` goes to `tmp{s % 2}`; after
-    /// issuing it, the previous split (of this k-block, or the last of the previous one, whose stage is
-    /// then released) is waited for with one group still in flight and promoted.
+    /// One block-scaled k-block: per column split, the wgmmas into `tmp` from zero (the first split with
+    /// the next k-block's scale loads behind it), the wait, and the promotion into `acc`; the stage is
+    /// released after the last split's wgmmas.
     fn k_block_promoted(&self, p: &Promotion) -> String {
-        let (m, last) = (self.m_chunks, p.splits() - 1);
-        let wait_prev = |buf: i64| {
-            format!(
-                "        {}\n#pragma unroll\n        for (int c = 0; c < {m}; ++c) fence_acc(tmp{buf}[c]);\n",
-                wgmma::wait(1)
-            )
-        };
         let mut c = String::new();
-        for s in 0..=last {
-            c += &self.wgmmas(&format!("tmp{}", s % 2), ", k > 0", s * p.split_n());
+        for s in 0..p.splits() {
+            c += &self.wgmmas("tmp", ", k > 0", s * p.split_n());
             if s == 0 {
-                c += &format!(
-                    "        if (kb > 0) {{\n{}{}          if (tid == 0) mbar_arrive(empty_bar + 8 * prev);   // the previous stage is read\n        }}\n",
-                    wait_prev(last % 2),
-                    p.promote(last)
-                );
-                c += &p.advance_scales();
-            } else {
-                c += &wait_prev((s - 1) % 2);
-                c += &p.promote(s - 1);
+                c += &p.scales();
             }
+            c += &format!(
+                "        {}\n#pragma unroll\n        for (int c = 0; c < {}; ++c) fence_acc(tmp[c]);\n",
+                wgmma::wait(0),
+                self.m_chunks
+            );
+            if s + 1 == p.splits() {
+                c += "        if (tid == 0) mbar_arrive(empty_bar + 8 * s);   // the stage is read: release it\n";
+            }
+            c += &p.promote(s);
         }
-        c + "        prev = s;\n"
-    }
-
-    /// After a tile's k-blocks (block-scaled): the last split, promoted, and its stage released.
-    fn drain_promoted(&self, p: &Promotion) -> String {
-        let last = p.splits() - 1;
-        format!(
-            "      if (ktiles > 0) {{\n        {}\n#pragma unroll\n        for (int c = 0; c < {}; ++c) fence_acc(tmp{}[c]);\n{}        if (tid == 0) mbar_arrive(empty_bar + 8 * prev);\n      }}",
-            wgmma::wait(0),
-            self.m_chunks,
-            last % 2,
-            p.promote(last)
-        )
+        c
     }
 
     /// The consumer warp groups: for each tile, zero the accumulators, run the k-blocks, release the
@@ -253,21 +235,29 @@ impl WarpSpecialized<'_> {
             Some(p) => p.prologue(),
             None => "u32 prev = 0;".to_string(),
         };
-        let (body, tail) = match &self.promotion {
-            Some(p) => (self.k_block_promoted(p), self.drain_promoted(p)),
+        let (body, tail, tmp_decl) = match &self.promotion {
+            Some(p) => (
+                self.k_block_promoted(p),
+                String::new(),
+                format!(
+                    "\n    float tmp[{m_chunks}][{}];   // one split's product of one k-block, before promotion",
+                    p.split_n() / 2
+                ),
+            ),
             None => (
                 self.k_block(),
                 format!(
                     "      {}\n#pragma unroll\n      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);\n      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);",
                     wgmma::wait(0)
                 ),
+                String::new(),
             ),
         };
         format!(
             r#"  }} else {{
     {}
     const int cw = wg - 1;   // {doc}
-    float acc[{m_chunks}][{nacc}];
+    float acc[{m_chunks}][{nacc}];{tmp_decl}
     u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
     (void)eb;
     {} {{
