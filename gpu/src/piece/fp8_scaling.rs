@@ -111,12 +111,14 @@ impl Promotion<'_> {
               {dst}a[c][h] = r < M ? scale_a[(long long)({kb}) * M + r] : 0.f;
             }}
 #pragma unroll
-          for (int q = 0; q < {splits}; ++q)
-            {dst}b[q] = scale_b[(long long)((tn * {bn} + q * {}) / {SCALE_BLOCK}) * ktiles + ({kb})];
+          for (int q = 0; q < {splits}; ++q) {{   // splits past N (a tile across the right edge) read nothing
+            const int col0 = tn * {bn} + q * {split_n};
+            {dst}b[q] = col0 < N ? scale_b[(long long)(col0 / {SCALE_BLOCK}) * ktiles + ({kb})] : 0.f;
+          }}
         }}"#,
             self.row_base,
             f.row,
-            self.split_n(),
+            split_n = self.split_n(),
             h = self.acc.h_rows,
         )
     }
