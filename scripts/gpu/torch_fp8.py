@@ -6,22 +6,13 @@ f32 scales (device scalars), D (M,N) bf16; uniform [-1, 1) data rounded to e4m3;
 Usage: python3 scripts/gpu/torch_fp8.py
 """
 import statistics
+
 import torch
+
+from torch_timing import time_ms
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 14336, 4096), (8192, 4096, 14336),
           (128, 8192, 8192)]
-
-
-def time_ms(fn, iters):
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    for _ in range(2):
-        fn()
-    start.record()
-    for _ in range(iters):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / iters
 
 
 def main():

@@ -5,23 +5,14 @@ A (M,K) row-major times B (K,N) column-major (B stored as (N,K) row-major, trans
 Usage: python3 scripts/gpu/torch_matmul.py
 """
 import statistics
+
 import torch
+
+from torch_timing import time_ms
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 14336, 4096), (8192, 4096, 14336),
           (16384, 8192, 1024), (2048, 2048, 2048), (1024, 8192, 8192), (128, 8192, 8192),
           (16, 8192, 8192), (4095, 4097, 1023)]
-
-
-def time_ms(fn, iters):
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    for _ in range(2):
-        fn()
-    start.record()
-    for _ in range(iters):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / iters
 
 
 def main():

@@ -32,7 +32,7 @@ mod imp {
     use cute_gpu::matmul::plan::sm90_fp8_config;
     use cute_gpu::piece::fp8_scaling::Scaling;
     use cute_gpu::runtime::cublaslt::{LtFp8, LtGemm, LtTypes};
-    use cute_gpu::runtime::{DeviceBuffer, Runtime};
+    use cute_gpu::runtime::{DeviceBuffer, RawBuffer, Runtime};
     use cute_gpu::{DType, GpuError, Kernel, Result};
 
     pub fn main() {
@@ -156,32 +156,10 @@ mod imp {
             out: DType,
         ) -> Result<Vec<f32>> {
             let len = (p.m * p.ldd) as usize;
-            let [a, b] = &self.dev;
-            let [sa, sb] = &self.dev_scales;
             if out == DType::F32 {
-                let d = rt.upload(&vec![f32::NAN; len])?;
-                let bufs = [
-                    rt.bind(a),
-                    rt.bind(b),
-                    rt.bind(&d),
-                    rt.bind(sa),
-                    rt.bind(sb),
-                ];
-                rt.run(&rt.prepare(kern, &bufs)?)?;
-                rt.sync()?;
-                return rt.download(&d);
+                return self.run_into(rt, kern, vec![f32::NAN; len]);
             }
-            let d = rt.upload(&vec![0x7fffu16; len])?;
-            let bufs = [
-                rt.bind(a),
-                rt.bind(b),
-                rt.bind(&d),
-                rt.bind(sa),
-                rt.bind(sb),
-            ];
-            rt.run(&rt.prepare(kern, &bufs)?)?;
-            rt.sync()?;
-            let raw = rt.download(&d)?;
+            let raw = self.run_into(rt, kern, vec![0x7fffu16; len])?;
             Ok(raw
                 .iter()
                 .map(|&h| {
@@ -192,6 +170,25 @@ mod imp {
                     }
                 })
                 .collect())
+        }
+
+        /// The kernel's buffers A, B, D, scale_a, scale_b with `d` as D.
+        fn buffers(&self, rt: &Runtime, d: RawBuffer) -> [RawBuffer; 5] {
+            let [a, b] = &self.dev;
+            let [sa, sb] = &self.dev_scales;
+            [rt.bind(a), rt.bind(b), d, rt.bind(sa), rt.bind(sb)]
+        }
+
+        /// Runs `kern` once with D initialized to `fill`; D downloaded.
+        fn run_into<T>(&self, rt: &Runtime, kern: &Kernel, fill: Vec<T>) -> Result<Vec<T>>
+        where
+            T: cudarc::driver::DeviceRepr + Default + Clone,
+        {
+            let d = rt.upload(&fill)?;
+            let bufs = self.buffers(rt, rt.bind(&d));
+            rt.run(&rt.prepare(kern, &bufs)?)?;
+            rt.sync()?;
+            rt.download(&d)
         }
     }
 
@@ -407,15 +404,7 @@ mod imp {
             let cfg = sm90_fp8_config(m, n, p.ldd * 2, rt.sm_count(), scaling);
             let fused = Fused::default();
             let kern = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &fused)?;
-            let [a, b] = &ops.dev;
-            let [sa, sb] = &ops.dev_scales;
-            let bufs = [
-                rt.bind(a),
-                rt.bind(b),
-                rt.bind(&d),
-                rt.bind(sa),
-                rt.bind(sb),
-            ];
+            let bufs = ops.buffers(rt, rt.bind(&d));
             Ok((rt.prepare(&kern, &bufs)?, kern.name))
         };
         let (ours_pt, name_pt) = prep(&pt, Scaling::PerTensor)?;
@@ -509,15 +498,7 @@ mod imp {
                 else {
                     continue;
                 };
-                let [a, b] = &ops.dev;
-                let [sa, sb] = &ops.dev_scales;
-                let bufs = [
-                    rt.bind(a),
-                    rt.bind(b),
-                    rt.bind(&d),
-                    rt.bind(sa),
-                    rt.bind(sb),
-                ];
+                let bufs = ops.buffers(rt, rt.bind(&d));
                 runs.push((kern.name.clone(), rt.prepare(&kern, &bufs)?, Vec::new()));
             }
         }
