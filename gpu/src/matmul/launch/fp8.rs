@@ -79,6 +79,27 @@ impl Gemm {
     /// B column-major, 16-byte rows) and the per-tensor or block `scales` `s`, f32 accumulation, on the
     /// handle's stream (Hopper only). Bad input (layouts, short buffers or scales, misaligned bases, D
     /// overlapping an input) is an error before any launch.
+    ///
+    /// ```no_run
+    /// use cute_gpu::fp8::E4M3;
+    /// use cute_gpu::matmul::{Activation, Epilogue, Fp8Scales, Gemm, Matrix, MatrixMut};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let (m, n, k) = (256usize, 512usize, 1024usize);
+    /// let a = stream.clone_htod(&vec![E4M3::from_f32(0.5); m * k]).unwrap();
+    /// let b = stream.clone_htod(&vec![E4M3::from_f32(2.0); k * n]).unwrap();
+    /// let (sa, sb) = (stream.clone_htod(&[0.25f32]).unwrap(), stream.clone_htod(&[1.0f32]).unwrap());
+    /// let mut d = stream.alloc_zeros::<f32>(m * n).unwrap();
+    /// let no_op = Epilogue::<f32> { alpha: 1.0, beta: 0.0, bias: None, activation: Activation::None };
+    /// Gemm::new(&stream).unwrap().run_fp8(
+    ///     &Matrix::new(&a, format!("({m},{k}):({k},1)").parse().unwrap()),   // row-major
+    ///     &Matrix::new(&b, format!("({k},{n}):(1,{k})").parse().unwrap()),   // column-major
+    ///     None,
+    ///     &mut MatrixMut::new(&mut d, format!("({m},{n}):({n},1)").parse().unwrap()),
+    ///     &Fp8Scales::PerTensor { a: &sa, b: &sb },
+    ///     &no_op,
+    /// ).unwrap();
+    /// assert_eq!(stream.clone_dtoh(&d).unwrap()[0], 0.25 * 1024.0);
+    /// ```
     pub fn run_fp8<A: Fp8Element, B: Fp8Element, O: Element>(
         &self,
         a: &Matrix<A>,
