@@ -150,8 +150,11 @@ struct Entry {
     needed: [usize; 4],
     plan: Plan,
     loaded: Arc<LoadedKernel>,
-    last: Mutex<Option<(Vec<RawBuffer>, Arc<Prepared>)>>,
+    last: Mutex<LastBinding>,
 }
+
+/// The buffers of a kernel's last launch and their binding.
+type LastBinding = Option<(Vec<RawBuffer>, Arc<Prepared>)>;
 
 impl Gemm {
     /// A handle launching on `stream`.
@@ -322,15 +325,23 @@ impl Gemm {
 
     /// Launches the entry's kernel on `buffers`, reusing the last binding when the buffers are the same.
     fn launch(&self, e: &Entry, buffers: Vec<RawBuffer>) -> Result<()> {
-        let mut last = Self::lock(&e.last)?;
+        self.launch_bound(&e.plan.kernel, &e.loaded, &e.last, buffers)
+    }
+
+    /// Launches `kernel` on `buffers`, reusing the binding in `last` when the buffers are the same (the
+    /// tensor maps are not encoded again).
+    fn launch_bound(
+        &self,
+        kernel: &crate::kernel::Kernel,
+        loaded: &Arc<LoadedKernel>,
+        last: &Mutex<LastBinding>,
+        buffers: Vec<RawBuffer>,
+    ) -> Result<()> {
+        let mut last = Self::lock(last)?;
         let prepared = match &*last {
             Some((b, p)) if *b == buffers => p.clone(),
             _ => {
-                let p = Arc::new(self.rt.bind_kernel(
-                    &e.plan.kernel,
-                    e.loaded.clone(),
-                    &buffers,
-                )?);
+                let p = Arc::new(self.rt.bind_kernel(kernel, loaded.clone(), &buffers)?);
                 *last = Some((buffers, p.clone()));
                 p
             }

@@ -68,10 +68,12 @@ pub(super) struct Fp8Key {
     op: EpilogueOp,
 }
 
-/// A planned FP8 request: the kernel and its loaded module.
+/// A planned FP8 request: the kernel, its loaded module and the last binding (reused when the same
+/// buffers come again, so the tensor maps are not encoded again).
 pub(super) struct Fp8Entry {
     kernel: Kernel,
     loaded: Arc<LoadedKernel>,
+    last: std::sync::Mutex<super::LastBinding>,
 }
 
 impl Gemm {
@@ -202,10 +204,7 @@ impl Gemm {
             .iter()
             .map(|b| raw(&b.name))
             .collect::<Result<Vec<_>>>()?;
-        let prepared = self
-            .rt
-            .bind_kernel(&entry.kernel, entry.loaded.clone(), &buffers)?;
-        self.rt.run(&prepared)
+        self.launch_bound(&entry.kernel, &entry.loaded, &entry.last, buffers)
     }
 
     /// The cached plan of `r`, planned and loaded on first use.
@@ -226,7 +225,11 @@ impl Gemm {
             return Ok(None);
         };
         let loaded = self.rt.load(&kernel)?;
-        let entry = Arc::new(Fp8Entry { kernel, loaded });
+        let entry = Arc::new(Fp8Entry {
+            kernel,
+            loaded,
+            last: std::sync::Mutex::new(None),
+        });
         Self::lock(&self.fp8_plans)?.insert(key, entry.clone());
         Ok(Some(entry))
     }
