@@ -11,6 +11,15 @@ use crate::swizzle::LayoutFn;
 use std::collections::BTreeSet;
 
 /// What a copy between a TV layout and a global layout achieves.
+///
+/// ```
+/// use cute_layout_core::analysis::global_access;
+/// use cute_layout_core::{Layout, LayoutFn};
+/// let g = LayoutFn::Layout("(_32,_128):(_128,_1)".parse().unwrap());
+/// let tv: Layout = "((_32,_32),_4):((_128,_1),_32)".parse().unwrap(); // 4 consecutive floats per thread
+/// let r = global_access(&tv, &g, 32).unwrap();
+/// assert_eq!((r.vector_elems, r.vector_bits, r.efficiency), (4, 128, 1.0));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct GlobalReport {
     /// Elements per vector access.
