@@ -1,4 +1,11 @@
 //! The one error type of the algebra: every fallible operation returns [`Result`].
+//!
+//! ```
+//! use cute_layout_core::{LayoutError, complement, Layout};
+//! let a: Layout = "(_2,_2):(_1,_1)".parse().unwrap(); // not injective
+//! let e = complement(&a, &"_4".parse().unwrap()).unwrap_err();
+//! assert!(matches!(e, LayoutError::NotInjective { .. }));
+//! ```
 
 use std::fmt;
 

@@ -15,6 +15,14 @@
 //!
 //! Besides, this module holds the checked helpers a tensor needs on integer layouts: the size of a
 //! shape, the flattened modes and the index range of a layout.
+//!
+//! ```
+//! use cute_layout_core::{IntTuple, crd2idx, eval_fast::index_of};
+//! let (shape, stride): (IntTuple, IntTuple) = ("(_4,(_3,_6))".parse().unwrap(), "(_1,(_4,_12))".parse().unwrap());
+//! let c: IntTuple = "(1,(2,3))".parse().unwrap();
+//! assert_eq!(index_of::<i64>(&c, &shape, &stride).unwrap(), 45); // the tensor path
+//! assert_eq!(crd2idx(&c, &shape, &stride).unwrap().to_string(), "45"); // the algebra's, same walk
+//! ```
 #![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};

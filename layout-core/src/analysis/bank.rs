@@ -5,6 +5,16 @@
 //! `128 / w` threads (a whole warp for 4 bytes, half-warps for 8, quarter-warps for 16); a phase takes
 //! as many wavefronts as the most distinct words any one bank holds among its accesses. A request
 //! without conflicts takes `w / 4` wavefronts, its ideal.
+//!
+//! ```
+//! use cute_layout_core::analysis::{Access, bank_conflicts};
+//! use cute_layout_core::{notation::eval_str, Layout, LayoutFn};
+//! // 8 threads x 8 f16 (16-byte vectors) down the column of a 8x64 row-major f16 tile
+//! let smem = LayoutFn::from_value(&eval_str("(_8,_64):(_64,_1)").unwrap()).unwrap();
+//! let tv: Layout = "((_8,_8),_8):((_1,_64),_8)".parse().unwrap();
+//! let r = bank_conflicts(&tv, &smem, Access { elem_bits: 16, bytes: 16 }).unwrap();
+//! assert_eq!((r.worst, r.ideal), (32, 4));
+//! ```
 
 use super::TvTable;
 use crate::error::{LayoutError, Result};
