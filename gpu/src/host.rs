@@ -129,6 +129,8 @@ pub fn bf16_to_f32(h: u16) -> f32 {
 /// # Panics
 /// For [`DType::F32`] and the FP8 types, which have no 16-bit encoding (FP8: [`crate::fp8`]).
 ///
+/// # Examples
+///
 /// ```
 /// use cute_gpu::{DType, host::from_f32};
 /// assert_eq!(from_f32(DType::F16, 1.0), 0x3c00);
@@ -148,6 +150,8 @@ pub fn from_f32(dt: DType, f: f32) -> u16 {
 ///
 /// # Panics
 /// For [`DType::F32`] and the FP8 types, which have no 16-bit encoding (FP8: [`crate::fp8`]).
+///
+/// # Examples
 ///
 /// ```
 /// use cute_gpu::{DType, host::to_f32};
