@@ -249,10 +249,10 @@ impl TiledCopy {
     /// use cute_layout_core::atom::{CopyAtom, MmaTraits, TiledCopy, TiledMma};
     /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
     /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
-    /// let st = CopyAtom::from_name("UniversalCopy<uint32_t>", 16).unwrap(); // 2 values per thread
-    /// let tc = TiledCopy::for_mma_c_atom(st, &mma).unwrap();
-    /// assert_eq!(tc.layout_tv.to_string(), "((_4,_8,_2,_2),_2):((_16,_1,_8,_64),_128)");
-    /// assert_eq!(tc.tiler_mn.to_string(), "((_8,_2):(_1,_16),(_8,_2):(_2,_1))");
+    /// let st = CopyAtom::from_name("UniversalCopy<uint32_t>", 32).unwrap(); // one f32 per thread
+    /// let tc = TiledCopy::for_mma_c_atom(st, &mma).unwrap(); // make_tiled_copy_C_atom
+    /// assert_eq!(tc.layout_tv.to_string(), "((_4,_8,_2,_2),_1):((_16,_1,_8,_64),_0)");
+    /// assert_eq!(tc.tiler_mn.to_string(), "((_8,_2):(_1,_16),_8:_2)");
     /// ```
     pub fn for_mma_c_atom(atom: CopyAtom, mma: &TiledMma) -> Result<TiledCopy> {
         let layout_c_tv = mma.layout_c_tv()?;
