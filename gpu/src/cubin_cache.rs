@@ -20,6 +20,13 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 16] = b"CUTE-CUBIN-v1\n\0\0";
 
 /// FNV-1a, 64 bits: a stable hash for file names and integrity checks (not cryptographic).
+///
+/// ```
+/// use cute_gpu::cubin_cache::fnv1a;
+/// assert_eq!(fnv1a(&[]), 0xcbf2_9ce4_8422_2325); // the FNV offset basis
+/// assert_eq!(fnv1a(&[b"sm_90a", b"src"]), fnv1a(&[b"sm_90a", b"src"]));
+/// assert_ne!(fnv1a(&[b"sm_90a", b"src"]), fnv1a(&[b"sm_90", b"asrc"])); // parts are delimited
+/// ```
 pub fn fnv1a(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
@@ -34,6 +41,14 @@ pub fn fnv1a(parts: &[&[u8]]) -> u64 {
 }
 
 /// A directory of compiled kernels.
+///
+/// ```
+/// use cute_gpu::cubin_cache::CubinCache;
+/// let dir = std::env::temp_dir().join("cute-doc-cache");
+/// let cache = CubinCache::at(dir.clone());
+/// let p = cache.path("sm_80", "__global__ void k() {}");
+/// assert_eq!((p.parent(), p.extension().and_then(|e| e.to_str())), (Some(dir.as_path()), Some("cubin")));
+/// ```
 #[derive(Clone, Debug)]
 pub struct CubinCache {
     dir: Option<PathBuf>,
@@ -41,6 +56,16 @@ pub struct CubinCache {
 
 impl CubinCache {
     /// The cache in the directory the environment names (see the module docs), or a disabled cache.
+    ///
+    /// ```
+    /// use cute_gpu::cubin_cache::CubinCache;
+    /// let c = CubinCache::from_env();
+    /// match std::env::var("CUTE_CACHE_DIR").as_deref() {
+    ///     Ok("off") => assert!(c.dir().is_none()),
+    ///     Ok(d) if !d.is_empty() => assert_eq!(c.dir(), Some(std::path::Path::new(d))),
+    ///     _ => {} // $XDG_CACHE_HOME/cute-rs or $HOME/.cache/cute-rs
+    /// }
+    /// ```
     pub fn from_env() -> CubinCache {
         let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
         let dir = match var("CUTE_CACHE_DIR") {
@@ -54,16 +79,35 @@ impl CubinCache {
     }
 
     /// The directory, `None` when the cache is off.
+    ///
+    /// ```
+    /// use cute_gpu::cubin_cache::CubinCache;
+    /// let dir = std::env::temp_dir().join("cute-doc-cache");
+    /// assert_eq!(CubinCache::at(dir.clone()).dir(), Some(dir.as_path()));
+    /// ```
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }
 
     /// The cache in `dir`.
+    ///
+    /// ```
+    /// use cute_gpu::cubin_cache::CubinCache;
+    /// let cache = CubinCache::at("/tmp/my-kernels".into());
+    /// assert!(cache.path("sm_90a", "src").starts_with("/tmp/my-kernels"));
+    /// ```
     pub fn at(dir: PathBuf) -> CubinCache {
         CubinCache { dir: Some(dir) }
     }
 
     /// The file that holds the kernel `source` compiled for `arch`.
+    ///
+    /// ```
+    /// use cute_gpu::cubin_cache::CubinCache;
+    /// let cache = CubinCache::at(std::env::temp_dir());
+    /// assert_eq!(cache.path("sm_80", "a"), cache.path("sm_80", "a"));
+    /// assert_ne!(cache.path("sm_80", "a"), cache.path("sm_90a", "a")); // one file per (arch, source)
+    /// ```
     pub fn path(&self, arch: &str, source: &str) -> PathBuf {
         let version = crate::nvrtc::nvrtc_version_string();
         let h = fnv1a(&[arch.as_bytes(), version.as_bytes(), source.as_bytes()]);
@@ -75,6 +119,21 @@ impl CubinCache {
 
     /// The compiled kernel: from the cache when a trusted file is there, else compiled with NVRTC and
     /// stored. Returns whether it came from the cache.
+    ///
+    /// ```
+    /// use cute_gpu::{cubin_cache::CubinCache, nvrtc::nvrtc_available};
+    /// let dir = std::env::temp_dir().join(format!("cute-doc-cache-goc-{}", std::process::id()));
+    /// let cache = CubinCache::at(dir.clone());
+    /// let src = r#"extern "C" __global__ void k(float* x) { x[threadIdx.x] = 1.0f; }"#;
+    /// if nvrtc_available() {
+    ///     let (first, hit) = cache.get_or_compile(src, "k", "sm_80").unwrap();
+    ///     let (second, hit2) = cache.get_or_compile(src, "k", "sm_80").unwrap();
+    ///     assert!(!hit && hit2 && first.cubin == second.cubin); // compiled once, then read back
+    /// } else {
+    ///     assert!(cache.get_or_compile(src, "k", "sm_80").is_err()); // no libnvrtc, nothing cached
+    /// }
+    /// let _ = std::fs::remove_dir_all(dir);
+    /// ```
     pub fn get_or_compile(&self, source: &str, name: &str, arch: &str) -> Result<(Compiled, bool)> {
         let Some(_) = &self.dir else {
             return Ok((compile(source, name, arch)?, false));

@@ -26,6 +26,11 @@ pub enum DType {
 
 impl DType {
     /// Bytes per element.
+    ///
+    /// ```
+    /// use cute_gpu::DType;
+    /// assert_eq!((DType::F16.bytes(), DType::F32.bytes(), DType::E4M3.bytes()), (2, 4, 1));
+    /// ```
     pub fn bytes(self) -> i64 {
         match self {
             DType::F16 | DType::BF16 => 2,
@@ -35,11 +40,21 @@ impl DType {
     }
 
     /// Bits per element.
+    ///
+    /// ```
+    /// use cute_gpu::DType;
+    /// assert_eq!(DType::BF16.bits(), 16);
+    /// ```
     pub fn bits(self) -> i64 {
         self.bytes() * 8
     }
 
     /// The PTX type name (`f16`, `bf16`, `f32`, `e4m3`, `e5m2`), also used in kernel names.
+    ///
+    /// ```
+    /// use cute_gpu::DType;
+    /// assert_eq!(DType::E5M2.name(), "e5m2");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             DType::F16 => "f16",
@@ -51,6 +66,12 @@ impl DType {
     }
 
     /// The C type generated code stores the element as (16- and 8-bit values are raw payloads).
+    ///
+    /// ```
+    /// use cute_gpu::DType;
+    /// assert_eq!(DType::F32.c_type(), "float");
+    /// assert_eq!(DType::BF16.c_type(), "unsigned short"); // a raw 16-bit payload
+    /// ```
     pub fn c_type(self) -> &'static str {
         match self {
             DType::F32 => "float",
@@ -60,16 +81,31 @@ impl DType {
     }
 
     /// True for the 16-bit floating-point types the tensor-core kernels take as inputs.
+    ///
+    /// ```
+    /// use cute_gpu::DType;
+    /// assert!(DType::F16.is_half() && DType::BF16.is_half() && !DType::F32.is_half());
+    /// ```
     pub fn is_half(self) -> bool {
         matches!(self, DType::F16 | DType::BF16)
     }
 
     /// True for the 8-bit floating-point types (Hopper's FP8 wgmma inputs).
+    ///
+    /// ```
+    /// use cute_gpu::DType;
+    /// assert!(DType::E4M3.is_fp8() && !DType::F16.is_fp8());
+    /// ```
     pub fn is_fp8(self) -> bool {
         matches!(self, DType::E4M3 | DType::E5M2)
     }
 
     /// True for the types a GEMM writes (f16, bf16, f32).
+    ///
+    /// ```
+    /// use cute_gpu::DType;
+    /// assert!(DType::BF16.is_output() && !DType::E4M3.is_output());
+    /// ```
     pub fn is_output(self) -> bool {
         !self.is_fp8()
     }

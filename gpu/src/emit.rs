@@ -23,6 +23,13 @@ use cute_layout_core::{Int, IntTuple, Layout, Swizzle, crd2idx, layout_eval};
 
 /// A layout leaf as it appears in generated code: a literal when static, a named kernel parameter
 /// when dynamic.
+///
+/// ```
+/// use cute_gpu::emit::Leaf;
+/// use cute_layout_core::Int;
+/// assert_eq!(Leaf::new(Int::s(64), "ld").expr(), "64"); // static: a literal
+/// assert_eq!(Leaf::new(Int::d(1000), "ld").expr(), "ld"); // dynamic: a kernel parameter
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leaf {
     /// The leaf.
@@ -33,6 +40,13 @@ pub struct Leaf {
 
 impl Leaf {
     /// A leaf named `name`.
+    ///
+    /// ```
+    /// use cute_gpu::emit::Leaf;
+    /// use cute_layout_core::Int;
+    /// let l = Leaf::new(Int::d(1000), "s0");
+    /// assert_eq!((l.int.value, l.name.as_str()), (1000, "s0"));
+    /// ```
     pub fn new(int: Int, name: impl Into<String>) -> Leaf {
         Leaf {
             int,
@@ -41,6 +55,13 @@ impl Leaf {
     }
 
     /// The C expression: a literal for a static leaf, the parameter name for a dynamic one.
+    ///
+    /// ```
+    /// use cute_gpu::emit::Leaf;
+    /// use cute_layout_core::Int;
+    /// assert_eq!(Leaf::new(Int::s(4), "s0").expr(), "4");
+    /// assert_eq!(Leaf::new(Int::d(4), "s0").expr(), "s0");
+    /// ```
     pub fn expr(&self) -> String {
         if self.int.is_static {
             self.int.value.to_string()
@@ -52,6 +73,18 @@ impl Leaf {
 
 /// The parameter list of a kernel: declarations (C) and arguments (host), in one order. Dynamic leaves
 /// become parameters; static ones stay literals and add nothing.
+///
+/// ```
+/// use cute_gpu::{Arg, emit::{Leaf, Params}};
+/// use cute_layout_core::Int;
+/// let mut p = Params::default();
+/// p.ptr("const float* __restrict__", "src");
+/// p.extent(&Leaf::new(Int::d(1000), "n")).unwrap();
+/// p.extent(&Leaf::new(Int::s(4), "m")).unwrap(); // static: stays a literal, no parameter
+/// p.stride(&Leaf::new(Int::d(1000), "ld"));
+/// assert_eq!(p.signature(), "const float* __restrict__ src,\n    int n,\n    long long ld");
+/// assert_eq!(p.args[1], Arg::I32("n".into(), 1000));
+/// ```
 #[derive(Default, Debug)]
 pub struct Params {
     decls: Vec<String>,
@@ -61,12 +94,29 @@ pub struct Params {
 
 impl Params {
     /// A device pointer parameter declared as `decl name`.
+    ///
+    /// ```
+    /// use cute_gpu::{Arg, emit::Params};
+    /// let mut p = Params::default();
+    /// p.ptr("float*", "dst");
+    /// assert_eq!((p.signature(), &p.args[0]), ("float* dst".to_string(), &Arg::Ptr("dst".into())));
+    /// ```
     pub fn ptr(&mut self, decl: &str, name: &str) {
         self.decls.push(format!("{decl} {name}"));
         self.args.push(Arg::Ptr(name.to_string()));
     }
 
     /// A TMA tensor map parameter (`const __grid_constant__ TmaDesc name`), encoded at launch.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, TensorMapArg, emit::Params};
+    /// let mut p = Params::default();
+    /// p.tensor_map(TensorMapArg {
+    ///     name: "tma_a".into(), buffer: "A".into(), dtype: DType::F16,
+    ///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128,
+    /// });
+    /// assert_eq!(p.signature(), "const __grid_constant__ TmaDesc tma_a");
+    /// ```
     pub fn tensor_map(&mut self, map: TensorMapArg) {
         self.decls
             .push(format!("const __grid_constant__ TmaDesc {}", map.name));
@@ -74,6 +124,16 @@ impl Params {
     }
 
     /// Registers a leaf as an extent (`int`) parameter if it is dynamic.
+    ///
+    /// ```
+    /// use cute_gpu::emit::{Leaf, Params};
+    /// use cute_layout_core::Int;
+    /// let mut p = Params::default();
+    /// p.extent(&Leaf::new(Int::d(96), "n")).unwrap();
+    /// p.extent(&Leaf::new(Int::d(96), "n")).unwrap(); // the same name twice: one parameter
+    /// assert_eq!(p.signature(), "int n");
+    /// assert!(p.extent(&Leaf::new(Int::d(1 << 40), "big")).is_err()); // not an int
+    /// ```
     pub fn extent(&mut self, leaf: &Leaf) -> Result<()> {
         if !leaf.int.is_static && !self.has(&leaf.name) {
             let v = crate::error::to_i32(&format!("extent {}", leaf.name), leaf.int.value)?;
@@ -84,6 +144,15 @@ impl Params {
     }
 
     /// Registers a leaf as a stride (`long long`) parameter if it is dynamic.
+    ///
+    /// ```
+    /// use cute_gpu::emit::{Leaf, Params};
+    /// use cute_layout_core::Int;
+    /// let mut p = Params::default();
+    /// p.stride(&Leaf::new(Int::s(1), "d0")); // static unit stride: nothing
+    /// p.stride(&Leaf::new(Int::d(1 << 40), "d1"));
+    /// assert_eq!(p.signature(), "long long d1");
+    /// ```
     pub fn stride(&mut self, leaf: &Leaf) {
         if !leaf.int.is_static && !self.has(&leaf.name) {
             self.decls.push(format!("long long {}", leaf.name));
@@ -92,6 +161,13 @@ impl Params {
     }
 
     /// A `float` parameter.
+    ///
+    /// ```
+    /// use cute_gpu::{Arg, emit::Params};
+    /// let mut p = Params::default();
+    /// p.f32("alpha", 1.5);
+    /// assert_eq!((p.signature(), &p.args[0]), ("float alpha".to_string(), &Arg::F32("alpha".into(), 1.5)));
+    /// ```
     pub fn f32(&mut self, name: &str, v: f32) {
         self.decls.push(format!("float {name}"));
         self.args.push(Arg::F32(name.to_string(), v));
@@ -104,6 +180,14 @@ impl Params {
     }
 
     /// The declarations, one per line, for the entry point's parameter list.
+    ///
+    /// ```
+    /// use cute_gpu::emit::Params;
+    /// let mut p = Params::default();
+    /// p.ptr("const float*", "src");
+    /// p.ptr("float*", "dst");
+    /// assert_eq!(p.signature(), "const float* src,\n    float* dst");
+    /// ```
     pub fn signature(&self) -> String {
         self.decls.join(",\n    ")
     }
@@ -112,6 +196,14 @@ impl Params {
 /// Emits statements computing `out = layout(idx)` (CuTe `crd2idx(idx2crd(idx, shape), shape, stride)`)
 /// for flat modes: the coordinate of each mode by `%` and `/` of the shape, times the stride.
 /// Static leaves are literals, so the compiler strength-reduces them.
+///
+/// ```
+/// use cute_gpu::emit::{offset_statements, Leaf};
+/// use cute_layout_core::Int;
+/// // _8:_1 -> off = i
+/// let code = offset_statements("", "i", "off", &[(Leaf::new(Int::s(8), "s0"), Leaf::new(Int::s(1), "d0"))]);
+/// assert_eq!(code, "long long off = 0;\n{\n  unsigned int r_ = i;\n  off += (long long)r_;\n}\n");
+/// ```
 pub fn offset_statements(indent: &str, idx: &str, out: &str, modes: &[(Leaf, Leaf)]) -> String {
     let mut s = String::new();
     let live: Vec<&(Leaf, Leaf)> = modes
@@ -150,6 +242,13 @@ pub fn offset_statements(indent: &str, idx: &str, out: &str, modes: &[(Leaf, Lea
 
 /// The C expression of `Swizzle<B,M,S>` applied to the expression `x`: `x ^ ((x & mask) >> S)` with
 /// `mask` the `B` bits at `M+S`; `x` itself for `B = 0`.
+///
+/// ```
+/// use cute_gpu::emit::swizzle_expr;
+/// use cute_layout_core::Swizzle;
+/// assert_eq!(swizzle_expr(Swizzle::new(3, 4, 3).unwrap(), "o"), "((o) ^ (((o) & 896) >> 3))");
+/// assert_eq!(swizzle_expr(Swizzle::new(0, 4, 3).unwrap(), "o"), "o"); // the identity
+/// ```
 pub fn swizzle_expr(sw: Swizzle, x: &str) -> String {
     if sw.bits == 0 {
         x.to_string()
@@ -210,6 +309,13 @@ pub fn basis_coord_expr(l: &Layout, var: &str, mode: usize) -> Result<String> {
 /// The C expression of coordinate `dim` of the tile whose index along each mode of `tiles` is `vars[i]`:
 /// `tiles` is the rest mode of `zipped_divide(make_identity_layout(shape), tiler)`, whose strides are the
 /// tile extents as basis elements (`(_128@0,_64@1)`), so tile `(i, j)` starts at `i*128@0 + j*64@1`.
+///
+/// ```
+/// use cute_gpu::emit::tile_origin_expr;
+/// let tiles: cute_layout_core::Layout = "(_4,_2):(_128@0,_64@1)".parse().unwrap();
+/// assert_eq!(tile_origin_expr(&tiles, &["bx", "by"], 0).unwrap(), "bx * 128");
+/// assert_eq!(tile_origin_expr(&tiles, &["bx", "by"], 1).unwrap(), "by * 64");
+/// ```
 pub fn tile_origin_expr(tiles: &Layout, vars: &[&str], dim: usize) -> Result<String> {
     let strides = tiles.stride().leaves();
     let mut terms = Vec::new();
@@ -232,6 +338,12 @@ pub fn tile_origin_expr(tiles: &Layout, vars: &[&str], dim: usize) -> Result<Str
 }
 
 /// The rank-2 coordinate `l(i)` of a layout with basis strides, evaluated by layout-core.
+///
+/// ```
+/// use cute_gpu::emit::basis_coord;
+/// let l: cute_layout_core::Layout = "(_4,_8):(_2@1,_1@0)".parse().unwrap();
+/// assert_eq!(basis_coord(&l, 5).unwrap(), [1, 2]); // 5 = (1,1) -> 1*(_1@0) + 1*(_2@1)
+/// ```
 pub fn basis_coord(l: &Layout, i: i64) -> Result<[i64; 2]> {
     let c = crd2idx(&IntTuple::s(i), l.shape(), l.stride())?;
     match c.leaves().as_slice() {
@@ -244,6 +356,12 @@ pub fn basis_coord(l: &Layout, i: i64) -> Result<[i64; 2]> {
 }
 
 /// The offset `l(r, c)` of a rank-2 layout (plain or swizzled), evaluated by layout-core.
+///
+/// ```
+/// use cute_gpu::emit::offset_at;
+/// let l: cute_layout_core::Layout = "(_4,_8):(_8,_1)".parse().unwrap();
+/// assert_eq!(offset_at(&l, 1, 2).unwrap(), 10);
+/// ```
 pub fn offset_at(l: &Layout, r: i64, c: i64) -> Result<i64> {
     let coord = IntTuple::tuple(vec![IntTuple::d(r), IntTuple::d(c)]);
     let v = layout_eval(l, &coord)?;
@@ -256,6 +374,12 @@ pub fn offset_at(l: &Layout, r: i64, c: i64) -> Result<i64> {
 /// A layout printed for a generated source's header: static leaves as CuTe prints them, dynamic
 /// leaves as `#` (their values are kernel arguments, so the text, and the compile cache key, does
 /// not depend on them).
+///
+/// ```
+/// use cute_gpu::emit::pattern;
+/// let l: cute_layout_core::Layout = "(4096,_8):(_1,4096)".parse().unwrap();
+/// assert_eq!(pattern(&l), "(#,_8):(_1,#)");
+/// ```
 pub fn pattern(l: &Layout) -> String {
     fn walk(t: &IntTuple) -> String {
         match t {
@@ -270,11 +394,26 @@ pub fn pattern(l: &Layout) -> String {
 }
 
 /// One flattened mode: (shape, stride), both integer leaves.
+///
+/// ```
+/// use cute_gpu::emit::{flat_modes, Mode};
+/// use cute_layout_core::Int;
+/// let m: Vec<Mode> = flat_modes(&"(_8,100):(_1,_8)".parse().unwrap()).unwrap();
+/// assert_eq!(m[1], (Int::d(100), Int::s(8)));
+/// ```
 pub type Mode = (Int, Int);
 
 /// The leaves of a layout's shape and stride, paired: how the generators read a (coalesced or
 /// divided) layout from layout-core to emit its index arithmetic. Not a layout operation: the modes
 /// are the leaves as they are (strides must be integers, not basis elements).
+///
+/// ```
+/// use cute_gpu::emit::flat_modes;
+/// use cute_layout_core::Int;
+/// let m = flat_modes(&"((_2,4),_8):((_1,_2),8)".parse().unwrap()).unwrap();
+/// assert_eq!(m, vec![(Int::s(2), Int::s(1)), (Int::d(4), Int::s(2)), (Int::s(8), Int::d(8))]);
+/// assert!(flat_modes(&"(_4,_8):(_1@0,_1@1)".parse().unwrap()).is_err()); // basis strides
+/// ```
 pub fn flat_modes(l: &Layout) -> Result<Vec<Mode>> {
     let shapes = l.shape().leaves();
     let strides = l.stride().leaves();

@@ -137,6 +137,16 @@ impl From<cute_layout_core::LayoutError> for GpuError {
 }
 
 /// Result with [`GpuError`].
+///
+/// ```
+/// use cute_gpu::{GpuError, Result, kernels::copy::{generate_copy, CopySpec}};
+/// fn copy_name(l: &str) -> Result<String> {
+///     let l: cute_layout_core::Layout = l.parse()?; // a LayoutError converts into GpuError::Layout
+///     Ok(generate_copy(&CopySpec::new(l.clone(), l, 4))?.name)
+/// }
+/// assert!(copy_name("(_8,_8):(_1,_8)").is_ok());
+/// assert!(matches!(copy_name("(_8,_8):(_1)"), Err(GpuError::Layout(_))));
+/// ```
 pub type Result<T> = std::result::Result<T, GpuError>;
 
 /// `Err(GpuError::Config)` for generator `kernel`.
@@ -148,6 +158,13 @@ pub(crate) fn config<T>(kernel: &'static str, reason: impl Into<String>) -> Resu
 }
 
 /// A driver-call error mapper: `.map_err(driver("cuLaunchKernel"))`.
+///
+/// ```
+/// use cute_gpu::{GpuError, error::driver};
+/// let r: Result<(), &str> = Err("CUDA_ERROR_INVALID_VALUE");
+/// let e = r.map_err(driver("cuLaunchKernel")).unwrap_err();
+/// assert!(matches!(e, GpuError::Driver { ref call, .. } if call == "cuLaunchKernel"));
+/// ```
 pub fn driver<E: fmt::Debug>(call: &str) -> impl FnOnce(E) -> GpuError + '_ {
     move |e| GpuError::Driver {
         call: call.to_string(),

@@ -26,6 +26,13 @@ use cute_layout_core::Layout;
 use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
 
 /// f32 -> IEEE binary16 bits, round to nearest even.
+///
+/// ```
+/// use cute_gpu::host::f32_to_f16;
+/// assert_eq!(f32_to_f16(1.0), 0x3c00);
+/// assert_eq!(f32_to_f16(65504.0), 0x7bff); // the largest finite f16
+/// assert_eq!(f32_to_f16(2049.0), f32_to_f16(2048.0)); // a tie rounds to even
+/// ```
 pub fn f32_to_f16(f: f32) -> u16 {
     let x = f.to_bits();
     let sign = ((x >> 16) & 0x8000) as u16;
@@ -61,6 +68,12 @@ pub fn f32_to_f16(f: f32) -> u16 {
 }
 
 /// IEEE binary16 bits -> f32 (exact).
+///
+/// ```
+/// use cute_gpu::host::f16_to_f32;
+/// assert_eq!(f16_to_f32(0xc000), -2.0);
+/// assert_eq!(f16_to_f32(0x0001), 5.9604645e-8); // the smallest subnormal
+/// ```
 pub fn f16_to_f32(h: u16) -> f32 {
     let sign = ((h & 0x8000) as u32) << 16;
     let exp = ((h >> 10) & 0x1f) as u32;
@@ -86,6 +99,12 @@ pub fn f16_to_f32(h: u16) -> f32 {
 }
 
 /// f32 -> bfloat16 bits, round to nearest even.
+///
+/// ```
+/// use cute_gpu::host::f32_to_bf16;
+/// assert_eq!(f32_to_bf16(1.0), 0x3f80);
+/// assert_eq!(f32_to_bf16(1.0 + 1.0 / 256.0), 0x3f80); // halfway: to even
+/// ```
 pub fn f32_to_bf16(f: f32) -> u16 {
     let x = f.to_bits();
     if f.is_nan() {
@@ -96,6 +115,11 @@ pub fn f32_to_bf16(f: f32) -> u16 {
 }
 
 /// bfloat16 bits -> f32 (exact).
+///
+/// ```
+/// use cute_gpu::host::bf16_to_f32;
+/// assert_eq!(bf16_to_f32(0x4040), 3.0);
+/// ```
 pub fn bf16_to_f32(h: u16) -> f32 {
     f32::from_bits((h as u32) << 16)
 }
@@ -104,6 +128,14 @@ pub fn bf16_to_f32(h: u16) -> f32 {
 ///
 /// # Panics
 /// For [`DType::F32`] and the FP8 types, which have no 16-bit encoding (FP8: [`crate::fp8`]).
+///
+/// # Examples
+///
+/// ```
+/// use cute_gpu::{DType, host::from_f32};
+/// assert_eq!(from_f32(DType::F16, 1.0), 0x3c00);
+/// assert_eq!(from_f32(DType::BF16, 1.0), 0x3f80);
+/// ```
 pub fn from_f32(dt: DType, f: f32) -> u16 {
     match dt {
         DType::F16 => f32_to_f16(f),
@@ -118,6 +150,14 @@ pub fn from_f32(dt: DType, f: f32) -> u16 {
 ///
 /// # Panics
 /// For [`DType::F32`] and the FP8 types, which have no 16-bit encoding (FP8: [`crate::fp8`]).
+///
+/// # Examples
+///
+/// ```
+/// use cute_gpu::{DType, host::to_f32};
+/// assert_eq!(to_f32(DType::F16, 0x3c00), 1.0);
+/// assert_eq!(to_f32(DType::BF16, 0x3f80), 1.0);
+/// ```
 pub fn to_f32(dt: DType, h: u16) -> f32 {
     match dt {
         DType::F16 => f16_to_f32(h),
@@ -129,6 +169,12 @@ pub fn to_f32(dt: DType, h: u16) -> f32 {
 }
 
 /// `f` rounded to the nearest value of `dt` (itself for f32).
+///
+/// ```
+/// use cute_gpu::{DType, host::round_to};
+/// assert_eq!(round_to(DType::F16, 0.1), 0.099975586);
+/// assert_eq!(round_to(DType::F32, 0.1), 0.1);
+/// ```
 pub fn round_to(dt: DType, f: f32) -> f32 {
     match dt {
         DType::F32 => f,
@@ -137,16 +183,33 @@ pub fn round_to(dt: DType, f: f32) -> f32 {
 }
 
 /// The values of 16-bit encodings of `dt`.
+///
+/// ```
+/// use cute_gpu::{DType, host::decode};
+/// assert_eq!(decode(DType::F16, &[0x3c00, 0xc000]), vec![1.0, -2.0]);
+/// ```
 pub fn decode(dt: DType, bits: &[u16]) -> Vec<f32> {
     bits.iter().map(|&h| to_f32(dt, h)).collect()
 }
 
 /// The 16-bit encodings of `dt` of values (rounded to nearest even).
+///
+/// ```
+/// use cute_gpu::{DType, host::{decode, encode}};
+/// let bits = encode(DType::BF16, &[1.0, 3.0]);
+/// assert_eq!(bits, vec![0x3f80, 0x4040]);
+/// assert_eq!(decode(DType::BF16, &bits), vec![1.0, 3.0]);
+/// ```
 pub fn encode(dt: DType, values: &[f32]) -> Vec<u16> {
     values.iter().map(|&f| from_f32(dt, f)).collect()
 }
 
 /// Every coordinate `(i, j)` of an `m x n` result, row by row.
+///
+/// ```
+/// use cute_gpu::host::all_points;
+/// assert_eq!(all_points(2, 2), vec![(0, 0), (0, 1), (1, 0), (1, 1)]);
+/// ```
 pub fn all_points(m: i64, n: i64) -> Vec<(i64, i64)> {
     (0..m).flat_map(|i| (0..n).map(move |j| (i, j))).collect()
 }
@@ -154,6 +217,14 @@ pub fn all_points(m: i64, n: i64) -> Vec<(i64, i64)> {
 /// Coordinates of an `m x n` result to check when checking all is too slow: every `step`-th
 /// column of the given rows, every `step`-th row of the given columns, and `random` points drawn
 /// from `rng`.
+///
+/// ```
+/// use cute_gpu::host::{edge_points, Rng};
+/// let p = edge_points((8, 8), &[0], &[7], 4, 2, &mut Rng(1));
+/// // row 0 every 4th column, column 7 every 4th row, then 2 random points
+/// assert_eq!(&p[..4], &[(0, 0), (0, 4), (0, 7), (4, 7)]);
+/// assert_eq!(p.len(), 6);
+/// ```
 pub fn edge_points(
     (m, n): (i64, i64),
     rows: &[i64],
@@ -174,6 +245,12 @@ pub fn edge_points(
 }
 
 /// The largest relative difference `|got - want| / max(|want|, 1)` of `(got, want)` pairs (0 for none).
+///
+/// ```
+/// use cute_gpu::host::max_rel_error;
+/// assert_eq!(max_rel_error([(1.5, 1.0), (100.5, 100.0)]), 0.5); // |1.5 - 1| / max(1, 1)
+/// assert_eq!(max_rel_error([]), 0.0);
+/// ```
 pub fn max_rel_error(pairs: impl IntoIterator<Item = (f32, f32)>) -> f32 {
     pairs
         .into_iter()
@@ -183,6 +260,14 @@ pub fn max_rel_error(pairs: impl IntoIterator<Item = (f32, f32)>) -> f32 {
 
 /// The CPU reference GEMM `D(i,j) = sum_k A(i,k) B(k,j)`, accumulated in f64 over f32 inputs. The
 /// operands are copied K-contiguous once, so each point is one dot product.
+///
+/// ```
+/// use cute_gpu::{Major, host::ReferenceGemm};
+/// // A = [[1, 2], [3, 4]] row-major, B = [[5, 6], [7, 8]] given column-major (K-major)
+/// let (a, b) = ([1.0, 2.0, 3.0, 4.0], [5.0, 7.0, 6.0, 8.0]);
+/// let r = ReferenceGemm::from_majors((2, 2, 2), (&a[..], Major::K, 2), (&b[..], Major::K, 2));
+/// assert_eq!([r.at(0, 0), r.at(0, 1), r.at(1, 0), r.at(1, 1)], [19.0, 22.0, 43.0, 50.0]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct ReferenceGemm {
     k: i64,
@@ -208,6 +293,16 @@ fn strided(data: &[f32], major: Major, ld: i64) -> impl Fn(i64, i64) -> f32 + '_
 impl ReferenceGemm {
     /// Operands given by layouts over their buffers (layout-core host tensors): A `(M,K)` and B
     /// `(K,N)`, as [`GemmSpec`](crate::kernels::gemm_sm80::GemmSpec) has them.
+    ///
+    /// ```
+    /// use cute_gpu::host::ReferenceGemm;
+    /// use cute_layout_core::Layout;
+    /// let (a, b) = ([1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]);
+    /// let a_l: Layout = "(2,2):(2,1)".parse().unwrap(); // A (M,K) row-major
+    /// let b_l: Layout = "(2,2):(2,1)".parse().unwrap(); // B (K,N) row-major
+    /// let r = ReferenceGemm::from_layouts(&a, &a_l, &b, &b_l).unwrap();
+    /// assert_eq!([r.at(0, 0), r.at(1, 1)], [19.0, 50.0]);
+    /// ```
     pub fn from_layouts(
         a: &[f32],
         a_layout: &Layout,
@@ -237,6 +332,13 @@ impl ReferenceGemm {
 
     /// Operands given by extents `(M, N, K)`, majors and leading dimensions: A `(M,K)` is row-major
     /// (`K`) or column-major (`MN`), B `(K,N)` column-major (`K`) or row-major (`MN`).
+    ///
+    /// ```
+    /// use cute_gpu::{Major, host::ReferenceGemm};
+    /// let (a, b) = ([1.0, 3.0, 2.0, 4.0], [5.0, 6.0, 7.0, 8.0]); // A column-major, B row-major
+    /// let r = ReferenceGemm::from_majors((2, 2, 2), (&a[..], Major::MN, 2), (&b[..], Major::MN, 2));
+    /// assert_eq!(r.at(1, 0), 43.0); // 3*5 + 4*7
+    /// ```
     pub fn from_majors(
         (m, n, k): (i64, i64, i64),
         (a, a_major, lda): (&[f32], Major, i64),
@@ -250,6 +352,13 @@ impl ReferenceGemm {
     }
 
     /// `D(i, j)`.
+    ///
+    /// ```
+    /// use cute_gpu::{Major, host::ReferenceGemm};
+    /// let ones = [1.0f32; 6];
+    /// let r = ReferenceGemm::from_majors((2, 1, 3), (&ones[..], Major::K, 3), (&ones[..], Major::K, 3));
+    /// assert_eq!(r.at(1, 0), 3.0); // a length-3 dot product of ones
+    /// ```
     pub fn at(&self, i: i64, j: i64) -> f64 {
         let k = self.k as usize;
         let (a, b) = (i as usize * k, j as usize * k);
@@ -292,6 +401,14 @@ pub struct Fp8Reference<'a> {
 impl Fp8Reference<'_> {
     /// `(D[i][j], sum over k of |scaled a_ik * b_kj|)`: the value and the magnitude the error is measured
     /// against (the sum's rounding errors are bounded by multiples of it).
+    ///
+    /// ```
+    /// use cute_gpu::{host::Fp8Reference, piece::fp8_scaling::Scaling};
+    /// let (a, b) = ([1.0, -2.0], [3.0, 4.0]);
+    /// let r = Fp8Reference { mnk: (1, 1, 2), a: (&a[..], 2), b: (&b[..], 2),
+    ///                        scaling: Scaling::PerTensor, scale_a: &[1.0], scale_b: &[1.0] };
+    /// assert_eq!(r.at(0, 0), (-5.0, 11.0)); // 3 - 8, and |3| + |-8|
+    /// ```
     pub fn at(&self, i: i64, j: i64) -> (f64, f64) {
         use crate::piece::fp8_scaling::{SCALE_BLOCK, Scaling};
         let (m, _, k) = self.mnk;
@@ -317,11 +434,23 @@ impl Fp8Reference<'_> {
 }
 
 /// SplitMix64: a small deterministic generator for test data.
+///
+/// ```
+/// use cute_gpu::host::Rng;
+/// let (mut g, mut h) = (Rng(42), Rng(42));
+/// assert_eq!(g.next_u64(), h.next_u64()); // deterministic for a seed
+/// ```
 #[derive(Clone, Debug)]
 pub struct Rng(pub u64);
 
 impl Rng {
     /// Next 64 random bits.
+    ///
+    /// ```
+    /// use cute_gpu::host::Rng;
+    /// let mut g = Rng(0);
+    /// assert_ne!(g.next_u64(), g.next_u64());
+    /// ```
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
@@ -330,19 +459,43 @@ impl Rng {
         z ^ (z >> 31)
     }
     /// A small integer in `[-r, r]`.
+    ///
+    /// ```
+    /// use cute_gpu::host::Rng;
+    /// let mut g = Rng(7);
+    /// assert!((0..100).all(|_| (-3..=3).contains(&g.small_int(3))));
+    /// ```
     pub fn small_int(&mut self, r: i64) -> i64 {
         (self.next_u64() % (2 * r as u64 + 1)) as i64 - r
     }
     /// Uniform in `[-1, 1)` with a full 24-bit mantissa of random bits (multiples of 2^-23).
+    ///
+    /// ```
+    /// use cute_gpu::host::Rng;
+    /// let mut g = Rng(7);
+    /// assert!((0..100).map(|_| g.uniform()).all(|x| (-1.0..1.0).contains(&x) && (x * 8388608.0).fract() == 0.0));
+    /// ```
     pub fn uniform(&mut self) -> f32 {
         (self.next_u64() >> 40) as f32 / (1u32 << 23) as f32 - 1.0
     }
     /// A random coordinate of an `m x n` matrix.
+    ///
+    /// ```
+    /// use cute_gpu::host::Rng;
+    /// let (i, j) = Rng(3).point(4, 5);
+    /// assert!((0..4).contains(&i) && (0..5).contains(&j));
+    /// ```
     pub fn point(&mut self, m: i64, n: i64) -> (i64, i64) {
         let i = (self.next_u64() % m as u64) as i64;
         (i, (self.next_u64() % n as u64) as i64)
     }
     /// `len` values drawn by `value`, in `dt`'s 16-bit encoding.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, host::{decode, Rng}};
+    /// let v = Rng(1).fill(DType::F16, 3, |_| 0.5);
+    /// assert_eq!(decode(DType::F16, &v), vec![0.5; 3]);
+    /// ```
     pub fn fill(
         &mut self,
         dt: DType,
@@ -352,10 +505,22 @@ impl Rng {
         (0..len).map(|_| from_f32(dt, value(self))).collect()
     }
     /// `len` integers in `[-r, r]` in `dt`'s 16-bit encoding (exact products and sums in f32).
+    ///
+    /// ```
+    /// use cute_gpu::{DType, host::{decode, Rng}};
+    /// let v = decode(DType::BF16, &Rng(1).small_ints(DType::BF16, 64, 2));
+    /// assert!(v.iter().all(|x| x.fract() == 0.0 && x.abs() <= 2.0));
+    /// ```
     pub fn small_ints(&mut self, dt: DType, len: usize, r: i64) -> Vec<u16> {
         self.fill(dt, len, |g| g.small_int(r) as f32)
     }
     /// `len` values [`uniform`](Self::uniform) in `[-1, 1)`, rounded to `dt`'s 16-bit encoding.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, host::{decode, Rng}};
+    /// let v = decode(DType::F16, &Rng(1).uniforms(DType::F16, 64));
+    /// assert!(v.iter().all(|x| (-1.0..=1.0).contains(x)));
+    /// ```
     pub fn uniforms(&mut self, dt: DType, len: usize) -> Vec<u16> {
         self.fill(dt, len, Rng::uniform)
     }

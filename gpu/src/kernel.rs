@@ -7,6 +7,16 @@ use cute_layout_core::{Layout, cosize};
 
 /// A TMA tensor map parameter: a 2-D tiled view of one of the kernel's buffers, encoded by the runtime
 /// (`cuTensorMapEncodeTiled`) when the buffer is bound.
+///
+/// ```
+/// use cute_gpu::{DType, TensorMapArg};
+/// // a 4096x4096 row-major f16 A, loaded in 128x64 boxes into 128-byte swizzled shared memory
+/// let m = TensorMapArg {
+///     name: "tma_a".into(), buffer: "A".into(), dtype: DType::F16,
+///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128,
+/// };
+/// assert_eq!(m.box_dims[0] as i64 * m.dtype.bytes(), 128); // one box row is one swizzle span
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct TensorMapArg {
     /// Parameter name in the source.
@@ -26,6 +36,14 @@ pub struct TensorMapArg {
 }
 
 /// One kernel argument, in the order of the entry point's parameter list.
+///
+/// ```
+/// use cute_gpu::{Arg, kernels::copy::{generate_copy, CopySpec}};
+/// let l: cute_layout_core::Layout = "(_8,100):(_1,_8)".parse().unwrap(); // 100 columns, known at run time
+/// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+/// assert!(matches!(&k.args[0], Arg::Ptr(n) if n == "src"));
+/// assert!(k.args.iter().any(|a| matches!(a, Arg::I32(_, 100)))); // the dynamic extent
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
     /// A device pointer; the name says which buffer (`src`, `dst`, `A`, ...).
@@ -41,6 +59,12 @@ pub enum Arg {
 }
 
 /// A buffer the kernel reads or writes, and the bytes its tensor spans (checked before a launch).
+///
+/// ```
+/// use cute_gpu::Buffer;
+/// let b = Buffer::for_layout("A", &"(_128,_64):(_64,_1)".parse().unwrap(), 2).unwrap();
+/// assert_eq!(b, Buffer { name: "A".into(), bytes: 128 * 64 * 2 });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Buffer {
     /// The buffer's name (the pointer or tensor-map arguments refer to it).
@@ -51,6 +75,13 @@ pub struct Buffer {
 
 impl Buffer {
     /// The buffer `name` holding the tensor `layout` of `elem_bytes`-byte elements: `cosize * elem_bytes`.
+    ///
+    /// ```
+    /// use cute_gpu::Buffer;
+    /// // a column of a row-major 100x100 f32 matrix: cosize 99*100 + 1 elements
+    /// let b = Buffer::for_layout("x", &"100:100".parse().unwrap(), 4).unwrap();
+    /// assert_eq!(b.bytes, (99 * 100 + 1) * 4);
+    /// ```
     pub fn for_layout(name: &str, layout: &Layout, elem_bytes: i64) -> Result<Buffer> {
         let span = cosize(layout)?.value.max(0);
         let bytes = span.checked_mul(elem_bytes).unwrap_or(i64::MAX);
@@ -62,6 +93,15 @@ impl Buffer {
 }
 
 /// A generated kernel: self-contained CUDA C source, its entry point and its launch configuration.
+///
+/// ```
+/// use cute_gpu::kernels::copy::{generate_copy, CopySpec};
+/// let l: cute_layout_core::Layout = "(_64,_64):(_1,_64)".parse().unwrap();
+/// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+/// assert!(k.source.contains(&k.name)); // the extern "C" entry point
+/// assert_eq!(k.buffer_names(), ["src", "dst"]);
+/// assert!(k.block.0 > 0 && k.grid.0 > 0);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Kernel {
     /// Name of the `extern "C"` entry point.

@@ -5,6 +5,12 @@ use cudarc::nvrtc::{result as nv, sys};
 use std::ffi::CString;
 
 /// What ptxas reported about one kernel (from `--ptxas-options=--verbose`).
+///
+/// ```
+/// use cute_gpu::nvrtc::{parse_ptxas, PtxasReport};
+/// let r = parse_ptxas("ptxas info    : Used 96 registers, 16384 bytes smem, 400 bytes cmem[0]");
+/// assert_eq!(r, PtxasReport { registers: 96, smem: 16384, ..PtxasReport::default() });
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PtxasReport {
     /// Registers per thread.
@@ -23,6 +29,13 @@ pub struct PtxasReport {
 
 impl PtxasReport {
     /// True when nothing spills and no local memory or stack is used.
+    ///
+    /// ```
+    /// use cute_gpu::nvrtc::parse_ptxas;
+    /// let log = "ptxas info    : Function properties for k\n    8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads";
+    /// assert!(!parse_ptxas(log).is_clean());
+    /// assert!(parse_ptxas("ptxas info    : Used 32 registers").is_clean());
+    /// ```
     pub fn is_clean(&self) -> bool {
         self.spill_stores == 0 && self.spill_loads == 0 && self.stack_frame == 0 && !self.uses_lmem
     }
@@ -38,6 +51,16 @@ fn number_before(line: &str, key: &str) -> Option<u32> {
 }
 
 /// Parses ptxas's verbose log.
+///
+/// ```
+/// use cute_gpu::nvrtc::parse_ptxas;
+/// let log = "ptxas info    : Compiling entry function 'k' for 'sm_80'
+/// ptxas info    : Function properties for k
+///     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+/// ptxas info    : Used 168 registers, 368 bytes cmem[0]";
+/// let r = parse_ptxas(log);
+/// assert_eq!((r.registers, r.smem, r.spill_stores), (168, 0, 0));
+/// ```
 pub fn parse_ptxas(log: &str) -> PtxasReport {
     let mut r = PtxasReport::default();
     for line in log.lines() {
@@ -64,6 +87,15 @@ pub fn parse_ptxas(log: &str) -> PtxasReport {
 }
 
 /// A compiled kernel.
+///
+/// ```
+/// use cute_gpu::nvrtc::{compile, nvrtc_available};
+/// let src = r#"extern "C" __global__ void k(float* x) { x[threadIdx.x] = 1.0f; }"#;
+/// if nvrtc_available() {
+///     let c = compile(src, "k", "sm_80").unwrap();
+///     assert!(!c.cubin.is_empty() && c.report.is_clean());
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Compiled {
     /// The CUBIN.
@@ -75,12 +107,25 @@ pub struct Compiled {
 }
 
 /// Whether libnvrtc can be loaded (cudarc's dynamic loading would panic otherwise).
+///
+/// ```
+/// use cute_gpu::nvrtc::{nvrtc_available, nvrtc_version_string};
+/// if !nvrtc_available() {
+///     assert_eq!(nvrtc_version_string(), "none");
+/// }
+/// ```
 pub fn nvrtc_available() -> bool {
     std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
 }
 
 /// NVRTC's version as `major.minor` (`"none"` when libnvrtc cannot be loaded): part of the on-disk
 /// cache's key, so a CUBIN from another compiler version is not reused.
+///
+/// ```
+/// use cute_gpu::nvrtc::{nvrtc_available, nvrtc_version_string};
+/// let v = nvrtc_version_string();
+/// assert!(if nvrtc_available() { v.contains('.') || v == "unknown" } else { v == "none" });
+/// ```
 pub fn nvrtc_version_string() -> String {
     if !nvrtc_available() {
         return "none".into();
@@ -96,6 +141,15 @@ pub fn nvrtc_version_string() -> String {
 }
 
 /// Compiles `source` to a CUBIN for `arch` (`"sm_80"`, `"sm_90a"`).
+///
+/// ```
+/// use cute_gpu::{GpuError, nvrtc::{compile, nvrtc_available}};
+/// let src = r#"extern "C" __global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }"#;
+/// match compile(src, "k", "sm_80") {
+///     Ok(c) => assert!(nvrtc_available() && !c.cubin.is_empty()),
+///     Err(e) => assert!(!nvrtc_available() && matches!(e, GpuError::LibraryMissing(_))),
+/// }
+/// ```
 pub fn compile(source: &str, name: &str, arch: &str) -> Result<Compiled> {
     if !nvrtc_available() {
         return Err(GpuError::LibraryMissing("libnvrtc"));

@@ -30,6 +30,12 @@ fn normalize(t: &IntTuple) -> IntTuple {
 
 /// The largest basis mode index expanded into a tuple (a guard against absurd inputs such as
 /// `_1@99999999999`, which would need that many `_0` entries).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, arith_tuple::MAX_BASIS_MODE, as_arithmetic_tuple};
+/// let far = format!("_1@{}", MAX_BASIS_MODE + 1).parse::<IntTuple>().unwrap();
+/// assert!(as_arithmetic_tuple(&far).is_err());
+/// ```
 pub const MAX_BASIS_MODE: usize = 1 << 12;
 
 /// The value as a plain (nested) tuple: every basis element `v@i@...` becomes `(_0,...,_0,v')`
@@ -125,6 +131,12 @@ pub fn arith_scale(c: Int, d: &IntTuple) -> Result<IntTuple> {
 
 /// The sum of all leaves with [`arith_add`], starting from `_0` (CuTe's `sum` on strides that may
 /// hold basis elements).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, arith_sum};
+/// let t: IntTuple = "(_2@0,_3@1,_1@0)".parse().unwrap();
+/// assert_eq!(arith_sum(&t).unwrap().to_string(), "(_3,_3)");
+/// ```
 pub fn arith_sum(t: &IntTuple) -> Result<IntTuple> {
     match t {
         IntTuple::Tuple(v) => v
@@ -135,6 +147,12 @@ pub fn arith_sum(t: &IntTuple) -> Result<IntTuple> {
 }
 
 /// Absolute value of every leaf (the scale of a basis element).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, arith_abs};
+/// let t: IntTuple = "(-2,_-3@1)".parse().unwrap();
+/// assert_eq!(arith_abs(&t).unwrap().to_string(), "(2,_3@1)");
+/// ```
 pub fn arith_abs(t: &IntTuple) -> Result<IntTuple> {
     t.map_leaves(&mut |l| match l {
         IntTuple::Int(i) => Ok(IntTuple::Int(i.abs()?)),
@@ -150,6 +168,14 @@ pub fn arith_abs(t: &IntTuple) -> Result<IntTuple> {
 /// (integer or basis leaves): `_0 + a0*b0 + a1*b1 + ...`.
 ///
 /// Errors: `a` and `b` not congruent; a basis element in `a`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, arith_inner_product};
+/// let a: IntTuple = "(2,3)".parse().unwrap();
+/// assert_eq!(arith_inner_product(&a, &"(_1,_4)".parse().unwrap()).unwrap().to_string(), "14");
+/// let c = arith_inner_product(&a, &"(_1@0,_1@1)".parse().unwrap()).unwrap();
+/// assert_eq!(c.to_string(), "(2,3)");
+/// ```
 pub fn arith_inner_product(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
     match (a, b) {
         (IntTuple::Tuple(x), IntTuple::Tuple(y)) if x.len() == y.len() => {

@@ -13,6 +13,13 @@ use crate::int::Int;
 use std::fmt;
 
 /// A scaled basis element: `scale * E<modes...>`.
+///
+/// ```
+/// use cute_layout_core::{Int, IntTuple, ScaledBasis};
+/// let e = ScaledBasis { scale: Int::s(2), modes: vec![1, 0] }; // 2 * E<1,0>
+/// assert_eq!(e.to_string(), "_2@0@1"); // printed innermost mode first, as CuTe does
+/// assert_eq!("_2@0@1".parse::<IntTuple>().unwrap(), IntTuple::Basis(e));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ScaledBasis {
     /// The scale (an integer leaf).
@@ -23,6 +30,11 @@ pub struct ScaledBasis {
 
 impl ScaledBasis {
     /// `scale * E<modes...>`.
+    ///
+    /// ```
+    /// use cute_layout_core::{Int, ScaledBasis};
+    /// assert_eq!(ScaledBasis::new(Int::s(1), vec![0]).to_string(), "_1@0"); // E<0>
+    /// ```
     pub fn new(scale: Int, modes: Vec<usize>) -> Self {
         ScaledBasis { scale, modes }
     }

@@ -305,6 +305,13 @@ pub fn filter_zeros(layout: &Layout) -> Result<Layout> {
 }
 
 /// `filter_zeros(L, profile)`: replace by `_1` the shape of the modes where `profile` has a static `_0`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, Layout, filter_zeros_by};
+/// let l: Layout = "(_4,_8):(_1,_4)".parse().unwrap();
+/// let profile: IntTuple = "(_0,_1)".parse().unwrap();
+/// assert_eq!(filter_zeros_by(&l, &profile).unwrap().to_string(), "(_1,_8):(_1,_4)");
+/// ```
 pub fn filter_zeros_by(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
     Layout::new(
         filter_zeros_tuple(profile, layout.shape())?,
@@ -327,6 +334,13 @@ pub fn filter(layout: &Layout) -> Result<Layout> {
 }
 
 /// `filter(L, profile)`: filter each mode that the tuple `profile` names separately.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, Layout, filter_by_mode};
+/// let l: Layout = "((_2,_3),(_4,_2)):((_1,_0),(_2,_8))".parse().unwrap();
+/// let r = filter_by_mode(&l, &"(_1,_1)".parse::<IntTuple>().unwrap()).unwrap();
+/// assert_eq!(r.to_string(), "(_2,_8):(_1,_2)");
+/// ```
 pub fn filter_by_mode(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
     by_profile(layout, profile, "filter", filter_by_mode, filter)
 }

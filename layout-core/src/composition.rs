@@ -33,6 +33,16 @@ use std::collections::BTreeMap;
 
 /// Anything that can stand right of `∘`: a layout, a tiler (`_`, a shape, or a tuple of tilers applied
 /// mode by mode), or an integer (a shape with stride 1).
+///
+/// ```
+/// use cute_layout_core::{Int, Layout, Tiler, composition};
+/// let a: Layout = "(_6,_2):(_8,_2)".parse().unwrap();
+/// let b: Layout = "(_4,_3):(_3,_1)".parse().unwrap();
+/// assert_eq!(composition(&a, &b).unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
+/// assert_eq!(composition(&a, &Int::s(3)).unwrap().to_string(), "_3:_8");
+/// let t: Tiler = "(_3,_)".parse().unwrap();
+/// assert_eq!(composition(&a, &t).unwrap().to_string(), "(_3,_2):(_8,_2)");
+/// ```
 pub trait CompositionRhs {
     /// `lhs ∘ self`.
     fn compose_onto(&self, lhs: &Layout) -> Result<Layout>;

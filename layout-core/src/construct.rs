@@ -49,6 +49,15 @@ fn compact(shape: &IntTuple, current: Int, major: Tag) -> Result<(IntTuple, Int)
 ///
 /// Pre: `current` is an integer, or a tuple of the rank of `shape`.
 /// Post: congruent with `shape`; static size-1 modes get `_0`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, compact_major, notation::Tag};
+/// let shape: IntTuple = "(_4,(_3,_1))".parse().unwrap();
+/// let left = compact_major(&shape, &IntTuple::s(1), Tag::LayoutLeft).unwrap();
+/// assert_eq!(left.to_string(), "(_1,(_4,_0))");
+/// let right = compact_major(&shape, &IntTuple::s(1), Tag::LayoutRight).unwrap();
+/// assert_eq!(right.to_string(), "(_3,(_1,_0))");
+/// ```
 pub fn compact_major(shape: &IntTuple, current: &IntTuple, major: Tag) -> Result<IntTuple> {
     match current {
         IntTuple::Tuple(cs) => match shape {
@@ -343,12 +352,24 @@ pub fn make_fragment_like(layout: &Layout) -> Result<Layout> {
 }
 
 /// `make_fragment_like` of a shape: `make_layout(shape)`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, make_fragment_like_shape};
+/// let l = make_fragment_like_shape(&"(_4,(_2,3))".parse::<IntTuple>().unwrap()).unwrap();
+/// assert_eq!(l.to_string(), "(_4,(_2,3)):(_1,(_4,_8))");
+/// ```
 pub fn make_fragment_like_shape(shape: &IntTuple) -> Result<Layout> {
     make_layout(shape)
 }
 
 /// Basis elements congruent with `shape`: leaf at mode path `p` gets `_1@p` (CuTe's
 /// `make_basis_like`); a leaf shape gets `_1`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, make_basis_like};
+/// let b = make_basis_like(&"(4,(3,2))".parse::<IntTuple>().unwrap());
+/// assert_eq!(b.to_string(), "(_1@0,(_1@0@1,_1@1@1))");
+/// ```
 pub fn make_basis_like(shape: &IntTuple) -> IntTuple {
     fn go(shape: &IntTuple, path: &mut Vec<usize>) -> IntTuple {
         match shape {

@@ -270,6 +270,13 @@ fn split_coord(c: Int, shape: &IntTuple) -> Result<IntTuple> {
 
 /// Convert coordinate `coord` in `src` to a coordinate in `dst` through the colexicographic index
 /// (mode by mode while all three are tuples).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, crd2crd};
+/// let c: IntTuple = "(1,2)".parse().unwrap(); // colex index 1 + 2*2 = 5 in (2,3)
+/// let r = crd2crd(&c, &"(2,3)".parse().unwrap(), &"6".parse().unwrap()).unwrap();
+/// assert_eq!(r.to_string(), "5");
+/// ```
 pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTuple> {
     match (coord, src, dst) {
         (IntTuple::Tuple(c), IntTuple::Tuple(s), IntTuple::Tuple(d)) => {
@@ -289,6 +296,13 @@ pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTu
 }
 
 /// The layout applied to a coordinate without `_` (CuTe's `L(c)`): `crd2idx(c, shape, stride)`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, Layout, eval};
+/// let l: Layout = "(4,(3,6)):(1,(4,12))".parse().unwrap();
+/// assert_eq!(eval(&l, &"(1,(2,3))".parse().unwrap()).unwrap().to_string(), "45");
+/// assert_eq!(eval(&l, &IntTuple::d(5)).unwrap().to_string(), "5");
+/// ```
 pub fn eval(layout: &Layout, coord: &IntTuple) -> Result<IntTuple> {
     crd2idx(coord, layout.shape(), layout.stride())
 }

@@ -1,8 +1,23 @@
 //! The one error type of the algebra: every fallible operation returns [`Result`].
+//!
+//! ```
+//! use cute_layout_core::{LayoutError, complement, Layout};
+//! let a: Layout = "(_2,_2):(_1,_1)".parse().unwrap(); // not injective
+//! let e = complement(&a, &"_4".parse().unwrap()).unwrap_err();
+//! assert!(matches!(e, LayoutError::NotInjective { .. }));
+//! ```
 
 use std::fmt;
 
 /// What went wrong, with the values involved. Messages are written for people who never read CuTe's source.
+///
+/// ```
+/// use cute_layout_core::{Layout, LayoutError};
+/// let e = "(4,(3,6)):(1,4)".parse::<Layout>().unwrap_err();
+/// assert!(matches!(e, LayoutError::NotCongruent { .. }));
+/// let e = "(4,8):(1,4".parse::<Layout>().unwrap_err();
+/// assert!(matches!(e, LayoutError::Parse { .. }));
+/// ```
 #[allow(missing_docs)] // fields are named for what they hold; the variant docs say what they mean
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LayoutError {
@@ -62,19 +77,45 @@ pub enum LayoutError {
 }
 
 /// Shorthand for results of layout operations.
+///
+/// ```
+/// use cute_layout_core::{Layout, Result, size};
+/// fn elements(s: &str) -> Result<i64> {
+///     Ok(size(&s.parse::<Layout>()?)?.value)
+/// }
+/// assert_eq!(elements("(4,8):(8,1)"), Ok(32));
+/// ```
 pub type Result<T> = std::result::Result<T, LayoutError>;
 
 impl LayoutError {
     /// Convenience constructor for [`LayoutError::Invalid`].
+    ///
+    /// ```
+    /// use cute_layout_core::LayoutError;
+    /// let e = LayoutError::invalid("a tile of 0 threads");
+    /// assert_eq!(e, LayoutError::Invalid("a tile of 0 threads".into()));
+    /// ```
     pub fn invalid(msg: impl Into<String>) -> Self {
         LayoutError::Invalid(msg.into())
     }
     /// An invariant the code relies on does not hold: a bug, reported as an error rather than a
     /// panic (the library never panics on input).
+    ///
+    /// ```
+    /// use cute_layout_core::LayoutError;
+    /// let e = LayoutError::internal("odometer ran past the end");
+    /// assert!(matches!(&e, LayoutError::Invalid(m) if m.starts_with("internal error: odometer")));
+    /// ```
     pub fn internal(what: &str) -> Self {
         LayoutError::Invalid(format!("internal error: {what} (please report the input)"))
     }
     /// Convenience constructor for [`LayoutError::BadArguments`].
+    ///
+    /// ```
+    /// use cute_layout_core::LayoutError;
+    /// let e = LayoutError::bad_args("coalesce", "expected 1 or 2 arguments");
+    /// assert!(matches!(e, LayoutError::BadArguments { ref op, .. } if op == "coalesce"));
+    /// ```
     pub fn bad_args(op: impl Into<String>, message: impl Into<String>) -> Self {
         LayoutError::BadArguments {
             op: op.into(),

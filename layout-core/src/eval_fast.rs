@@ -15,6 +15,14 @@
 //!
 //! Besides, this module holds the checked helpers a tensor needs on integer layouts: the size of a
 //! shape, the flattened modes and the index range of a layout.
+//!
+//! ```
+//! use cute_layout_core::{IntTuple, crd2idx, eval_fast::index_of};
+//! let (shape, stride): (IntTuple, IntTuple) = ("(_4,(_3,_6))".parse().unwrap(), "(_1,(_4,_12))".parse().unwrap());
+//! let c: IntTuple = "(1,(2,3))".parse().unwrap();
+//! assert_eq!(index_of::<i64>(&c, &shape, &stride).unwrap(), 45); // the tensor path
+//! assert_eq!(crd2idx(&c, &shape, &stride).unwrap().to_string(), "45"); // the algebra's, same walk
+//! ```
 #![deny(clippy::arithmetic_side_effects)] // integers here come from users: checked only
 
 use crate::error::{LayoutError, Result};
@@ -24,6 +32,14 @@ use crate::layout::Layout;
 
 /// The number a layout evaluation computes with: the type of a 1-D coordinate, of the index, the
 /// arithmetic on them, and the checks and messages that differ between the algebra and tensors.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, eval_fast::index_of};
+/// let (shape, stride) = ("(4,(3,6))".parse::<IntTuple>().unwrap(), "(1,(4,12))".parse().unwrap());
+/// let c: IntTuple = "(1,(2,3))".parse().unwrap();
+/// assert_eq!(index_of::<i64>(&c, &shape, &stride).unwrap(), 45);
+/// assert_eq!(index_of::<IntTuple>(&c, &shape, &stride).unwrap().to_string(), "45");
+/// ```
 pub trait IndexValue: Sized {
     /// A 1-D coordinate.
     type Coord: Copy + std::fmt::Display;
@@ -66,6 +82,13 @@ fn strides_of<'a>(stride: &'a IntTuple, shape: &IntTuple, n: usize) -> Result<&'
 }
 
 /// The index of coordinate `coord` (1-D, R-D or natural) in the layout `shape:stride`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, eval_fast::index_of};
+/// let (shape, stride) = ("(4,(3,6))".parse::<IntTuple>().unwrap(), "(1,(4,12))".parse().unwrap());
+/// assert_eq!(index_of::<i64>(&"(1,(2,3))".parse().unwrap(), &shape, &stride).unwrap(), 45);
+/// assert_eq!(index_of::<i64>(&IntTuple::d(14), &shape, &stride).unwrap(), 14); // 1-D: (2,(0,1))
+/// ```
 pub fn index_of<V: IndexValue>(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<V> {
     match (coord, shape) {
         (IntTuple::Tuple(cs), IntTuple::Tuple(ss)) => {
@@ -91,6 +114,12 @@ pub fn index_of<V: IndexValue>(coord: &IntTuple, shape: &IntTuple, stride: &IntT
 
 /// The index of the 1-D coordinate `c` in the layout `shape:stride` (checked by
 /// [`IndexValue::check_1d`]).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, eval_fast::index_of_1d};
+/// let (shape, stride) = ("(4,(3,6))".parse::<IntTuple>().unwrap(), "(1,(4,12))".parse().unwrap());
+/// assert_eq!(index_of_1d::<i64>(14, &shape, &stride).unwrap(), 14); // (2,(0,1))
+/// ```
 #[inline]
 pub fn index_of_1d<V: IndexValue>(c: V::Coord, shape: &IntTuple, stride: &IntTuple) -> Result<V> {
     V::check_1d(c, shape, stride)?;

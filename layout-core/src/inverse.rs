@@ -47,6 +47,11 @@ fn prefix_products(shape: &[Int]) -> Result<Vec<Int>> {
 }
 
 /// The most modes whose strides tie that the exchange sort below orders (it is quadratic).
+///
+/// ```
+/// use cute_layout_core::inverse::MAX_SORT_MODES;
+/// assert_eq!(MAX_SORT_MODES, 4096);
+/// ```
 pub const MAX_SORT_MODES: usize = 1 << 12;
 
 /// The order CuTe's compile-time exchange sort puts `keys` in (ascending, not stable on ties).

@@ -37,21 +37,63 @@ pub use crate::modes::MAX_RANK;
 pub use crate::print::{MAX_CELLS, MAX_FIGURE_CELLS};
 
 /// The longest expression the parser reads, in bytes.
+///
+/// ```
+/// use cute_layout_core::{limits::MAX_INPUT_BYTES, notation::eval_str};
+/// let long = format!("({}1)", "1,".repeat(MAX_INPUT_BYTES / 2));
+/// assert!(eval_str(&long).is_err());
+/// ```
 pub const MAX_INPUT_BYTES: usize = 1 << 23;
 /// The deepest nesting of parentheses and calls in an expression, and of any value.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, limits::MAX_DEPTH};
+/// let deep = format!("{}1{}", "(".repeat(MAX_DEPTH + 1), ")".repeat(MAX_DEPTH + 1));
+/// assert!(deep.parse::<IntTuple>().is_err());
+/// assert!("((((1))))".parse::<IntTuple>().is_ok());
+/// ```
 pub const MAX_DEPTH: usize = 64;
 /// The most elements (integers, basis elements, tuples) of a parsed expression or of one value.
+///
+/// ```
+/// use cute_layout_core::limits::{MAX_ELEMENTS, check_extent, Extent};
+/// assert!(check_extent("t", Extent { elements: MAX_ELEMENTS, depth: 1 }).is_ok());
+/// assert!(check_extent("t", Extent { elements: MAX_ELEMENTS + 1, depth: 1 }).is_err());
+/// ```
 pub const MAX_ELEMENTS: usize = 1 << 20;
 /// The most (mode of B, mode of A) pairs one composition walks (CuTe's algorithm splits every
 /// mode of B over the modes of A).
+///
+/// ```
+/// use cute_layout_core::limits::MAX_STEPS;
+/// assert_eq!(MAX_STEPS, 1 << 24);
+/// ```
 pub const MAX_STEPS: usize = 1 << 24;
 /// The most mode visits a point-by-point check of a result (composition, inverses) makes: up to
 /// 2^20 points times 64 modes of extent other than 1.
+///
+/// ```
+/// use cute_layout_core::limits::{MAX_CHECK_WORK, check_work};
+/// assert!(check_work("check", 1 << 20, 64, MAX_CHECK_WORK).is_ok());
+/// assert!(check_work("check", 1 << 20, 65, MAX_CHECK_WORK).is_err());
+/// ```
 pub const MAX_CHECK_WORK: usize = 1 << 26;
 /// The longest unknown name that is compared with known names and echoed in full.
+///
+/// ```
+/// use cute_layout_core::limits::{MAX_NAME_CHARS, searchable};
+/// assert!(searchable(&"x".repeat(MAX_NAME_CHARS)));
+/// assert!(!searchable(&"x".repeat(MAX_NAME_CHARS + 1)));
+/// ```
 pub const MAX_NAME_CHARS: usize = 64;
 
 /// The error for `what` reaching `count` where at most `limit` is allowed.
+///
+/// ```
+/// use cute_layout_core::{LayoutError, limits::too_large};
+/// let e = too_large("tile", 9, 8);
+/// assert_eq!(e, LayoutError::TooLarge { what: "tile".into(), count: 9, limit: 8 });
+/// ```
 pub fn too_large(what: impl Into<String>, count: usize, limit: usize) -> LayoutError {
     LayoutError::TooLarge {
         what: what.into(),
@@ -61,6 +103,12 @@ pub fn too_large(what: impl Into<String>, count: usize, limit: usize) -> LayoutE
 }
 
 /// The number of elements and the nesting depth of a value.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, limits::{extent, Extent}};
+/// let t: IntTuple = "(2,(3,4))".parse().unwrap(); // 2 tuples + 3 integers
+/// assert_eq!(extent(&t), Extent { elements: 5, depth: 2 });
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Extent {
     /// Integers, basis elements (with their mode indices) and tuples.
@@ -70,6 +118,12 @@ pub struct Extent {
 }
 
 /// The extent of an IntTuple, measured without recursion.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, limits::extent};
+/// let e = extent(&"(_1@0,_1@1@0)".parse::<IntTuple>().unwrap()); // basis mode indices count too
+/// assert_eq!((e.elements, e.depth), (6, 1));
+/// ```
 pub fn extent(t: &IntTuple) -> Extent {
     let mut e = Extent::default();
     let mut stack = vec![(t, 0usize)];
@@ -98,6 +152,12 @@ const ONE: Extent = Extent {
 };
 
 /// The extent of a value: a layout counts its shape and its stride.
+///
+/// ```
+/// use cute_layout_core::{limits::value_extent, notation::eval_str};
+/// let e = value_extent(&eval_str("(2,3):(1,2)").unwrap()); // shape and stride
+/// assert_eq!((e.elements, e.depth), (6, 1));
+/// ```
 pub fn value_extent(v: &Value) -> Extent {
     match v {
         Value::IntTuple(t) => extent(t),
@@ -135,6 +195,11 @@ fn fn_extent(f: &LayoutFn) -> Extent {
 }
 
 /// Check an extent against [`MAX_ELEMENTS`] and [`MAX_DEPTH`]; `what` names the value.
+///
+/// ```
+/// use cute_layout_core::limits::{MAX_DEPTH, check_extent, Extent};
+/// assert!(check_extent("shape", Extent { elements: 3, depth: MAX_DEPTH + 1 }).is_err());
+/// ```
 pub fn check_extent(what: &str, e: Extent) -> Result<()> {
     if e.depth > MAX_DEPTH {
         return Err(too_large(
@@ -154,16 +219,32 @@ pub fn check_extent(what: &str, e: Extent) -> Result<()> {
 }
 
 /// Check a value against [`MAX_ELEMENTS`] and [`MAX_DEPTH`].
+///
+/// ```
+/// use cute_layout_core::{limits::check_value, notation::eval_str};
+/// assert!(check_value("layout", &eval_str("(2,3):(1,2)").unwrap()).is_ok());
+/// ```
 pub fn check_value(what: &str, v: &Value) -> Result<()> {
     check_extent(what, value_extent(v))
 }
 
 /// Check a tuple against [`MAX_ELEMENTS`] and [`MAX_DEPTH`].
+///
+/// ```
+/// use cute_layout_core::{IntTuple, limits::check_tuple};
+/// assert!(check_tuple("shape", &"(2,(3,4))".parse::<IntTuple>().unwrap()).is_ok());
+/// ```
 pub fn check_tuple(what: &str, t: &IntTuple) -> Result<()> {
     check_extent(what, extent(t))
 }
 
 /// An error when `a * b` units of work exceed `limit`; `what` names the work.
+///
+/// ```
+/// use cute_layout_core::limits::check_work;
+/// assert!(check_work("pairs", 1000, 1000, 1 << 20).is_ok());
+/// assert!(check_work("pairs", 2000, 1000, 1 << 20).is_err());
+/// ```
 pub fn check_work(what: &str, a: usize, b: usize, limit: usize) -> Result<()> {
     let n = a.saturating_mul(b);
     if n > limit {
@@ -174,6 +255,12 @@ pub fn check_work(what: &str, a: usize, b: usize, limit: usize) -> Result<()> {
 
 /// A name as echoed in an error: the first [`MAX_NAME_CHARS`] characters, then `...` and its
 /// length when it is longer.
+///
+/// ```
+/// use cute_layout_core::limits::clip;
+/// assert_eq!(clip("SM80_16x8x16"), "SM80_16x8x16");
+/// assert!(clip(&"A".repeat(100)).ends_with("... (100 bytes)"));
+/// ```
 pub fn clip(name: &str) -> String {
     match name.char_indices().nth(MAX_NAME_CHARS) {
         None => name.to_string(),
@@ -182,6 +269,11 @@ pub fn clip(name: &str) -> String {
 }
 
 /// True when `name` is short enough to be compared with known names for a "did you mean".
+///
+/// ```
+/// use cute_layout_core::limits::searchable;
+/// assert!(searchable("SM80_16x8x16_F32F16F16F32_TN"));
+/// ```
 pub fn searchable(name: &str) -> bool {
     name.len() <= MAX_NAME_CHARS
 }

@@ -21,6 +21,13 @@ use crate::notation::Value;
 use std::fmt;
 
 /// A coordinate that may hold `_` (CuTe's Underscore): a slicing coordinate.
+///
+/// ```
+/// use cute_layout_core::{Coord, Int};
+/// let c: Coord = "(2,_)".parse().unwrap();
+/// assert_eq!(c, Coord::Tuple(vec![Coord::Int(Int::d(2)), Coord::Underscore]));
+/// assert_eq!(c.to_string(), "(2,_)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Coord {
     /// An integer coordinate.
@@ -33,6 +40,12 @@ pub enum Coord {
 
 impl Coord {
     /// True when `_` occurs anywhere in the coordinate.
+    ///
+    /// ```
+    /// use cute_layout_core::Coord;
+    /// assert!("(2,(_,1))".parse::<Coord>().unwrap().has_underscore());
+    /// assert!(!"(2,(0,1))".parse::<Coord>().unwrap().has_underscore());
+    /// ```
     pub fn has_underscore(&self) -> bool {
         match self {
             Coord::Int(_) => false,
@@ -41,6 +54,12 @@ impl Coord {
         }
     }
     /// The coordinate as an IntTuple, when it holds no `_`.
+    ///
+    /// ```
+    /// use cute_layout_core::Coord;
+    /// assert_eq!("(2,_3)".parse::<Coord>().unwrap().to_int_tuple().unwrap().to_string(), "(2,_3)");
+    /// assert!("(2,_)".parse::<Coord>().unwrap().to_int_tuple().is_none());
+    /// ```
     pub fn to_int_tuple(&self) -> Option<IntTuple> {
         match self {
             Coord::Int(i) => Some(IntTuple::Int(*i)),
@@ -53,6 +72,13 @@ impl Coord {
         }
     }
     /// Convert an IntTuple (integer leaves only) into a coordinate.
+    ///
+    /// ```
+    /// use cute_layout_core::{Coord, IntTuple};
+    /// let c = Coord::from_int_tuple(&"(1,(2,3))".parse::<IntTuple>().unwrap()).unwrap();
+    /// assert_eq!(c.to_string(), "(1,(2,3))");
+    /// assert!(Coord::from_int_tuple(&"_1@0".parse::<IntTuple>().unwrap()).is_err());
+    /// ```
     pub fn from_int_tuple(t: &IntTuple) -> Result<Coord> {
         match t {
             IntTuple::Int(i) => Ok(Coord::Int(*i)),
@@ -65,6 +91,12 @@ impl Coord {
         }
     }
     /// Convert a notation value (integers, `_`, tuples of them) into a coordinate.
+    ///
+    /// ```
+    /// use cute_layout_core::{Coord, notation::eval_str};
+    /// let c = Coord::from_value(&eval_str("(_,3)").unwrap()).unwrap();
+    /// assert_eq!(c.to_string(), "(_,3)");
+    /// ```
     pub fn from_value(v: &Value) -> Result<Coord> {
         match v {
             Value::IntTuple(t) => Coord::from_int_tuple(t),
@@ -99,6 +131,11 @@ impl std::str::FromStr for Coord {
 
 /// The largest rank that `append<N>`/`prepend<N>` build (a guard against absurd template
 /// arguments; the number of elements of the result is limited separately).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, modes::MAX_RANK, append_tuple};
+/// assert!(append_tuple(&IntTuple::d(1), &IntTuple::d(0), Some(MAX_RANK + 1)).is_err());
+/// ```
 pub const MAX_RANK: usize = crate::limits::MAX_ELEMENTS;
 
 fn check_rank(op: &str, n: usize) -> Result<()> {
@@ -144,6 +181,12 @@ fn both<F: Fn(&IntTuple) -> Result<IntTuple>>(layout: &Layout, f: F) -> Result<L
 }
 
 /// The tuple of modes `idx` of `t` (CuTe's `select<I...>`); always a tuple.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, select_tuple};
+/// let t: IntTuple = "(2,3,4)".parse().unwrap();
+/// assert_eq!(select_tuple(&t, &[2, 0]).unwrap().to_string(), "(4,2)"); // select<2,0>(t)
+/// ```
 pub fn select_tuple(t: &IntTuple, idx: &[usize]) -> Result<IntTuple> {
     Ok(IntTuple::Tuple(
         idx.iter().map(|&i| t.get(i)).collect::<Result<_>>()?,
@@ -161,6 +204,12 @@ pub fn select(layout: &Layout, idx: &[usize]) -> Result<Layout> {
 }
 
 /// Modes `[b, e)` of `t` as a tuple (CuTe's `take<B,E>`). Pre: `b < e <= rank(t)`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, take_tuple};
+/// let t: IntTuple = "(2,3,4,5)".parse().unwrap();
+/// assert_eq!(take_tuple(&t, 1, 3).unwrap().to_string(), "(3,4)"); // take<1,3>(t)
+/// ```
 pub fn take_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
     let elems = t.elems();
     if b >= e || e > elems.len() {
@@ -184,6 +233,12 @@ pub fn take(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
 
 /// Modes `[b, e)` of `t` grouped into one mode (CuTe's `group<B,E>`); `b == e` leaves `t` as it is.
 /// Pre: `b <= e <= rank(t)`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, group_tuple};
+/// let t: IntTuple = "(2,3,4,5)".parse().unwrap();
+/// assert_eq!(group_tuple(&t, 1, 3).unwrap().to_string(), "(2,(3,4),5)"); // group<1,3>(t)
+/// ```
 pub fn group_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
     let elems = t.elems();
     if b > e || e > elems.len() {
@@ -223,6 +278,13 @@ pub fn flatten(layout: &Layout) -> Result<Layout> {
 
 /// The modes of `flat` folded into the nesting of `profile` (CuTe's `unflatten`).
 /// Pre: `rank(flat)` equals the number of leaves of `profile`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, unflatten_tuple};
+/// let flat: IntTuple = "(2,3,4,5)".parse().unwrap();
+/// let profile: IntTuple = "(0,(0,0),0)".parse().unwrap(); // only the nesting counts
+/// assert_eq!(unflatten_tuple(&flat, &profile).unwrap().to_string(), "(2,(3,4),5)");
+/// ```
 pub fn unflatten_tuple(flat: &IntTuple, profile: &IntTuple) -> Result<IntTuple> {
     fn build(it: &mut std::slice::Iter<'_, IntTuple>, p: &IntTuple) -> Option<IntTuple> {
         match p {
@@ -259,6 +321,13 @@ pub fn unflatten(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
 
 /// `t` extended to rank `n` (one more mode if `None`) with copies of `x` at the end (CuTe's
 /// `append<N>`); `n == rank(t)` leaves `t` as it is. Pre: `n >= rank(t)`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, append_tuple};
+/// let t: IntTuple = "(2,3)".parse().unwrap();
+/// assert_eq!(append_tuple(&t, &IntTuple::s(1), None).unwrap().to_string(), "(2,3,_1)");
+/// assert_eq!(append_tuple(&t, &IntTuple::s(1), Some(4)).unwrap().to_string(), "(2,3,_1,_1)");
+/// ```
 pub fn append_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntTuple> {
     let elems = t.elems();
     let n = n.unwrap_or(elems.len() + 1);
@@ -280,6 +349,12 @@ pub fn append_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntT
 
 /// `t` extended to rank `n` (one more mode if `None`) with copies of `x` at the front (CuTe's
 /// `prepend<N>`); `n == rank(t)` leaves `t` as it is. Pre: `n >= rank(t)`.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, prepend_tuple};
+/// let t: IntTuple = "(2,3)".parse().unwrap();
+/// assert_eq!(prepend_tuple(&t, &IntTuple::s(1), None).unwrap().to_string(), "(_1,2,3)");
+/// ```
 pub fn prepend_tuple(t: &IntTuple, x: &IntTuple, n: Option<usize>) -> Result<IntTuple> {
     let elems = t.elems();
     let n = n.unwrap_or(elems.len() + 1);
@@ -336,6 +411,12 @@ pub fn prepend(layout: &Layout, x: Option<&Layout>, n: Option<usize>) -> Result<
 
 /// `t` with mode `n` replaced by `x` (CuTe's `replace<N>`); `n == rank(t)` appends `x`, and a leaf
 /// `t` with `n == 0` becomes `x`. Pre: `n <= rank(t)` (`n == 0` for a leaf).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, replace_tuple};
+/// let t: IntTuple = "(2,3,4)".parse().unwrap();
+/// assert_eq!(replace_tuple(&t, 1, &IntTuple::s(7)).unwrap().to_string(), "(2,_7,4)");
+/// ```
 pub fn replace_tuple(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
     match t {
         IntTuple::Tuple(v) if n <= v.len() => {
@@ -369,6 +450,12 @@ pub fn replace(layout: &Layout, n: usize, x: &Layout) -> Result<Layout> {
 
 /// Transpose a tuple of tuples: `((a,b),(c,d))` becomes `((a,c),(b,d))` (CuTe's `zip`); a tuple
 /// whose first mode is a leaf becomes a rank-1 tuple of itself; a leaf stays as it is.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, zip_tuple};
+/// let t: IntTuple = "((1,2),(3,4))".parse().unwrap();
+/// assert_eq!(zip_tuple(&t).unwrap().to_string(), "((1,3),(2,4))");
+/// ```
 pub fn zip_tuple(t: &IntTuple) -> Result<IntTuple> {
     match t {
         IntTuple::Tuple(v) => match v.first() {
@@ -456,6 +543,13 @@ fn lift(c: &Coord, t: &IntTuple, keep_underscore: bool, what: &str) -> Result<Ve
 /// The modes of `t` where `c` has `_` (CuTe's `slice(c, t)`): nested results are concatenated, so
 /// the result is flat at the levels the coordinate descends into. `slice(_, t)` is `t`; an integer
 /// coordinate keeps nothing.
+///
+/// ```
+/// use cute_layout_core::{Coord, IntTuple, slice_tuple};
+/// let t: IntTuple = "(2,(3,4),5)".parse().unwrap();
+/// let c: Coord = "(_,(1,_),0)".parse().unwrap();
+/// assert_eq!(slice_tuple(&c, &t).unwrap().to_string(), "(2,4)");
+/// ```
 pub fn slice_tuple(c: &Coord, t: &IntTuple) -> Result<IntTuple> {
     match c {
         Coord::Underscore => Ok(t.clone()),
@@ -465,6 +559,13 @@ pub fn slice_tuple(c: &Coord, t: &IntTuple) -> Result<IntTuple> {
 
 /// The modes of `t` where `c` has an integer (CuTe's `dice(c, t)`), the complement of `slice`.
 /// `dice(i, t)` for an integer `i` is `t`; `dice(_, t)` keeps nothing.
+///
+/// ```
+/// use cute_layout_core::{Coord, IntTuple, dice_tuple};
+/// let t: IntTuple = "(2,(3,4),5)".parse().unwrap();
+/// let c: Coord = "(_,(1,_),0)".parse().unwrap();
+/// assert_eq!(dice_tuple(&c, &t).unwrap().to_string(), "(3,5)");
+/// ```
 pub fn dice_tuple(c: &Coord, t: &IntTuple) -> Result<IntTuple> {
     match c {
         Coord::Int(_) => Ok(t.clone()),
@@ -493,6 +594,13 @@ pub fn dice(c: &Coord, layout: &Layout) -> Result<Layout> {
 }
 
 /// The offset of a slicing coordinate: `crd2idx` with every `_` counted as `_0`.
+///
+/// ```
+/// use cute_layout_core::{Coord, Layout, slice_offset};
+/// let l: Layout = "(_8,(_2,_4)):(_8,(_0,_1))".parse().unwrap();
+/// let c: Coord = "(_,(1,3))".parse().unwrap();
+/// assert_eq!(slice_offset(&c, l.shape(), l.stride()).unwrap().to_string(), "3");
+/// ```
 pub fn slice_offset(c: &Coord, shape: &IntTuple, stride: &IntTuple) -> Result<IntTuple> {
     match c {
         Coord::Underscore => Ok(IntTuple::s(0)),

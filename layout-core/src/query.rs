@@ -36,26 +36,54 @@ pub fn get(layout: &Layout, path: &[usize]) -> Result<Layout> {
 }
 
 /// Number of elements of the domain: the product of the shape (`_1` for `():()`).
+///
+/// ```
+/// use cute_layout_core::{Layout, size};
+/// let l: Layout = "(_4,(3,_6)):(_1,(_4,_12))".parse().unwrap();
+/// assert_eq!(size(&l).unwrap().to_string(), "72");
+/// assert_eq!(size(&Layout::empty()).unwrap().to_string(), "_1");
+/// ```
 pub fn size(layout: &Layout) -> Result<Int> {
     product(layout.shape())
 }
 
 /// Number of top-level modes, as a static integer.
+///
+/// ```
+/// use cute_layout_core::{Layout, rank};
+/// assert_eq!(rank(&"(4,(3,6)):(1,(4,12))".parse::<Layout>().unwrap()).to_string(), "_2");
+/// ```
 pub fn rank(layout: &Layout) -> Int {
     Int::s(layout.rank() as i64)
 }
 
 /// Nesting depth of the shape, as a static integer (`_0` for an integer shape).
+///
+/// ```
+/// use cute_layout_core::{Layout, depth};
+/// assert_eq!(depth(&"(4,(3,6)):(1,(4,12))".parse::<Layout>().unwrap()).to_string(), "_2");
+/// assert_eq!(depth(&"8:1".parse::<Layout>().unwrap()).to_string(), "_0");
+/// ```
 pub fn depth(layout: &Layout) -> Int {
     Int::s(layout.depth() as i64)
 }
 
 /// The shape.
+///
+/// ```
+/// use cute_layout_core::{Layout, shape};
+/// assert_eq!(shape(&"(4,(3,6)):(1,(4,12))".parse::<Layout>().unwrap()).to_string(), "(4,(3,6))");
+/// ```
 pub fn shape(layout: &Layout) -> IntTuple {
     layout.shape().clone()
 }
 
 /// The stride.
+///
+/// ```
+/// use cute_layout_core::{Layout, stride};
+/// assert_eq!(stride(&"(4,(3,6)):(1,(4,12))".parse::<Layout>().unwrap()).to_string(), "(1,(4,12))");
+/// ```
 pub fn stride(layout: &Layout) -> IntTuple {
     layout.stride().clone()
 }
@@ -81,6 +109,12 @@ pub fn coshape(layout: &Layout) -> Result<IntTuple> {
 
 /// The size of the codomain: `product(coshape(L))`. For integer strides, the smallest `M` with
 /// `L(i) < M` for every `i` in the domain (when strides are non-negative).
+///
+/// ```
+/// use cute_layout_core::{Layout, cosize};
+/// assert_eq!(cosize(&"(_4,_8):(_1,_8)".parse::<Layout>().unwrap()).unwrap().to_string(), "_60");
+/// assert_eq!(cosize(&"(_2,_4):(_0,_1)".parse::<Layout>().unwrap()).unwrap().to_string(), "_4");
+/// ```
 pub fn cosize(layout: &Layout) -> Result<Int> {
     product(&coshape(layout)?)
 }

@@ -14,6 +14,14 @@ use crate::layout::Layout;
 use std::fmt;
 
 /// A tiler (CuTe's `Tile`/`Shape` used as a tiler, or a layout).
+///
+/// ```
+/// use cute_layout_core::{Layout, Tiler, logical_divide};
+/// let t: Tiler = "(_4:_2,_)".parse().unwrap();
+/// assert_eq!(t.rank(), 2);
+/// let l: Layout = "(_8,_6):(_1,_8)".parse().unwrap();
+/// assert_eq!(logical_divide(&l, &t).unwrap().to_string(), "((_4,_2),_6):((_2,_1),_8)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Tiler {
     /// A layout used as the tiler.
@@ -28,6 +36,12 @@ pub enum Tiler {
 
 impl Tiler {
     /// Number of modes (1 unless a tuple).
+    ///
+    /// ```
+    /// use cute_layout_core::Tiler;
+    /// assert_eq!("(_4,_,_2:_3)".parse::<Tiler>().unwrap().rank(), 3);
+    /// assert_eq!("_4:_1".parse::<Tiler>().unwrap().rank(), 1);
+    /// ```
     pub fn rank(&self) -> usize {
         match self {
             Tiler::Tuple(v) => v.len(),

@@ -29,6 +29,12 @@ fn rank_mismatch(op: &str, a: &IntTuple, b: &IntTuple) -> LayoutError {
 }
 
 /// CuTe's `&&` on booleans: a static false on either side decides alone.
+///
+/// ```
+/// use cute_layout_core::{Int, bool_and};
+/// assert_eq!(bool_and(Int::s(0), Int::d(1)).to_string(), "_0"); // a static false decides
+/// assert_eq!(bool_and(Int::d(1), Int::s(1)).to_string(), "1");
+/// ```
 pub fn bool_and(x: Int, y: Int) -> Int {
     if x.is_static_eq(0) || y.is_static_eq(0) {
         return Int::s(0);
@@ -37,6 +43,12 @@ pub fn bool_and(x: Int, y: Int) -> Int {
 }
 
 /// CuTe's `||` on booleans: a static true on either side decides alone.
+///
+/// ```
+/// use cute_layout_core::{Int, bool_or};
+/// assert_eq!(bool_or(Int::s(1), Int::d(0)).to_string(), "_1"); // a static true decides
+/// assert_eq!(bool_or(Int::d(0), Int::s(0)).to_string(), "0");
+/// ```
 pub fn bool_or(x: Int, y: Int) -> Int {
     if (x.is_static && x.value != 0) || (y.is_static && y.value != 0) {
         return Int::s(1);
@@ -83,6 +95,12 @@ pub fn product_each(t: &IntTuple) -> Result<IntTuple> {
 }
 
 /// Sum of all leaves (`_0` for the empty tuple).
+///
+/// ```
+/// use cute_layout_core::{IntTuple, sum};
+/// assert_eq!(sum(&"(_2,(_3,_4))".parse::<IntTuple>().unwrap()).unwrap().to_string(), "_9");
+/// assert_eq!(sum(&"()".parse::<IntTuple>().unwrap()).unwrap().to_string(), "_0");
+/// ```
 pub fn sum(t: &IntTuple) -> Result<Int> {
     match t {
         IntTuple::Tuple(v) => v.iter().try_fold(Int::s(0), |acc, e| acc.add(sum(e)?)),
@@ -314,6 +332,14 @@ pub fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<Int> {
 }
 
 /// Tuple equality as CuTe's `==`: static when both sides are static.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, tuple_eq};
+/// let a: IntTuple = "(_2,_3)".parse().unwrap();
+/// assert_eq!(tuple_eq(&a, &"(_2,_3)".parse().unwrap()).unwrap().to_string(), "_1");
+/// assert_eq!(tuple_eq(&a, &"(2,_3)".parse().unwrap()).unwrap().to_string(), "1");
+/// assert_eq!(tuple_eq(&a, &"(2,_4)".parse().unwrap()).unwrap().to_string(), "_0"); // _3 != _4 decides
+/// ```
 pub fn tuple_eq(a: &IntTuple, b: &IntTuple) -> Result<Int> {
     match (a, b) {
         (IntTuple::Tuple(x), IntTuple::Tuple(y)) => {
@@ -403,6 +429,12 @@ pub fn max(ts: &[IntTuple]) -> Result<Int> {
 }
 
 /// Smallest leaf over all arguments.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, min};
+/// let a: IntTuple = "(_4,(_3,_8))".parse().unwrap();
+/// assert_eq!(min(&[a, IntTuple::s(5)]).unwrap().to_string(), "_3");
+/// ```
 pub fn min(ts: &[IntTuple]) -> Result<Int> {
     fold_leaves("min", ts, |a, b| Ok(a.min(b)))
 }

@@ -51,6 +51,17 @@ use proc_macro::TokenStream;
 /// assert_eq!(d.to_string(), "(_4,5):(_1,_4)");
 /// ```
 ///
+/// Shapes alone, tags and the algebra, all folded into a static layout during expansion:
+///
+/// ```
+/// use cute::layout;
+/// assert_eq!(layout!((4,8)).to_string(), "(_4,_8):(_1,_4)"); // LayoutLeft
+/// assert_eq!(layout!((4,8), LayoutRight).to_string(), "(_4,_8):(_8,_1)");
+/// let c = layout!(composition((6,2):(8,2),(4,3):(3,1)));
+/// assert_eq!(c.to_string(), "((_2,_2),_3):((_24,_2),_8)");
+/// assert_eq!(layout!(logical_divide(24:1, 4:2)).to_string(), "(_4,(_2,_3)):(_2,(_1,_8))");
+/// ```
+///
 /// The layout analyses are compile-time checks: `check_bank_conflict_free<BITS,BYTES>(TV, SMEM)` and
 /// `check_coalesced<BITS>(TV, GMEM)` give the thread-value layout `TV` when its accesses are free of
 /// shared-memory bank conflicts (coalesced in global memory), and fail compilation with the wavefront

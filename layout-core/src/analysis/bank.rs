@@ -5,6 +5,16 @@
 //! `128 / w` threads (a whole warp for 4 bytes, half-warps for 8, quarter-warps for 16); a phase takes
 //! as many wavefronts as the most distinct words any one bank holds among its accesses. A request
 //! without conflicts takes `w / 4` wavefronts, its ideal.
+//!
+//! ```
+//! use cute_layout_core::analysis::{Access, bank_conflicts};
+//! use cute_layout_core::{notation::eval_str, Layout, LayoutFn};
+//! // 8 threads x 8 f16 (16-byte vectors) down the column of a 8x64 row-major f16 tile
+//! let smem = LayoutFn::from_value(&eval_str("(_8,_64):(_64,_1)").unwrap()).unwrap();
+//! let tv: Layout = "((_8,_8),_8):((_1,_64),_8)".parse().unwrap();
+//! let r = bank_conflicts(&tv, &smem, Access { elem_bits: 16, bytes: 16 }).unwrap();
+//! assert_eq!((r.worst, r.ideal), (32, 4));
+//! ```
 
 use super::TvTable;
 use crate::error::{LayoutError, Result};
@@ -13,6 +23,12 @@ use crate::swizzle::LayoutFn;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The element width and the width of each access (4, 8 or 16 bytes).
+///
+/// ```
+/// use cute_layout_core::analysis::Access;
+/// let a = Access { elem_bits: 16, bytes: 16 }; // 128-bit vectors of f16
+/// assert_eq!(a.elems().unwrap(), 8);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
     /// Bits per element (16 for f16).
@@ -23,6 +39,13 @@ pub struct Access {
 
 impl Access {
     /// Elements per access, checking that the widths fit together.
+    ///
+    /// ```
+    /// use cute_layout_core::analysis::Access;
+    /// assert_eq!(Access { elem_bits: 32, bytes: 8 }.elems().unwrap(), 2);
+    /// assert!(Access { elem_bits: 32, bytes: 2 }.elems().is_err()); // 2-byte accesses are not modelled
+    /// assert!(Access { elem_bits: 48, bytes: 16 }.elems().is_err()); // not whole elements
+    /// ```
     pub fn elems(&self) -> Result<i64> {
         let bits = self.bytes.saturating_mul(8);
         if ![4, 8, 16].contains(&self.bytes) || self.elem_bits <= 0 || bits % self.elem_bits != 0 {
@@ -36,6 +59,16 @@ impl Access {
 }
 
 /// Wavefronts per warp request: the worst request, the mean over all requests, and the ideal.
+///
+/// ```
+/// use cute_layout_core::analysis::{Access, bank_conflicts};
+/// use cute_layout_core::{notation::eval_str, Layout, LayoutFn};
+/// // each thread reads a column of a 32x32 row-major f32 tile: every thread of a request in one bank
+/// let tv: Layout = "(_32,_32):(_1,_32)".parse().unwrap();
+/// let smem = LayoutFn::from_value(&eval_str("(_32,_32):(_32,_1)").unwrap()).unwrap();
+/// let r = bank_conflicts(&tv, &smem, Access { elem_bits: 32, bytes: 4 }).unwrap();
+/// assert_eq!((r.requests, r.worst, r.mean, r.ideal), (32, 32, 32.0, 1));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BankReport {
     /// The access analysed.
@@ -54,6 +87,18 @@ pub struct BankReport {
 
 impl BankReport {
     /// True when every request takes its ideal number of wavefronts.
+    ///
+    /// ```
+    /// use cute_layout_core::analysis::{Access, bank_conflicts};
+    /// use cute_layout_core::{notation::eval_str, Layout, LayoutFn};
+    /// let tv: Layout = "(_32,_32):(_1,_32)".parse().unwrap();
+    /// let acc = Access { elem_bits: 32, bytes: 4 };
+    /// let plain = LayoutFn::from_value(&eval_str("(_32,_32):(_32,_1)").unwrap()).unwrap();
+    /// assert!(!bank_conflicts(&tv, &plain, acc).unwrap().conflict_free());
+    /// // Sw<5,0,5> XORs the row into the column bits: the column read spreads over all 32 banks
+    /// let sw = LayoutFn::from_value(&eval_str("Sw<5,0,5> o _0 o (_32,_32):(_32,_1)").unwrap()).unwrap();
+    /// assert!(bank_conflicts(&tv, &sw, acc).unwrap().conflict_free());
+    /// ```
     pub fn conflict_free(&self) -> bool {
         self.worst <= self.ideal
     }

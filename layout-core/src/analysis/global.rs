@@ -3,6 +3,14 @@
 //! Each thread moves its values in the widest vectors (up to 16 bytes) that are contiguous and aligned
 //! in global memory for every thread; a warp's request then touches some 32-byte sectors. The
 //! efficiency is the bytes the warp asked for divided by the bytes of the sectors it touched.
+//!
+//! ```
+//! use cute_layout_core::analysis::global_access;
+//! use cute_layout_core::{Layout, LayoutFn};
+//! let g = LayoutFn::Layout("(_32,_128):(_128,_1)".parse().unwrap());
+//! let tv: Layout = "((_32,_32),_4):((_128,_1),_32)".parse().unwrap(); // 4 consecutive floats per thread
+//! assert_eq!(global_access(&tv, &g, 32).unwrap().efficiency, 1.0);
+//! ```
 
 use super::TvTable;
 use crate::error::Result;
@@ -11,6 +19,15 @@ use crate::swizzle::LayoutFn;
 use std::collections::BTreeSet;
 
 /// What a copy between a TV layout and a global layout achieves.
+///
+/// ```
+/// use cute_layout_core::analysis::global_access;
+/// use cute_layout_core::{Layout, LayoutFn};
+/// let g = LayoutFn::Layout("(_32,_128):(_128,_1)".parse().unwrap());
+/// let tv: Layout = "((_32,_32),_4):((_128,_1),_32)".parse().unwrap(); // 4 consecutive floats per thread
+/// let r = global_access(&tv, &g, 32).unwrap();
+/// assert_eq!((r.vector_elems, r.vector_bits, r.efficiency), (4, 128, 1.0));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct GlobalReport {
     /// Elements per vector access.

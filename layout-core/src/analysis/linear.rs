@@ -31,6 +31,15 @@ use std::fmt;
 const FULL_CHECK: i64 = 1 << 20;
 
 /// A linear map over F2 from `bases.len()` input bits: `f(x) = XOR of bases[i] for the set bits i of x`.
+///
+/// ```
+/// use cute_layout_core::analysis::{F2Map, to_f2};
+/// use cute_layout_core::{LayoutFn, Swizzle};
+/// let m = to_f2(&LayoutFn::Swizzle(Swizzle::new(3, 4, 3).unwrap())).unwrap();
+/// // bits 7, 8, 9 also flip bits 4, 5, 6; the others map to themselves
+/// assert_eq!(m.bases, vec![1, 2, 4, 8, 16, 32, 64, 144, 288, 576]);
+/// assert_eq!(F2Map { bases: vec![2, 1] }.apply(1), 2);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct F2Map {
     /// The image of input bit `i`.
@@ -39,6 +48,12 @@ pub struct F2Map {
 
 impl F2Map {
     /// Apply the map.
+    ///
+    /// ```
+    /// use cute_layout_core::analysis::F2Map;
+    /// let m = F2Map { bases: vec![8, 16, 1, 2, 4] }; // (_4,_8):(_8,_1) on 0..32
+    /// assert_eq!(m.apply(0b00101), 8 ^ 1); // index 5 = (1,1) -> 9
+    /// ```
     pub fn apply(&self, x: i64) -> i64 {
         self.bases
             .iter()
@@ -52,6 +67,14 @@ impl F2Map {
 ///
 /// Errors: the domain size is not a power of two, an image is negative, or the map is not linear
 /// (the message names an input where the function and the XOR of the bases differ).
+///
+/// ```
+/// use cute_layout_core::analysis::to_f2;
+/// use cute_layout_core::LayoutFn;
+/// let m = to_f2(&LayoutFn::Layout("(_4,_8):(_8,_1)".parse().unwrap())).unwrap();
+/// assert_eq!(m.bases, vec![8, 16, 1, 2, 4]);
+/// assert!(to_f2(&LayoutFn::Layout("(_3,_4):(_1,_3)".parse().unwrap())).is_err()); // 12 points
+/// ```
 pub fn to_f2(f: &LayoutFn) -> Result<F2Map> {
     let n = domain_size(f)?;
     if n <= 0 || n & (n - 1) != 0 {

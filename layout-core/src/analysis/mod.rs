@@ -34,6 +34,15 @@ use crate::query::size;
 use crate::swizzle::LayoutFn;
 
 /// The most points an analysis evaluates (threads x values, or a domain for the F2 check).
+///
+/// ```
+/// use cute_layout_core::analysis::{MAX_POINTS, global_access};
+/// use cute_layout_core::{Layout, LayoutFn};
+/// let g = LayoutFn::Layout("8192:1".parse().unwrap());
+/// let huge: Layout = "(_4096,_2048):(_1,_4096)".parse().unwrap(); // 2^23 points > MAX_POINTS
+/// assert!(huge.shape().int_leaves().unwrap().iter().map(|i| i.value).product::<i64>() > MAX_POINTS);
+/// assert!(global_access(&huge, &g, 32).is_err());
+/// ```
 pub const MAX_POINTS: i64 = 1 << 22;
 
 /// The values `f(0), f(1), ..., f(n-1)` of a function on integers.

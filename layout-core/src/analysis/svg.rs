@@ -1,6 +1,15 @@
 //! Pictures of the analyses: a memory layout's grid with each cell coloured by the shared-memory bank
 //! (or the global-memory sector) its element lies in, and the cells of one warp request outlined and
 //! labelled with their thread: the worst request for banks, the first for sectors.
+//!
+//! ```
+//! use cute_layout_core::analysis::{bank_svg, Access};
+//! use cute_layout_core::{notation::eval_str, Layout, LayoutFn};
+//! let smem = LayoutFn::from_value(&eval_str("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)").unwrap()).unwrap();
+//! let tv: Layout = "((_8,_8),_8):((_1,_64),_8)".parse().unwrap();
+//! let svg = bank_svg(&tv, &smem, Access { elem_bits: 16, bytes: 16 }).unwrap();
+//! assert!(svg.starts_with("<svg") && svg.contains("4 wavefronts (ideal 4)"));
+//! ```
 
 use super::TvTable;
 use super::bank::{Access, bank_conflicts};

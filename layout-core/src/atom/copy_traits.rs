@@ -21,6 +21,13 @@ use crate::error::Result;
 use crate::layout::Layout;
 
 /// The bit layouts of one copy operation.
+///
+/// ```
+/// use cute_layout_core::atom::CopyTraits;
+/// let t = CopyTraits::from_name("SM80_CP_ASYNC_CACHEALWAYS<uint64_t>").unwrap();
+/// assert_eq!(t.thr_id.to_string(), "_1:_0");
+/// assert_eq!(t.src.to_string(), "(_1,_64):(_0,_1)"); // one thread moves 64 bits
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CopyTraits {
     /// The operation's C++ type name, as given.
@@ -155,6 +162,12 @@ const TYPED_OPS: &[&str] = &[
 ];
 
 /// The four kinds of SM90 TMA copies (`SM90_TMA_LOAD`, ...), whose traits depend on the bits per TMA.
+///
+/// ```
+/// use cute_layout_core::atom::{CopyTraits, TmaKind};
+/// let t = CopyTraits::tma(TmaKind::Load, 1024).unwrap();
+/// assert_eq!(t.src.to_string(), "(_1,_1024):(_0,_1)");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TmaKind {
     /// `SM90_TMA_LOAD`: global -> shared.
@@ -284,6 +297,12 @@ impl CopyTraits {
     }
 
     /// Number of threads of one atom (`size(ThrID)`).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::CopyTraits;
+    /// assert_eq!(CopyTraits::from_name("SM75_U32x4_LDSM_N").unwrap().num_threads(), 32);
+    /// assert_eq!(CopyTraits::from_name("UniversalCopy<uint128_t>").unwrap().num_threads(), 1);
+    /// ```
     pub fn num_threads(&self) -> i64 {
         super::mma_traits::shape_product(self.thr_id.shape())
     }

@@ -42,6 +42,11 @@ const TYPE_COMBOS: &[(&str, u32, bool)] = &[
 ];
 
 /// The accumulator layout of a `64 x N` GMMA: `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))`.
+///
+/// ```
+/// use cute_layout_core::atom::gmma::gmma_c_layout;
+/// assert_eq!(gmma_c_layout(64).unwrap().to_string(), "((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))");
+/// ```
 pub fn gmma_c_layout(n: i64) -> Result<Layout> {
     check_n(n)?;
     super::layout_of(&format!(
@@ -51,6 +56,12 @@ pub fn gmma_c_layout(n: i64) -> Result<Layout> {
 }
 
 /// The register layout of A for `_RS` GMMAs, by the bit width of A (32: tf32 `64x8`, 16: `64x16`, 8: `64x32`).
+///
+/// ```
+/// use cute_layout_core::atom::gmma::gmma_a_register_layout;
+/// // 16-bit A: CuTe's GMMA::ALayout_64x16
+/// assert_eq!(gmma_a_register_layout(16).unwrap().to_string(), "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))");
+/// ```
 pub fn gmma_a_register_layout(bits: u32) -> Result<Layout> {
     match bits {
         8 | 16 | 32 => gmma_a_register_layout_k(256 / bits as i64),
@@ -83,6 +94,11 @@ pub fn gmma_a_register_layout_k(k: i64) -> Result<Layout> {
 }
 
 /// The shared-memory operand layout `(128,(MN,K)):(0,(1,MN))`: every thread sees the whole tile.
+///
+/// ```
+/// use cute_layout_core::atom::gmma::gmma_smem_operand_layout;
+/// assert_eq!(gmma_smem_operand_layout(64, 16).unwrap().to_string(), "(_128,(_64,_16)):(_0,(_1,_64))");
+/// ```
 pub fn gmma_smem_operand_layout(mn: i64, k: i64) -> Result<Layout> {
     super::layout_of(&format!("(_128,(_{mn},_{k})):(_0,(_1,_{mn}))"))
 }
@@ -242,6 +258,12 @@ fn check_template_args(
 }
 
 /// Which mode of an operand is contiguous in shared memory.
+///
+/// ```
+/// use cute_layout_core::atom::gmma::{Major, SmemSwizzle, smem_atom_bits};
+/// let k = smem_atom_bits(Major::K, SmemSwizzle::Sw32).unwrap();
+/// assert_eq!(k.to_string(), "Sw<1,4,3> o _0 o (_8,_256):(_256,_1)");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Major {
     /// K is contiguous (CuTe's `GMMA::Major::K`, BLAS "T" for A).
@@ -259,6 +281,12 @@ fn parse_major(s: &str) -> Option<Major> {
 }
 
 /// The swizzle mode of a canonical GMMA shared-memory layout (`GMMA::LayoutType`).
+///
+/// ```
+/// use cute_layout_core::atom::gmma::SmemSwizzle;
+/// assert_eq!(SmemSwizzle::Sw128.swizzle_bits(), 3); // Swizzle<3,4,3>
+/// assert_eq!(SmemSwizzle::Sw128.row_bits(), 1024); // 128-byte rows
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SmemSwizzle {
     /// Interleaved, no swizzle (`Swizzle<0,4,3>`, 16-byte rows).
@@ -273,6 +301,12 @@ pub enum SmemSwizzle {
 
 impl SmemSwizzle {
     /// The `B` of `Swizzle<B,4,3>`: 0, 1, 2, 3.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::gmma::SmemSwizzle;
+    /// assert_eq!(SmemSwizzle::Inter.swizzle_bits(), 0);
+    /// assert_eq!(SmemSwizzle::Sw64.swizzle_bits(), 2);
+    /// ```
     pub fn swizzle_bits(self) -> i64 {
         match self {
             SmemSwizzle::Inter => 0,
@@ -282,6 +316,11 @@ impl SmemSwizzle {
         }
     }
     /// The width of the swizzled row in bits: 128, 256, 512, 1024.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::gmma::SmemSwizzle;
+    /// assert_eq!(SmemSwizzle::Sw64.row_bits(), 512);
+    /// ```
     pub fn row_bits(self) -> i64 {
         128 << self.swizzle_bits()
     }

@@ -30,6 +30,15 @@ use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
 /// The thread-value layouts of one MMA operation (CuTe's `MMA_Traits<Op>`).
+///
+/// ```
+/// use cute_layout_core::atom::MmaTraits;
+/// let t = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+/// assert_eq!(t.shape_mnk.to_string(), "(_16,_8,_16)");
+/// assert_eq!(t.thr_id.to_string(), "_32:_1");
+/// assert_eq!(t.layout_a.to_string(), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
+/// assert_eq!(t.layout_c.to_string(), "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MmaTraits {
     /// The operation's C++ type name, as given (e.g. `SM80_16x8x16_F32F16F16F32_TN`).
@@ -453,6 +462,13 @@ impl MmaTraits {
     }
 
     /// Every fixed operation name this module knows (GMMA names are parsed, see [`super::gmma`]).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::MmaTraits;
+    /// let names = MmaTraits::known_names();
+    /// assert!(names.contains(&"SM80_16x8x16_F32F16F16F32_TN"));
+    /// assert!(names.iter().all(|n| MmaTraits::from_name(n).is_ok()));
+    /// ```
     pub fn known_names() -> Vec<&'static str> {
         FIXED
             .iter()
@@ -481,11 +497,24 @@ impl MmaTraits {
     }
 
     /// Number of threads of one atom (`size(ThrID)`).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::MmaTraits;
+    /// assert_eq!(MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap().num_threads(), 32);
+    /// assert_eq!(MmaTraits::from_name("SM70_8x8x4_F32F16F16F32_NT").unwrap().num_threads(), 8);
+    /// ```
     pub fn num_threads(&self) -> i64 {
         shape_product(self.thr_id.shape())
     }
 
     /// `M`, `N` or `K` (mode 0, 1 or 2 of `Shape_MNK`).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::MmaTraits;
+    /// let t = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// assert_eq!((t.extent(0).unwrap(), t.extent(1).unwrap(), t.extent(2).unwrap()), (16, 8, 16));
+    /// assert!(t.extent(3).is_err());
+    /// ```
     pub fn extent(&self, mode: usize) -> Result<i64> {
         Ok(shape_product(&self.shape_mnk.get(mode)?))
     }

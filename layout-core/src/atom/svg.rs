@@ -26,6 +26,14 @@ use crate::layout::Layout;
 use std::fmt::Write;
 
 /// Drawing options.
+///
+/// ```
+/// use cute_layout_core::atom::svg::{tv_layout_svg, SvgOptions};
+/// let c = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))".parse().unwrap(); // SM80 16x8 accumulator
+/// let opts = SvgOptions { highlight: Some(0), title: Some("SM80 C".into()) };
+/// let svg = tv_layout_svg(&c, 16, 8, &opts).unwrap();
+/// assert!(svg.starts_with("<svg") && svg.contains("SM80 C"));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SvgOptions {
     /// Draw this thread in colour and every other thread faded.
@@ -35,6 +43,13 @@ pub struct SvgOptions {
 }
 
 /// Which thread and value hold one element of a tile.
+///
+/// ```
+/// use cute_layout_core::atom::svg::TvGrid;
+/// let g = TvGrid::new(&"((_4,_8),(_2,_2)):((_32,_1),(_16,_8))".parse().unwrap(), 16, 8, Some(1)).unwrap();
+/// let c = g.cell(0, 2).unwrap(); // C(0,2) is held by thread 1, value 0
+/// assert_eq!((c.thread, c.value, c.holders, c.highlighted_value), (1, 0, 1, Some(0)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cell {
     /// The lowest thread holding the element.
@@ -49,6 +64,13 @@ pub struct Cell {
 
 /// The tile of a TV layout as a grid: `cells[m + rows * n]` for element `(m, n)`, `None` where no
 /// thread holds the element.
+///
+/// ```
+/// use cute_layout_core::atom::svg::TvGrid;
+/// let g = TvGrid::new(&"((_4,_8),(_2,_2)):((_32,_1),(_16,_8))".parse().unwrap(), 16, 8, None).unwrap();
+/// assert_eq!((g.rows, g.cols, g.threads, g.cells.len()), (16, 8, 32, 128));
+/// assert!(g.cells.iter().all(|c| c.is_some())); // every element has an owner
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TvGrid {
     /// Rows of the tile.
@@ -127,6 +149,13 @@ impl TvGrid {
     }
 
     /// The cell of element `(m, n)`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::svg::TvGrid;
+    /// let g = TvGrid::new(&"((_4,_8),(_2,_2)):((_32,_1),(_16,_8))".parse().unwrap(), 16, 8, None).unwrap();
+    /// assert_eq!(g.cell(9, 3).map(|c| (c.thread, c.value)), Some((37 % 32, 3)));
+    /// assert_eq!(g.cell(16, 0), None); // outside the tile
+    /// ```
     pub fn cell(&self, m: i64, n: i64) -> Option<Cell> {
         if (0..self.rows).contains(&m) && (0..self.cols).contains(&n) {
             self.cells[(m + self.rows * n) as usize]
@@ -254,6 +283,13 @@ fn top(title: Option<&str>) -> i64 {
 }
 
 /// SVG of a TV layout over a `rows x cols` tile (offsets column-major: element `(m, n)` is `m + rows * n`).
+///
+/// ```
+/// use cute_layout_core::atom::svg::{tv_layout_svg, SvgOptions};
+/// let tv = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))".parse().unwrap();
+/// assert!(tv_layout_svg(&tv, 16, 8, &SvgOptions::default()).unwrap().starts_with("<svg"));
+/// assert!(tv_layout_svg(&tv, 8, 8, &SvgOptions::default()).is_err()); // offsets past the 8x8 tile
+/// ```
 pub fn tv_layout_svg(tv: &Layout, rows: i64, cols: i64, opts: &SvgOptions) -> Result<String> {
     let grid = TvGrid::new(tv, rows, cols, opts.highlight)?;
     let y0 = top(opts.title.as_deref());
@@ -332,6 +368,13 @@ pub fn tiled_mma_svg(mma: &TiledMma, opts: &SvgOptions) -> Result<String> {
 }
 
 /// SVG of a TiledCopy: the source TV layout on the left, the destination on the right, over the tile.
+///
+/// ```
+/// use cute_layout_core::atom::{CopyAtom, TiledCopy, svg::{tiled_copy_svg, SvgOptions}};
+/// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+/// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+/// assert!(tiled_copy_svg(&tc, &SvgOptions::default()).unwrap().starts_with("<svg"));
+/// ```
 pub fn tiled_copy_svg(tc: &TiledCopy, opts: &SvgOptions) -> Result<String> {
     let shape = tc.tile_shape()?;
     let modes = shape.elems();

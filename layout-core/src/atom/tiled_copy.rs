@@ -26,6 +26,14 @@ use crate::tiler::Tiler;
 
 /// A copy operation at a value width (CuTe's `Copy_Atom<Op, uint_bit_t<BITS>>`): the bit layouts recast
 /// to values with `recast_layout<uint1_t, uint_bit_t<BITS>>`.
+///
+/// ```
+/// use cute_layout_core::atom::CopyAtom;
+/// // Copy_Atom<UniversalCopy<uint128_t>, half_t>: one thread moves 8 16-bit values
+/// let a = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+/// assert_eq!(a.val_layout_src.to_string(), "(_1,_8):(_0,_1)");
+/// assert_eq!(a.traits.src.to_string(), "(_1,_128):(_0,_1)"); // the same in bits
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CopyAtom {
     /// The operation's traits (bit layouts).
@@ -87,27 +95,58 @@ impl CopyAtom {
     }
 
     /// [`CopyTraits::from_name`] then [`CopyAtom::new`].
+    ///
+    /// ```
+    /// use cute_layout_core::atom::CopyAtom;
+    /// let a = CopyAtom::from_name("SM75_U32x4_LDSM_N", 16).unwrap();
+    /// assert_eq!(a.val_layout_src.to_string(), "(_32,_8):(_8,_1)");
+    /// assert!(CopyAtom::from_name("SM75_U32x4_LDSM", 16).is_err());
+    /// ```
     pub fn from_name(op: &str, value_bits: i64) -> Result<CopyAtom> {
         CopyAtom::new(CopyTraits::from_name(op)?, value_bits)
     }
 
     /// `size<0>(ValLayoutRef)`: threads of one atom.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::CopyAtom;
+    /// assert_eq!(CopyAtom::from_name("SM75_U32x4_LDSM_N", 16).unwrap().num_threads().unwrap().to_string(), "_32");
+    /// ```
     pub fn num_threads(&self) -> Result<Int> {
         alg::size_of_mode(&self.val_layout_ref, 0)
     }
 
     /// `size<1>(ValLayoutRef)`: values per thread of one atom.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::CopyAtom;
+    /// assert_eq!(CopyAtom::from_name("SM75_U32x4_LDSM_N", 16).unwrap().num_values().unwrap().to_string(), "_8");
+    /// ```
     pub fn num_values(&self) -> Result<Int> {
         alg::size_of_mode(&self.val_layout_ref, 1)
     }
 
     /// `NumValSrc = size<1>(ValLayoutSrc)`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::CopyAtom;
+    /// assert_eq!(CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap().num_values_src().unwrap().to_string(), "_8");
+    /// ```
     pub fn num_values_src(&self) -> Result<Int> {
         alg::size_of_mode(&self.val_layout_src, 1)
     }
 }
 
 /// A copy atom tiled over threads and values (CuTe's `TiledCopy<Atom, LayoutCopy_TV, ShapeTiler_MN>`).
+///
+/// ```
+/// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+/// let atom = CopyAtom::from_name("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", 16).unwrap();
+/// // 16x8 threads (row-major), 1x8 values each: a 16x64 tile of half_t
+/// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+/// assert_eq!(tc.layout_tv.to_string(), "((_8,_16),_8):((_128,_1),_16)");
+/// assert_eq!(tc.tiler_mn.to_string(), "(_16,_64)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TiledCopy {
     /// The atom.
@@ -120,6 +159,13 @@ pub struct TiledCopy {
 
 impl TiledCopy {
     /// CuTe's `make_tiled_copy_impl`: check the TV layout against the atom and keep it.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::from_tv(atom, "((_8,_16),_8):((_128,_1),_16)".parse().unwrap(), "(_16,_64)".parse().unwrap()).unwrap();
+    /// assert_eq!(tc.num_threads().unwrap().to_string(), "_128");
+    /// ```
     pub fn from_tv(atom: CopyAtom, layout_tv: Layout, tiler_mn: Tiler) -> Result<TiledCopy> {
         let (thr, val) = (
             alg::size_of_mode(&layout_tv, 0)?.value,
@@ -145,6 +191,13 @@ impl TiledCopy {
 
     /// CuTe's `make_tiled_copy(atom, thr_layout, val_layout)`: `(m,n) -> thread` and `(m,n) -> value`
     /// layouts are combined with `raked_product`, inverted, and reshaped to `(size(thr), size(val))`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(tc.layout_tv.to_string(), "((_8,_16),_8):((_128,_1),_16)");
+    /// ```
     pub fn new(atom: CopyAtom, thr_layout: &Layout, val_layout: &Layout) -> Result<TiledCopy> {
         let layout_mn = alg::raked_product(thr_layout, val_layout)?;
         let tv_shape = IntTuple::tuple(vec![
@@ -170,6 +223,16 @@ impl TiledCopy {
 
     /// CuTe's `make_tiled_copy_A/B/C(atom, mma)`: the TiledCopy whose TV layout is the TiledMMA's for that
     /// operand, over its tile.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let ldsm = CopyAtom::from_name("SM75_U32x4_LDSM_N", 16).unwrap();
+    /// let copy_a = TiledCopy::for_mma(ldsm, &mma, Operand::A).unwrap(); // make_tiled_copy_A
+    /// assert_eq!(copy_a.tiler_mn.to_string(), "(_32,_16)");
+    /// assert_eq!(copy_a.layout_s_tv().unwrap().to_string(), "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))");
+    /// ```
     pub fn for_mma(atom: CopyAtom, mma: &TiledMma, op: Operand) -> Result<TiledCopy> {
         let (i, j) = op.modes();
         let tiler = Tiler::Tuple(vec![
@@ -181,6 +244,16 @@ impl TiledCopy {
 
     /// CuTe's `make_tiled_copy_C_atom(atom, mma)`: the smallest TiledCopy that retiles the MMA's C layout,
     /// keeping only the first `NumValSrc` values of each thread; its tiler is a tuple of layouts.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, MmaTraits, TiledCopy, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let st = CopyAtom::from_name("UniversalCopy<uint32_t>", 32).unwrap(); // one f32 per thread
+    /// let tc = TiledCopy::for_mma_c_atom(st, &mma).unwrap(); // make_tiled_copy_C_atom
+    /// assert_eq!(tc.layout_tv.to_string(), "((_4,_8,_2,_2),_1):((_16,_1,_8,_64),_0)");
+    /// assert_eq!(tc.tiler_mn.to_string(), "((_8,_2):(_1,_16),_8:_2)");
+    /// ```
     pub fn for_mma_c_atom(atom: CopyAtom, mma: &TiledMma) -> Result<TiledCopy> {
         let layout_c_tv = mma.layout_c_tv()?;
         let copy_v = atom.num_values_src()?;
@@ -217,6 +290,13 @@ impl TiledCopy {
     }
 
     /// `shape(Tiler_MN)`: each tiler mode's shape.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(tc.tile_shape().unwrap().to_string(), "(_16,_64)");
+    /// ```
     pub fn tile_shape(&self) -> Result<IntTuple> {
         tiler_shape(&self.tiler_mn)
     }
@@ -269,16 +349,39 @@ impl TiledCopy {
     }
 
     /// CuTe's `get_layoutS_TV()`: `(thread, value)` in the atom's source order -> coordinate in the tile.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(tc.layout_s_tv().unwrap().to_string(), "((_8,_16),(_8,_1)):((_128,_1),(_16,_0))");
+    /// ```
     pub fn layout_s_tv(&self) -> Result<Layout> {
         self.layout_x_tv(&self.atom.val_layout_src)
     }
 
     /// CuTe's `get_layoutD_TV()`: `(thread, value)` in the atom's destination order -> coordinate in the tile.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(tc.layout_d_tv().unwrap().to_string(), "((_8,_16),(_8,_1)):((_128,_1),(_16,_0))");
+    /// ```
     pub fn layout_d_tv(&self) -> Result<Layout> {
         self.layout_x_tv(&self.atom.val_layout_dst)
     }
 
     /// CuTe's `tidfrg_S/D`: a tensor layout tiled into `(thr, val, (RestM, RestN, ...))`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// // a 32x128 row-major tensor: 2x2 copies of the 16x64 tile
+    /// let t = tc.tidfrg(true, &"(_32,_128):(_128,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.to_string(), "((_8,_16),(_8,_1),(_2,_2)):((_8,_128),(_1,_0),(_2048,_64))");
+    /// ```
     pub fn tidfrg(&self, source: bool, layout: &Layout) -> Result<Layout> {
         let target = if source {
             &self.atom.val_layout_src
@@ -299,6 +402,15 @@ impl TiledCopy {
 
     /// CuTe's `get_slice(thr_idx).partition_S/D` on a layout: thread `thr_idx`'s part of `layout`, as
     /// `(offset, layout)` with modes `(CopyV, RestM, RestN, ...)`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// let (offset, part) = tc.partition(true, 3, &"(_32,_128):(_128,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(offset, 24); // thread 3 starts at (0, 24)
+    /// assert_eq!(part.to_string(), "((_8,_1),_2,_2):((_1,_0),_2048,_64)");
+    /// ```
     pub fn partition(&self, source: bool, thr_idx: i64, layout: &Layout) -> Result<(i64, Layout)> {
         let t = self.tidfrg(source, layout)?;
         let threads = alg::size_of_mode(&t, 0)?.value;
@@ -395,21 +507,53 @@ impl TiledCopy {
     }
 
     /// CuTe's `ThrCopy::retile_S`: [`TiledCopy::retile`].
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let copy_a = TiledCopy::for_mma(CopyAtom::from_name("SM75_U32x4_LDSM_N", 16).unwrap(), &mma, Operand::A).unwrap();
+    /// let frag = mma.partition_fragment_a(0, &"(_32,_16):(_1,_32)".parse().unwrap()).unwrap();
+    /// assert_eq!(copy_a.retile_s(&frag).unwrap().to_string(), "((_8,_1),_1,_1):((_1,_0),_0,_0)");
+    /// ```
     pub fn retile_s(&self, layout: &Layout) -> Result<Layout> {
         self.retile(layout)
     }
 
     /// CuTe's `ThrCopy::retile_D`: [`TiledCopy::retile`].
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let copy_a = TiledCopy::for_mma(CopyAtom::from_name("SM75_U32x4_LDSM_N", 16).unwrap(), &mma, Operand::A).unwrap();
+    /// let frag = mma.partition_fragment_a(0, &"(_32,_16):(_1,_32)".parse().unwrap()).unwrap();
+    /// assert_eq!(copy_a.retile_d(&frag).unwrap(), copy_a.retile_s(&frag).unwrap());
+    /// ```
     pub fn retile_d(&self, layout: &Layout) -> Result<Layout> {
         self.retile(layout)
     }
 
     /// Number of threads (`size<0>(TiledLayout_TV)`).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(tc.num_threads().unwrap().to_string(), "_128");
+    /// ```
     pub fn num_threads(&self) -> Result<Int> {
         alg::size_of_mode(&self.layout_tv, 0)
     }
 
     /// The size of the tile (the product of the tiler's sizes).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::from_name("UniversalCopy<uint128_t>", 16).unwrap();
+    /// let tc = TiledCopy::new(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_0,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(tc.tile_size().unwrap().to_string(), "_1024"); // 16 x 64
+    /// ```
     pub fn tile_size(&self) -> Result<Int> {
         tiler_size(&self.tiler_mn)
     }

@@ -27,6 +27,12 @@ use crate::layout::Layout;
 use crate::tiler::Tiler;
 
 /// Which operand of `D = A * B + C`.
+///
+/// ```
+/// use cute_layout_core::atom::Operand;
+/// assert_eq!(Operand::A.modes(), (0, 2)); // (M,K)
+/// assert_eq!(Operand::C.modes(), (0, 1)); // (M,N)
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
     /// A: `M x K`.
@@ -39,6 +45,11 @@ pub enum Operand {
 
 impl Operand {
     /// The two modes of `(M,N,K)` this operand spans: A = (M,K), B = (N,K), C = (M,N).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::Operand;
+    /// assert_eq!(Operand::B.modes(), (1, 2)); // (N,K)
+    /// ```
     pub fn modes(self) -> (usize, usize) {
         match self {
             Operand::A => (0, 2),
@@ -49,6 +60,15 @@ impl Operand {
 }
 
 /// An MMA atom tiled over threads and values (CuTe's `TiledMMA`).
+///
+/// ```
+/// use cute_layout_core::atom::{MmaTraits, TiledMma};
+/// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+/// // make_tiled_mma(atom, Layout<Shape<_2,_2,_1>>{}): 2x2 warps
+/// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+/// assert_eq!(mma.thr_layout_vmnk.to_string(), "(_32,_2,_2,_1):(_1,_32,_64,_0)");
+/// assert_eq!(mma.tile_shape().unwrap().to_string(), "(_32,_16,_16)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TiledMma {
     /// The atom's traits.
@@ -114,6 +134,14 @@ impl TiledMma {
 
     /// CuTe's `permutation_mnk<I>()`: the given permutation of mode `i`, or for `_` the static integer
     /// `size<i>(Shape_MNK) * size<i+1>(thr_layout_vmnk)`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.permutation(0).unwrap().to_string(), "_32"); // 16 * 2 warps along M
+    /// assert_eq!(mma.permutation(2).unwrap().to_string(), "_16");
+    /// ```
     pub fn permutation(&self, i: usize) -> Result<Tiler> {
         let p = self
             .permutation_mnk
@@ -134,11 +162,25 @@ impl TiledMma {
     }
 
     /// CuTe's `tile_size<I>(mma)`: the size of the permutation of mode `i`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.tile_size(1).unwrap().to_string(), "_16");
+    /// ```
     pub fn tile_size(&self, i: usize) -> Result<Int> {
         tiler_size(&self.permutation(i)?)
     }
 
     /// CuTe's `tile_shape(mma)`: `(tile_size<0>, tile_size<1>, tile_size<2>)`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.tile_shape().unwrap().to_string(), "(_32,_16,_16)");
+    /// ```
     pub fn tile_shape(&self) -> Result<IntTuple> {
         Ok(IntTuple::tuple(
             (0..3)
@@ -148,6 +190,13 @@ impl TiledMma {
     }
 
     /// The atom's TV layout for an operand.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, Operand, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.atom_layout_tv(Operand::C).to_string(), "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))");
+    /// ```
     pub fn atom_layout_tv(&self, op: Operand) -> &Layout {
         match op {
             Operand::A => &self.atom.layout_a,
@@ -158,6 +207,14 @@ impl TiledMma {
 
     /// CuTe's `thrfrg_A/B/C`: tile a rank-2 (or more) layout over the operand's modes into
     /// `((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1,...)))`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, Operand, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let c = mma.thrfrg(Operand::C, &"(_32,_16):(_1,_32)".parse().unwrap()).unwrap();
+    /// assert_eq!(c.to_string(), "(((_4,_8),(_2,_2)),((_2,_2),(_1,_1))):(((_64,_1),(_16,_256)),((_32,_8),(_0,_0)))");
+    /// ```
     pub fn thrfrg(&self, op: Operand, layout: &Layout) -> Result<Layout> {
         if layout.rank() < 2 {
             return Err(LayoutError::invalid(format!(
@@ -211,21 +268,52 @@ impl TiledMma {
     }
 
     /// CuTe's `get_layoutA_TV()`: `(thread index, value)` -> column-major offset in the `M x K` tile.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.layout_a_tv().unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))");
+    /// ```
     pub fn layout_a_tv(&self) -> Result<Layout> {
         self.layout_tv(Operand::A)
     }
 
     /// CuTe's `get_layoutB_TV()`: `(thread index, value)` -> column-major offset in the `N x K` tile.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.layout_b_tv().unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_32,_1,_0,_8),((_16,_128),(_0,_0)))");
+    /// ```
     pub fn layout_b_tv(&self) -> Result<Layout> {
         self.layout_tv(Operand::B)
     }
 
     /// CuTe's `get_layoutC_TV()`: `(thread index, value)` -> column-major offset in the `M x N` tile.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.layout_c_tv().unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_64,_1,_16,_256),((_32,_8),(_0,_0)))");
+    /// ```
     pub fn layout_c_tv(&self) -> Result<Layout> {
         self.layout_tv(Operand::C)
     }
 
     /// `get_layout{A,B,C}_TV()` for any operand.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, Operand, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.layout_tv(Operand::C).unwrap(), mma.layout_c_tv().unwrap());
+    /// ```
     pub fn layout_tv(&self, op: Operand) -> Result<Layout> {
         let frg = self.thrfrg(op, &self.reference(op)?)?;
         let thridx_to_thrid = Tiler::Layout(self.thread_index_to_id()?);
@@ -276,6 +364,15 @@ impl TiledMma {
 
     /// CuTe's `get_layout{A_MK,B_NK,C_MN}()`: the inverse picture, `(i,j)` of the tile -> `(thrid, value)`
     /// index (`thrid + size(thrid) * value`), with the layout taking `thrid` to the thread index.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, Operand, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let (mn, thr) = mma.layout_inverse(Operand::C).unwrap();
+    /// assert_eq!(mn.to_string(), "((_8,_2,_2),(_2,_4,_2)):((_4,_256,_32),(_128,_1,_64))");
+    /// assert_eq!(thr.to_string(), "(_32,_2,_2):(_1,_32,_64)");
+    /// ```
     pub fn layout_inverse(&self, op: Operand) -> Result<(Layout, Layout)> {
         let reference = self.reference(op)?;
         let tv = self.thrfrg(op, &reference)?;
@@ -299,12 +396,26 @@ impl TiledMma {
     }
 
     /// Number of threads (`size(thr_layout_vmnk)`).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.num_threads().unwrap().to_string(), "_128");
+    /// ```
     pub fn num_threads(&self) -> Result<Int> {
         alg::size(&self.thr_layout_vmnk)
     }
 
     /// The coordinate `(v,m,n,k)` of thread `thr_idx` (CuTe's `get_flat_coord`: the column-major
     /// decomposition of the index over the four modes' sizes).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(mma.thread_vmnk(37).unwrap(), [5, 1, 0, 0]); // lane 5 of the warp at (m,n) = (1,0)
+    /// ```
     pub fn thread_vmnk(&self, thr_idx: i64) -> Result<[i64; 4]> {
         let n = self.num_threads()?.value;
         if !(0..n).contains(&thr_idx) {
@@ -383,21 +494,54 @@ impl TiledMma {
     }
 
     /// [`TiledMma::partition_fragment`] of operand A.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let a = mma.partition_fragment_a(0, &"(_32,_16):(_16,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(a.to_string(), "((_2,_2,_2),_1,_1):((_1,_2,_4),_0,_0)");
+    /// ```
     pub fn partition_fragment_a(&self, thr_idx: i64, layout: &Layout) -> Result<Layout> {
         self.partition_fragment(Operand::A, thr_idx, layout)
     }
 
     /// [`TiledMma::partition_fragment`] of operand B.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let b = mma.partition_fragment_b(0, &"(_16,_16):(_16,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(b.to_string(), "((_2,_2),_1,_1):((_1,_2),_0,_0)");
+    /// ```
     pub fn partition_fragment_b(&self, thr_idx: i64, layout: &Layout) -> Result<Layout> {
         self.partition_fragment(Operand::B, thr_idx, layout)
     }
 
     /// [`TiledMma::partition_fragment`] of operand C.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let c = mma.partition_fragment_c(0, &"(_32,_16):(_16,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(c.to_string(), "((_2,_2),_1,_1):((_1,_2),_0,_0)");
+    /// ```
     pub fn partition_fragment_c(&self, thr_idx: i64, layout: &Layout) -> Result<Layout> {
         self.partition_fragment(Operand::C, thr_idx, layout)
     }
 
     /// CuTe's `MMA_Atom::make_fragment_{A,B,C}` of an already partitioned layout `(FrgV, Rest0, Rest1, ...)`.
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, Operand, TiledMma};
+    /// let atom = MmaTraits::from_name("SM80_16x8x16_F32F16F16F32_TN").unwrap();
+    /// let mma = TiledMma::new(atom, &"(_2,_2,_1):(_1,_2,_0)".parse().unwrap(), None).unwrap();
+    /// let (_, part) = mma.partition(Operand::A, 0, &"(_32,_16):(_16,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(part.to_string(), "((_2,_2,_2),_1,_1):((_1,_128,_8),_0,_0)");
+    /// assert_eq!(mma.make_fragment(Operand::A, &part).unwrap().to_string(), "((_2,_2,_2),_1,_1):((_1,_2,_4),_0,_0)");
+    /// ```
     pub fn make_fragment(&self, op: Operand, part: &Layout) -> Result<Layout> {
         if part.rank() < 3 {
             return Err(LayoutError::invalid(format!(
@@ -424,6 +568,14 @@ impl TiledMma {
     }
 
     /// True when the operand is a GMMA shared-memory descriptor (A and B of `_SS`, B of `_RS`).
+    ///
+    /// ```
+    /// use cute_layout_core::atom::{MmaTraits, Operand, TiledMma};
+    /// let ss = MmaTraits::from_name("SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>").unwrap();
+    /// let mma = TiledMma::new(ss, &"_1:_0".parse().unwrap(), None).unwrap();
+    /// assert!(mma.operand_is_descriptor(Operand::A) && mma.operand_is_descriptor(Operand::B));
+    /// assert!(!mma.operand_is_descriptor(Operand::C));
+    /// ```
     pub fn operand_is_descriptor(&self, op: Operand) -> bool {
         let key = super::mma_traits::normalize(&self.atom.op);
         if !key.starts_with("SM90_64x") {

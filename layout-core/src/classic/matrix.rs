@@ -25,6 +25,12 @@ pub struct PitchLinear {
 
 impl PitchLinear {
     /// The layout with leading dimension `ldm` (elements between consecutive strided coordinates).
+    ///
+    /// ```
+    /// use cute_layout_core::classic::{ClassicLayout, PitchLinear, PitchLinearCoord};
+    /// let l = PitchLinear::new(16); // 16 elements between strided coordinates
+    /// assert_eq!(l.offset(PitchLinearCoord::new(3, 2)).unwrap(), 35);
+    /// ```
     pub const fn new(ldm: i64) -> Self {
         PitchLinear { ldm }
     }
@@ -77,6 +83,11 @@ pub struct ColumnMajor {
 
 impl ColumnMajor {
     /// The layout with leading dimension `ldm` (elements between consecutive columns).
+    ///
+    /// ```
+    /// use cute_layout_core::classic::{ClassicLayout, ColumnMajor, MatrixCoord};
+    /// assert_eq!(ColumnMajor::new(10).offset(MatrixCoord::new(3, 2)).unwrap(), 23);
+    /// ```
     pub const fn new(ldm: i64) -> Self {
         ColumnMajor { ldm }
     }
@@ -123,6 +134,13 @@ pub struct RowMajor {
 
 impl RowMajor {
     /// The layout with leading dimension `ldm` (elements between consecutive rows).
+    ///
+    /// ```
+    /// use cute_layout_core::classic::{ClassicLayout, MatrixCoord, RowMajor};
+    /// let l = RowMajor::new(8); // 6 columns + 2 padding
+    /// assert_eq!(l.offset(MatrixCoord::new(1, 2)).unwrap(), 10);
+    /// assert_eq!(l.to_cute(MatrixCoord::new(4, 6)).unwrap().to_string(), "(4,6):(8,_1)");
+    /// ```
     pub const fn new(ldm: i64) -> Self {
         RowMajor { ldm }
     }
@@ -193,8 +211,19 @@ pub struct ColumnMajorInterleaved<const K: i64> {
 
 impl<const K: i64> ColumnMajorInterleaved<K> {
     /// The interleave factor `K`.
+    ///
+    /// ```
+    /// use cute_layout_core::classic::ColumnMajorInterleaved;
+    /// assert_eq!(ColumnMajorInterleaved::<4>::INTERLEAVE, 4);
+    /// ```
     pub const INTERLEAVE: i64 = K;
     /// The layout with leading dimension `ldm` (elements between consecutive column blocks).
+    ///
+    /// ```
+    /// use cute_layout_core::classic::{ClassicLayout, ColumnMajorInterleaved, MatrixCoord};
+    /// let l = ColumnMajorInterleaved::<2>::new(6);
+    /// assert_eq!(l.offset(MatrixCoord::new(1, 3)).unwrap(), 9); // (3/2)*6 + 1*2 + 3%2
+    /// ```
     pub const fn new(ldm: i64) -> Self {
         ColumnMajorInterleaved { ldm }
     }
@@ -253,8 +282,19 @@ pub struct RowMajorInterleaved<const K: i64> {
 
 impl<const K: i64> RowMajorInterleaved<K> {
     /// The interleave factor `K`.
+    ///
+    /// ```
+    /// use cute_layout_core::classic::RowMajorInterleaved;
+    /// assert_eq!(RowMajorInterleaved::<8>::INTERLEAVE, 8);
+    /// ```
     pub const INTERLEAVE: i64 = K;
     /// The layout with leading dimension `ldm` (elements between consecutive row blocks).
+    ///
+    /// ```
+    /// use cute_layout_core::classic::{ClassicLayout, MatrixCoord, RowMajorInterleaved};
+    /// let l = RowMajorInterleaved::<2>::new(6);
+    /// assert_eq!(l.offset(MatrixCoord::new(3, 1)).unwrap(), 9); // (3/2)*6 + 1*2 + 3%2
+    /// ```
     pub const fn new(ldm: i64) -> Self {
         RowMajorInterleaved { ldm }
     }

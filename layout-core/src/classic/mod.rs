@@ -33,6 +33,14 @@ use crate::error::{LayoutError, Result};
 use std::fmt;
 
 /// A logical coordinate of a classic layout (CUTLASS's `TensorCoord`): `RANK` integers.
+///
+/// ```
+/// use cute_layout_core::classic::{MatrixCoord, TensorCoord};
+/// let c = MatrixCoord::new(2, 5);
+/// assert_eq!((MatrixCoord::RANK, c.components()), (2, vec![2, 5]));
+/// assert_eq!(MatrixCoord::from_components(&[2, 5]).unwrap(), c);
+/// assert!(c.within(&MatrixCoord::new(3, 6)) && !c.within(&MatrixCoord::new(2, 6)));
+/// ```
 pub trait TensorCoord: Copy + fmt::Debug + PartialEq {
     /// Number of components.
     const RANK: usize;
@@ -50,6 +58,14 @@ pub trait TensorCoord: Copy + fmt::Debug + PartialEq {
 }
 
 /// CUTLASS's Layout concept: maps a logical coordinate to an offset in linear memory.
+///
+/// ```
+/// use cute_layout_core::classic::{ClassicLayout, MatrixCoord, RowMajor};
+/// fn cute_of<L: ClassicLayout>(l: &L, extent: L::Coord) -> String { l.to_cute(extent).unwrap().to_string() }
+/// let l = RowMajor::packed(MatrixCoord::new(4, 6)).unwrap();
+/// assert_eq!((RowMajor::RANK, l.stride()), (2, 6));
+/// assert_eq!(cute_of(&l, MatrixCoord::new(4, 6)), "(4,6):(6,_1)");
+/// ```
 pub trait ClassicLayout: Sized + Clone + fmt::Debug {
     /// The logical coordinate (`MatrixCoord`, `PitchLinearCoord`, `Tensor4DCoord`).
     type Coord: TensorCoord;
@@ -87,6 +103,13 @@ macro_rules! coord_type {
         }
         impl $name {
             /// The coordinate from its components, in CUTLASS's order.
+            ///
+            /// ```
+            /// use cute_layout_core::classic::{MatrixCoord, PitchLinearCoord, Tensor4DCoord, TensorCoord};
+            /// assert_eq!(MatrixCoord::new(1, 2).components(), vec![1, 2]); // (row, column)
+            /// assert_eq!(PitchLinearCoord::new(3, 4).to_string(), "(3,4)");
+            /// assert_eq!(Tensor4DCoord::new(1, 2, 3, 4).c, 4); // (n, h, w, c)
+            /// ```
             pub const fn new($($field: i64),+) -> Self {
                 $name { $($field),+ }
             }

@@ -25,6 +25,12 @@ pub struct TensorNHWC {
 
 impl TensorNHWC {
     /// The layout with strides `[stride_w, stride_h, stride_n]`.
+    ///
+    /// ```
+    /// use cute_layout_core::classic::{ClassicLayout, Tensor4DCoord, TensorNHWC};
+    /// let l = TensorNHWC::new([8, 32, 96]); // C padded to 8, W = 4, H = 3
+    /// assert_eq!(l.offset(Tensor4DCoord::new(1, 2, 3, 4)).unwrap(), 4 + 3 * 8 + 2 * 32 + 96);
+    /// ```
     pub const fn new(stride: [i64; 3]) -> Self {
         TensorNHWC { stride }
     }
@@ -86,6 +92,12 @@ pub struct TensorNCHW {
 
 impl TensorNCHW {
     /// The layout with strides `[stride_h, stride_c, stride_n]`.
+    ///
+    /// ```
+    /// use cute_layout_core::classic::{ClassicLayout, Tensor4DCoord, TensorNCHW};
+    /// let l = TensorNCHW::new([4, 12, 60]);
+    /// assert_eq!(l.offset(Tensor4DCoord::new(1, 2, 3, 4)).unwrap(), 3 + 2 * 4 + 4 * 12 + 60);
+    /// ```
     pub const fn new(stride: [i64; 3]) -> Self {
         TensorNCHW { stride }
     }

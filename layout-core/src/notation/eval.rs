@@ -44,11 +44,22 @@ fn check_known_name(name: &str) -> Result<()> {
 }
 
 /// Parse a literal value (no calls are needed, but they are allowed).
+///
+/// ```
+/// use cute_layout_core::notation::parse_value;
+/// assert_eq!(parse_value("(4,(3,6)):(1,(4,12))").unwrap().to_string(), "(4,(3,6)):(1,(4,12))");
+/// ```
 pub fn parse_value(src: &str) -> Result<Value> {
     eval_str(src)
 }
 
 /// Evaluate an expression tree.
+///
+/// ```
+/// use cute_layout_core::notation::{evaluate, parse_expr};
+/// let e = parse_expr("logical_divide(_24:_1,_4:_2)").unwrap();
+/// assert_eq!(evaluate(&e).unwrap().to_string(), "(_4,(_2,_3)):(_2,(_1,_8))");
+/// ```
 pub fn evaluate(e: &Expr) -> Result<Value> {
     match e {
         Expr::Int(i) => Ok(Value::int(*i)),

@@ -7,6 +7,12 @@ use crate::limits::{MAX_DEPTH, MAX_ELEMENTS, MAX_INPUT_BYTES, too_large};
 use crate::swizzle::Swizzle;
 
 /// `LayoutLeft` or `LayoutRight`.
+///
+/// ```
+/// use cute_layout_core::notation::eval_str;
+/// assert_eq!(eval_str("make_layout((_4,_8),LayoutLeft)").unwrap().to_string(), "(_4,_8):(_1,_4)");
+/// assert_eq!(eval_str("make_layout((_4,_8),LayoutRight)").unwrap().to_string(), "(_4,_8):(_8,_1)");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tag {
     /// Column-major (first mode fastest).
@@ -16,6 +22,14 @@ pub enum Tag {
 }
 
 /// A parsed expression, before evaluation.
+///
+/// ```
+/// use cute_layout_core::{Int, notation::{parse_expr, Expr}};
+/// let e = parse_expr("size<1>((_4,_8):(_8,_1))").unwrap();
+/// let Expr::Call { name, targs, args } = e else { panic!("a call") };
+/// assert_eq!((name.as_str(), targs, args.len()), ("size", vec![1], 1));
+/// assert_eq!(parse_expr("_4").unwrap(), Expr::Int(Int::s(4)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr {
     /// An integer `_4` or `4`.
@@ -52,6 +66,12 @@ pub enum Expr {
 /// Limits ([`crate::limits`]): at most [`MAX_INPUT_BYTES`] bytes, [`MAX_DEPTH`] nested parentheses
 /// and calls, [`MAX_ELEMENTS`] integers, tuples and calls; the parser never recurses deeper than
 /// the depth limit.
+///
+/// ```
+/// use cute_layout_core::notation::{parse_expr, Expr};
+/// assert!(matches!(parse_expr("(_4,_8):(_8,_1)").unwrap(), Expr::Layout(..)));
+/// assert!(parse_expr("(_4,_8").is_err()); // unbalanced
+/// ```
 pub fn parse_expr(src: &str) -> Result<Expr> {
     if src.len() > MAX_INPUT_BYTES {
         return Err(too_large(

@@ -10,6 +10,14 @@ use crate::tiler::Tiler;
 use std::fmt;
 
 /// The result of evaluating an expression.
+///
+/// ```
+/// use cute_layout_core::{notation::eval_str, Value};
+/// assert!(matches!(eval_str("(_4,_8)").unwrap(), Value::IntTuple(_)));
+/// assert!(matches!(eval_str("(_4,_8):(_8,_1)").unwrap(), Value::Layout(_)));
+/// assert!(matches!(eval_str("Sw<3,4,3>").unwrap(), Value::Swizzle(_)));
+/// assert!(matches!(eval_str("(_4:_2,_)").unwrap(), Value::Tuple(_))); // a tiler
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// An integer, basis element or tuple of them.
@@ -32,6 +40,15 @@ pub enum Value {
 
 impl Value {
     /// Build a tuple value: an [`IntTuple`] when every element is one, a mixed tuple otherwise.
+    ///
+    /// ```
+    /// use cute_layout_core::{Int, Value};
+    /// let t = Value::tuple(vec![Value::int(Int::s(2)), Value::int(Int::d(3))]);
+    /// assert!(matches!(t, Value::IntTuple(_)));
+    /// assert_eq!(t.to_string(), "(_2,3)");
+    /// let mixed = Value::tuple(vec![Value::int(Int::s(2)), Value::Underscore]);
+    /// assert_eq!((mixed.kind(), mixed.to_string().as_str()), ("a tuple", "(_2,_)"));
+    /// ```
     pub fn tuple(elems: Vec<Value>) -> Value {
         if elems.iter().all(|e| matches!(e, Value::IntTuple(_))) {
             Value::IntTuple(IntTuple::Tuple(
@@ -48,10 +65,21 @@ impl Value {
         }
     }
     /// An integer value.
+    ///
+    /// ```
+    /// use cute_layout_core::{Int, Value};
+    /// assert_eq!(Value::int(Int::s(4)).to_string(), "_4");
+    /// ```
     pub fn int(i: Int) -> Value {
         Value::IntTuple(IntTuple::Int(i))
     }
     /// What kind of value this is, for error messages.
+    ///
+    /// ```
+    /// use cute_layout_core::{notation::eval_str, Value};
+    /// assert_eq!(eval_str("(_4,_8):(_8,_1)").unwrap().kind(), "a layout");
+    /// assert_eq!(Value::Underscore.kind(), "`_`");
+    /// ```
     pub fn kind(&self) -> &'static str {
         match self {
             Value::IntTuple(IntTuple::Tuple(_)) => "a tuple",
@@ -67,6 +95,12 @@ impl Value {
         }
     }
     /// This value as an IntTuple, or an error.
+    ///
+    /// ```
+    /// use cute_layout_core::notation::eval_str;
+    /// assert_eq!(eval_str("(2,(3,4))").unwrap().into_int_tuple().unwrap().to_string(), "(2,(3,4))");
+    /// assert!(eval_str("4:1").unwrap().into_int_tuple().is_err());
+    /// ```
     pub fn into_int_tuple(self) -> Result<IntTuple> {
         match self {
             Value::IntTuple(t) => Ok(t),
@@ -77,6 +111,11 @@ impl Value {
         }
     }
     /// This value as an integer, or an error.
+    ///
+    /// ```
+    /// use cute_layout_core::notation::eval_str;
+    /// assert_eq!(eval_str("size((_4,_8):(_8,_1))").unwrap().into_int().unwrap().to_string(), "_32");
+    /// ```
     pub fn into_int(self) -> Result<Int> {
         match self {
             Value::IntTuple(IntTuple::Int(i)) => Ok(i),
@@ -87,6 +126,12 @@ impl Value {
         }
     }
     /// This value as a layout, or an error.
+    ///
+    /// ```
+    /// use cute_layout_core::notation::eval_str;
+    /// let l = eval_str("coalesce((_2,(_1,_6)):(_1,(_6,_2)))").unwrap().into_layout().unwrap();
+    /// assert_eq!(l.to_string(), "_12:_1");
+    /// ```
     pub fn into_layout(self) -> Result<Layout> {
         match self {
             Value::Layout(l) => Ok(l),
@@ -97,6 +142,12 @@ impl Value {
         }
     }
     /// This value as a tiler: a layout, an integer, `_`, or a tuple of tilers.
+    ///
+    /// ```
+    /// use cute_layout_core::notation::eval_str;
+    /// let t = eval_str("(_4:_2,_)").unwrap().into_tiler().unwrap();
+    /// assert_eq!((t.rank(), t.to_string().as_str()), (2, "(_4:_2,_)"));
+    /// ```
     pub fn into_tiler(self) -> Result<Tiler> {
         match self {
             Value::Layout(l) => Ok(Tiler::Layout(l)),

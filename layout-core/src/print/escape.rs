@@ -9,6 +9,12 @@
 
 /// Control characters (C0, DEL and C1) written as `\n`, `\r`, `\t` or `\xNN` / `\u{NNNN}`, so the
 /// text stays on one line and sends no terminal escape sequence; everything else is unchanged.
+///
+/// ```
+/// use cute_layout_core::print::escape_controls;
+/// assert_eq!(escape_controls("a\tb\u{7f}"), "a\\tb\\x7f");
+/// assert_eq!(escape_controls("plain"), "plain");
+/// ```
 pub fn escape_controls(s: &str) -> String {
     if !s.chars().any(char::is_control) {
         return s.to_string();
@@ -31,6 +37,11 @@ pub fn escape_controls(s: &str) -> String {
 
 /// Text for an SVG (XML) document: `& < > "` as entities and control characters escaped as by
 /// [`escape_controls`] (XML 1.0 cannot hold most of them at all).
+///
+/// ```
+/// use cute_layout_core::print::escape_xml;
+/// assert_eq!(escape_xml("Copy_Atom<\"x\">"), "Copy_Atom&lt;&quot;x&quot;&gt;");
+/// ```
 pub fn escape_xml(s: &str) -> String {
     escape_controls(s)
         .replace('&', "&amp;")

@@ -36,12 +36,31 @@ use std::fmt::Write;
 
 /// The most cells a text table may have, and the most rows or columns (a guard against drawing a
 /// huge layout by mistake).
+///
+/// ```
+/// use cute_layout_core::{Layout, LayoutFn, print::print_layout};
+/// let huge = LayoutFn::Layout("(_2048,_1024):(_1,_2048)".parse::<Layout>().unwrap()); // 2^21 cells
+/// assert!(print_layout(&huge).is_err());
+/// ```
 pub const MAX_CELLS: i64 = 1 << 20;
 /// The most cells an SVG or LaTeX figure may have (each cell is some 100-250 bytes of text).
+///
+/// ```
+/// use cute_layout_core::print::{MAX_FIGURE_CELLS, check_picture};
+/// assert!(check_picture("a figure", 256, 256, MAX_FIGURE_CELLS).is_ok());
+/// assert!(check_picture("a figure", 256, 257, MAX_FIGURE_CELLS).is_err());
+/// ```
 pub const MAX_FIGURE_CELLS: i64 = 1 << 16;
 
 /// An error unless a `rows x cols` picture is non-negative and has at most `limit` cells, rows and
 /// columns (checked before anything is evaluated or drawn).
+///
+/// ```
+/// use cute_layout_core::print::check_picture;
+/// assert!(check_picture("L", 8, 8, 64).is_ok());
+/// assert!(check_picture("L", 8, 9, 64).is_err()); // 72 cells
+/// assert!(check_picture("L", -1, 8, 64).is_err());
+/// ```
 pub fn check_picture(what: &str, rows: i64, cols: i64, limit: i64) -> Result<()> {
     if rows < 0 || cols < 0 {
         return Err(LayoutError::invalid(format!(
@@ -64,6 +83,13 @@ pub fn check_picture(what: &str, rows: i64, cols: i64, limit: i64) -> Result<()>
 }
 
 /// A layout evaluated on its 2-D grid.
+///
+/// ```
+/// use cute_layout_core::{LayoutFn, print::grid};
+/// let g = grid(&LayoutFn::Layout("(2,3):(3,1)".parse().unwrap()), false).unwrap();
+/// assert_eq!((g.rows, g.cols, g.cosize), (2, 3, 6));
+/// assert_eq!(g.cells, vec![0, 1, 2, 3, 4, 5]); // row by row: L(m,n) at m * cols + n
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
     /// The layout as CuTe prints it (after the rank-1 -> rank-2 padding, where that was done).
@@ -80,6 +106,14 @@ pub struct Grid {
 
 /// Evaluate `f` on its grid. `pad_rank1`: a rank-1 layout becomes `(L, _1:_0)` (CuTe's
 /// `append<2>(L, Layout<_1,_0>{})` in `print_latex`); otherwise the rank must be exactly 2.
+///
+/// ```
+/// use cute_layout_core::{LayoutFn, print::grid};
+/// let f = LayoutFn::Layout("4:2".parse().unwrap());
+/// assert!(grid(&f, false).is_err()); // rank 1
+/// let g = grid(&f, true).unwrap(); // padded to (4,_1):(2,_0)
+/// assert_eq!((g.title.as_str(), g.cells.as_slice()), ("(4,_1):(2,_0)", &[0, 2, 4, 6][..]));
+/// ```
 pub fn grid(f: &LayoutFn, pad_rank1: bool) -> Result<Grid> {
     let f = match (domain(f)?.rank(), pad_rank1) {
         (2, _) => f.clone(),
@@ -165,6 +199,21 @@ pub(crate) fn num_digits(x: i64) -> usize {
 
 /// CuTe's `print_layout`: the layout, then a table of `L(m, n)` with row and column numbers.
 /// Exactly CuTe's text (including its trailing newline). Precondition: rank 2.
+///
+/// ```
+/// use cute_layout_core::{LayoutFn, print::print_layout};
+/// let s = print_layout(&LayoutFn::Layout("(2,3):(3,1)".parse().unwrap())).unwrap();
+/// let lines: Vec<&str> = s.lines().collect();
+/// assert_eq!(lines, [
+///     "(2,3):(3,1)",
+///     "      0   1   2 ",
+///     "    +---+---+---+",
+///     " 0  | 0 | 1 | 2 |",
+///     "    +---+---+---+",
+///     " 1  | 3 | 4 | 5 |",
+///     "    +---+---+---+",
+/// ]);
+/// ```
 pub fn print_layout(f: &LayoutFn) -> Result<String> {
     let g = grid(f, false)?;
     let w = num_digits(g.cosize) + 2;

@@ -6,6 +6,13 @@ use crate::swizzle::LayoutFn;
 use std::fmt::Write;
 
 /// How to draw an SVG picture.
+///
+/// ```
+/// use cute_layout_core::{notation::eval_str, LayoutFn, print::{print_svg, SvgOptions}};
+/// let f = LayoutFn::from_value(&eval_str("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)").unwrap()).unwrap();
+/// let svg = print_svg(&f, SvgOptions { color_block: 8 }).unwrap(); // colour by 16-byte vector of f16
+/// assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SvgOptions {
     /// Cells whose indices agree in `(idx / color_block) % 8` share a colour. `1` (the default)

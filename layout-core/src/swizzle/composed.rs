@@ -13,6 +13,14 @@ use crate::notation::Value;
 use std::fmt;
 
 /// One side of a composed layout: a layout, a swizzle functor, or another composed layout.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, Layout, LayoutFn, Swizzle};
+/// let f: LayoutFn = Swizzle::new(2, 0, 3).unwrap().into();
+/// assert_eq!(f.eval(&IntTuple::s(9)).unwrap().to_string(), "_8");
+/// let g: LayoutFn = "(_4,_4):(_4,_1)".parse::<Layout>().unwrap().into();
+/// assert_eq!(g.eval(&"(1,2)".parse().unwrap()).unwrap().to_string(), "6");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LayoutFn {
     /// An ordinary layout `S:D`.
@@ -47,6 +55,13 @@ pub struct ComposedLayout {
 impl ComposedLayout {
     /// `a o offset o b`, exactly as given (no simplification; see [`composition3`] for CuTe's
     /// `composition(a, offset, b)`, which drops an identity swizzle).
+    ///
+    /// ```
+    /// use cute_layout_core::{ComposedLayout, IntTuple, Layout, Swizzle};
+    /// let l: Layout = "(_8,_8):(_8,_1)".parse().unwrap();
+    /// let c = ComposedLayout::new(Swizzle::new(0, 4, 3).unwrap(), IntTuple::s(0), l);
+    /// assert_eq!(c.to_string(), "Sw<0,4,3> o _0 o (_8,_8):(_8,_1)"); // kept, not simplified
+    /// ```
     pub fn new(a: impl Into<LayoutFn>, offset: IntTuple, b: impl Into<LayoutFn>) -> ComposedLayout {
         ComposedLayout {
             layout_a: a.into(),
@@ -68,6 +83,13 @@ impl ComposedLayout {
     }
 
     /// The swizzle of a `Sw<..> o OFF o B` composed layout, if the outer function is one.
+    ///
+    /// ```
+    /// use cute_layout_core::{ComposedLayout, Swizzle};
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// let c = ComposedLayout::swizzled(sw, "(_8,_64):(_64,_1)".parse().unwrap());
+    /// assert_eq!(c.swizzle(), Some(sw));
+    /// ```
     pub fn swizzle(&self) -> Option<Swizzle> {
         match &self.layout_a {
             LayoutFn::Swizzle(s) => Some(*s),
@@ -77,6 +99,12 @@ impl ComposedLayout {
 
     /// The layout that defines the domain: `layout_b`, looking through nested composed layouts.
     /// An error when the innermost function is a swizzle (it has no shape).
+    ///
+    /// ```
+    /// use cute_layout_core::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::swizzled(Swizzle::new(3, 4, 3).unwrap(), "(_8,_64):(_64,_1)".parse().unwrap());
+    /// assert_eq!(c.domain_layout().unwrap().to_string(), "(_8,_64):(_64,_1)");
+    /// ```
     pub fn domain_layout(&self) -> Result<&Layout> {
         match &self.layout_b {
             LayoutFn::Layout(l) => Ok(l),
@@ -113,6 +141,13 @@ fn add_offset(offset: &IntTuple, idx: &IntTuple) -> Result<IntTuple> {
 
 impl LayoutFn {
     /// Apply the function: a layout to a coordinate, a swizzle to an integer offset.
+    ///
+    /// ```
+    /// use cute_layout_core::{IntTuple, LayoutFn, Swizzle};
+    /// let f = LayoutFn::Swizzle(Swizzle::new(3, 4, 3).unwrap());
+    /// assert_eq!(f.eval(&IntTuple::d(268)).unwrap().to_string(), "300");
+    /// assert!(f.eval(&"(1,2)".parse().unwrap()).is_err()); // a swizzle takes integer offsets only
+    /// ```
     pub fn eval(&self, coord: &IntTuple) -> Result<IntTuple> {
         match self {
             LayoutFn::Layout(l) => layout_eval(l, coord),
@@ -220,6 +255,13 @@ impl From<LayoutFn> for Value {
 
 impl LayoutFn {
     /// The function held by a value: a layout, a swizzle or a composed layout; `None` otherwise.
+    ///
+    /// ```
+    /// use cute_layout_core::{notation::eval_str, LayoutFn};
+    /// let f = LayoutFn::from_value(&eval_str("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap()).unwrap();
+    /// assert!(matches!(f, LayoutFn::Composed(_)));
+    /// assert!(LayoutFn::from_value(&eval_str("(_2,_3)").unwrap()).is_none()); // an IntTuple
+    /// ```
     pub fn from_value(v: &Value) -> Option<LayoutFn> {
         match v {
             Value::Layout(l) => Some(LayoutFn::Layout(l.clone())),

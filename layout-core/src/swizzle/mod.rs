@@ -32,6 +32,13 @@ use std::fmt;
 /// CuTe's `Swizzle<B,M,S>`.
 ///
 /// Invariants (CuTe's `static_assert`s, checked by [`Swizzle::new`]): `B >= 0`, `M >= 0`, `|S| >= B`.
+///
+/// ```
+/// use cute_layout_core::{Int, Swizzle};
+/// let sw = Swizzle { bits: 3, base: 4, shift: 3 }; // CuTe's Swizzle<3,4,3>
+/// assert_eq!(sw, "Sw<3,4,3>".parse().unwrap());
+/// assert_eq!(sw.apply(Int::s(268)).unwrap().to_string(), "_300");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swizzle {
     /// Number of bits in the mask (`B`).
@@ -61,6 +68,12 @@ impl Swizzle {
     }
 
     /// Check the invariants of a swizzle built as a struct literal.
+    ///
+    /// ```
+    /// use cute_layout_core::Swizzle;
+    /// assert!(Swizzle { bits: 3, base: 4, shift: 3 }.check().is_ok());
+    /// assert!(Swizzle { bits: 3, base: 4, shift: 2 }.check().is_err()); // |S| < B
+    /// ```
     pub fn check(&self) -> Result<()> {
         let (b, m, s) = (self.bits, self.base, self.shift);
         if b < 0 || m < 0 {
@@ -86,26 +99,53 @@ impl Swizzle {
     }
 
     /// `(1 << B) - 1`.
+    ///
+    /// ```
+    /// use cute_layout_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().bit_mask(), 0b111);
+    /// ```
     pub fn bit_mask(&self) -> i64 {
         (1i64 << self.bits) - 1
     }
 
     /// The YYY mask: the bits that are read, `bit_mask << (M + max(0, S))`.
+    ///
+    /// ```
+    /// use cute_layout_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().yyy_mask(), 0b11_1000_0000);
+    /// ```
     pub fn yyy_mask(&self) -> i64 {
         self.bit_mask() << (self.base + self.shift.max(0))
     }
 
     /// The ZZZ mask: the bits that are flipped, `bit_mask << (M - min(0, S))`.
+    ///
+    /// ```
+    /// use cute_layout_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().zzz_mask(), 0b111_0000);
+    /// ```
     pub fn zzz_mask(&self) -> i64 {
         self.bit_mask() << (self.base - self.shift.min(0))
     }
 
     /// The size of the domain on which the swizzle is a bijection onto itself: `2^(M+B+|S|)`.
+    ///
+    /// ```
+    /// use cute_layout_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().domain_size(), 1024);
+    /// ```
     pub fn domain_size(&self) -> i64 {
         1i64 << (self.base + self.bits + self.shift.abs())
     }
 
     /// The swizzle on a raw `i64` offset: `x ^ shiftr(x & yyy_mask, S)` (two's complement for negatives).
+    ///
+    /// ```
+    /// use cute_layout_core::Swizzle;
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.apply_i64(268), 300); // bit 8 (a YYY bit) flips bit 5 (a ZZZ bit)
+    /// assert_eq!(sw.apply_i64(sw.apply_i64(268)), 268); // an involution
+    /// ```
     pub fn apply_i64(&self, x: i64) -> i64 {
         let y = x & self.yyy_mask();
         let moved = if self.shift >= 0 {

@@ -42,6 +42,14 @@ impl Mixed {
 /// Errors: the coordinate has no `_` (CuTe does not compile that), the inner function is not a
 /// layout, an offset is not an integer, a fixed coordinate is
 /// fixes a mode whose shape or stride is dynamic (CuTe needs them static), or a composition fails.
+///
+/// ```
+/// use cute_layout_core::{IntTuple, Layout, Swizzle, swizzle::slice_and_offset_swizzled};
+/// let inner: Layout = "(_8,_64):(_64,_1)".parse().unwrap();
+/// // column 5 of Sw<3,4,3> o _0 o (_8,_64):(_64,_1): rows 2 and 4 flip bits 4 and 5
+/// let (col, off) = slice_and_offset_swizzled(&"(_,5)".parse().unwrap(), Swizzle::new(3, 4, 3).unwrap(), &IntTuple::s(0), &inner).unwrap();
+/// assert_eq!((col.to_string(), off.to_string()), ("((_2,_2,_2)):((_64,144,288))".into(), "5".into()));
+/// ```
 pub fn slice_and_offset_swizzled(
     c: &Coord,
     sw: Swizzle,

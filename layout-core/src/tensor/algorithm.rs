@@ -139,6 +139,17 @@ where
 }
 
 /// `dst(i) = src(i)` element by element, walking both layouts (no dispatch to a contiguous copy).
+///
+/// ```
+/// use cute_layout_core::tensor::{copy_naive, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
+/// let src: Vec<i32> = (0..6).collect();
+/// let mut dst = vec![0; 6];
+/// let s = make_tensor(make_gmem_ptr(&src[..]), "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+/// let mut d = make_tensor(make_gmem_ptr(&mut dst[..]), "(2,3):(1,2)".parse::<Layout>().unwrap()).unwrap();
+/// copy_naive(&s, &mut d).unwrap(); // a transpose: row-major to column-major
+/// assert_eq!(dst, [0, 3, 1, 4, 2, 5]);
+/// ```
 pub fn copy_naive<E1, L1, E2, L2>(src: &Tensor<E1, L1>, dst: &mut Tensor<E2, L2>) -> Result<()>
 where
     E1: Engine,
@@ -251,6 +262,15 @@ where
 }
 
 /// CuTe's `clear(t)`: every element becomes `T::default()` (zero for numbers).
+///
+/// ```
+/// use cute_layout_core::tensor::{clear, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
+/// let mut a = vec![5i32; 8];
+/// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "4:2".parse::<Layout>().unwrap()).unwrap();
+/// clear(&mut t).unwrap();
+/// assert_eq!(a, [0, 5, 0, 5, 0, 5, 0, 5]);
+/// ```
 pub fn clear<E: EngineMut, L: TensorLayout>(t: &mut Tensor<E, L>) -> Result<()>
 where
     E::Value: Clone + Default,
@@ -416,6 +436,16 @@ pub fn make_identity_tensor(shape: &IntTuple) -> Result<Tensor<HeapEngine<IntTup
 impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// A new owning tensor with `f` applied to every element, in the compact column-major layout of
     /// this tensor's shape (elements pair up by 1-D coordinate, as in `copy`).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..6).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let m = t.map(|x| x * 10);
+    /// assert_eq!(m.layout().to_string(), "(2,3):(_1,2)");
+    /// assert_eq!(m[(1, 2)], 50);
+    /// ```
     pub fn map<U, F: FnMut(&E::Value) -> U>(
         &self,
         mut f: F,

@@ -10,10 +10,29 @@ use crate::{Layout, typed};
 use std::ops::{Index, IndexMut};
 
 /// A read-only view of the elements of a tensor with engine `E`: what slicing and tiling return.
+///
+/// ```
+/// use cute_layout_core::tensor::{ConstViewEngine, View, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
+/// let a: Vec<i32> = (0..12).collect();
+/// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+/// let v: View<'_, ConstViewEngine<'_, i32>> = t.slice((1, ..)).unwrap(); // t(1,_)
+/// assert_eq!(v.iter().copied().collect::<Vec<_>>(), vec![4, 5, 6, 7]);
+/// ```
 pub type View<'a, E, L = Layout> =
     Tensor<ConstViewEngine<'a, <E as Engine>::Value, <E as Engine>::Space>, L>;
 
 /// A mutable view of the elements of a tensor with engine `E`.
+///
+/// ```
+/// use cute_layout_core::tensor::{ViewEngine, ViewMut, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
+/// let mut a: Vec<i32> = (0..12).collect();
+/// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+/// let mut row: ViewMut<'_, ViewEngine<'_, i32>> = t.slice_mut((1, ..)).unwrap();
+/// row[0] = -1;
+/// assert_eq!(a[4], -1);
+/// ```
 pub type ViewMut<'a, E, L = Layout> =
     Tensor<ViewEngine<'a, <E as Engine>::Value, <E as Engine>::Space>, L>;
 
@@ -68,10 +87,27 @@ fn check_fits<L: TensorLayout>(layout: &L, offset: i64, len: usize) -> Result<()
 impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// The tensor of `engine` and `layout`; an error when some coordinate of the layout would land
     /// outside the engine (the layout's cosize exceeds the storage).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{HeapEngine, Tensor};
+    /// use cute_layout_core::Layout;
+    /// let e: HeapEngine<i32> = HeapEngine::new((0..6).collect());
+    /// let t = Tensor::new(e, "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t[(1, 2)], 5);
+    /// assert!(Tensor::new(HeapEngine::<i32>::new(vec![0; 5]), "(2,3):(3,1)".parse::<Layout>().unwrap()).is_err());
+    /// ```
     pub fn new(engine: E, layout: L) -> Result<Self> {
         Tensor::with_offset(engine, layout, 0)
     }
     /// The tensor whose element `L(0)` is at `offset` in the engine (a sub-view).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{HeapEngine, Tensor};
+    /// use cute_layout_core::Layout;
+    /// let e: HeapEngine<i32> = HeapEngine::new((0..12).collect());
+    /// let t = Tensor::with_offset(e, "3:4".parse::<Layout>().unwrap(), 2).unwrap(); // column 2 of a 3x4 row-major
+    /// assert_eq!(t.iter().copied().collect::<Vec<_>>(), vec![2, 6, 10]);
+    /// ```
     pub fn with_offset(engine: E, layout: L, offset: i64) -> Result<Self> {
         check_fits(&layout, offset, engine.as_slice().len())?;
         Ok(Tensor {
@@ -81,18 +117,54 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         })
     }
     /// The layout.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(3,4):(4,1)");
+    /// ```
     pub fn layout(&self) -> &L {
         &self.layout
     }
     /// The engine.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// use cute_layout_core::tensor::Engine;
+    /// assert_eq!(t.engine().as_slice().len(), 12);
+    /// ```
     pub fn engine(&self) -> &E {
         &self.engine
     }
     /// The engine, mutably.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let mut a: Vec<i32> = (0..12).collect();
+    /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// use cute_layout_core::tensor::EngineMut;
+    /// t.engine_mut().as_mut_slice()[0] = 9;
+    /// assert_eq!(t[(0, 0)], 9);
+    /// ```
     pub fn engine_mut(&mut self) -> &mut E {
         &mut self.engine
     }
     /// Engine, layout and offset back.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let (_engine, layout, offset) = t.slice((.., 2)).unwrap().into_parts();
+    /// assert_eq!((layout.to_string(), offset), ("(3):(4)".to_string(), 2));
+    /// ```
     pub fn into_parts(self) -> (E, L, i64) {
         (self.engine, self.layout, self.offset)
     }
@@ -101,15 +173,39 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         (&mut self.engine, &self.layout, self.offset)
     }
     /// Where `L(0)` sits in the engine.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.slice((2, ..)).unwrap().offset(), 8); // t(2,_) starts at element 8
+    /// ```
     pub fn offset(&self) -> i64 {
         self.offset
     }
     /// The number of elements (the layout's size).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.size(), 12);
+    /// ```
     pub fn size(&self) -> i64 {
         // Checked when the tensor was made.
         self.layout.size().unwrap_or(0)
     }
     /// The memory space's name (`"gmem"`, `"smem"`, `"rmem"`).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.memory_space(), "gmem");
+    /// ```
     pub fn memory_space(&self) -> &'static str {
         <E::Space as MemorySpace>::NAME
     }
@@ -119,6 +215,15 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         (self.offset + idx) as usize
     }
     /// The elements in colexicographic coordinate order (`t(0), t(1), ...`).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// // colexicographic: down the first column first
+    /// assert_eq!(t.iter().take(4).copied().collect::<Vec<_>>(), vec![0, 4, 8, 1]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = &E::Value> + '_ {
         let data = self.engine.as_slice();
         let off = self.offset;
@@ -129,11 +234,29 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
             .map(move |i| &data[(off + i) as usize])
     }
     /// The element at 1-D coordinate `i` (any layout); an error when `i` is outside `0..size`.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(*t.at(1).unwrap(), 4); // 1-D coordinate 1 is (1,0)
+    /// assert!(t.at(12).is_err());
+    /// ```
     pub fn at(&self, i: i64) -> Result<&E::Value> {
         let idx = self.index_1d(i)?;
         Ok(&self.engine.as_slice()[self.pos(idx)])
     }
     /// The element at 1-D coordinate `i`, mutably.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let mut a: Vec<i32> = (0..12).collect();
+    /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// *t.at_mut(1).unwrap() = -4;
+    /// assert_eq!(a[4], -4);
+    /// ```
     pub fn at_mut(&mut self, i: i64) -> Result<&mut E::Value>
     where
         E: EngineMut,
@@ -147,6 +270,15 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         super::index::index_1d(i, l.shape(), l.stride())
     }
     /// A read-only view of this tensor (same layout, borrowed elements).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let v = t.view();
+    /// assert_eq!(v[(2, 3)], 11);
+    /// ```
     pub fn view(&self) -> Tensor<ConstViewEngine<'_, E::Value, E::Space>, L> {
         Tensor {
             engine: ConstViewEngine::new(self.engine.as_slice()),
@@ -155,6 +287,16 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         }
     }
     /// A mutable view of this tensor.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let mut a: Vec<i32> = (0..12).collect();
+    /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let mut v = t.view_mut();
+    /// v[(2, 3)] = 0;
+    /// assert_eq!(a[11], 0);
+    /// ```
     pub fn view_mut(&mut self) -> Tensor<ViewEngine<'_, E::Value, E::Space>, L>
     where
         E: EngineMut,
@@ -168,6 +310,16 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
     /// The same elements seen through another layout (CuTe's `make_tensor(t.data(), layout)`),
     /// starting at this tensor's offset plus `offset`; an error when the layout reaches outside the
     /// storage.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let tr = t.relayout("(4,3):(1,4)".parse::<Layout>().unwrap(), 0).unwrap(); // the transpose
+    /// assert_eq!(tr[(3, 1)], 7);
+    /// assert!(t.relayout("13:1".parse::<Layout>().unwrap(), 0).is_err()); // past the storage
+    /// ```
     pub fn relayout<L2: TensorLayout>(&self, layout: L2, offset: i64) -> Result<View<'_, E, L2>> {
         let off = self
             .offset
@@ -180,6 +332,16 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         Tensor::with_offset(ConstViewEngine::new(self.engine.as_slice()), layout, off)
     }
     /// [`Tensor::relayout`], mutably.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let mut a: Vec<i32> = (0..12).collect();
+    /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// let mut diag = t.relayout_mut("3:5".parse::<Layout>().unwrap(), 0).unwrap();
+    /// diag[2] = -1;
+    /// assert_eq!(a[10], -1);
+    /// ```
     pub fn relayout_mut<L2: TensorLayout>(
         &mut self,
         layout: L2,
@@ -202,28 +364,79 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
 
 impl<E: Engine> Tensor<E, Layout> {
     /// The shape.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.shape().to_string(), "(3,4)");
+    /// ```
     pub fn shape(&self) -> &crate::IntTuple {
         self.layout.shape()
     }
     /// The stride.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.stride().to_string(), "(4,1)");
+    /// ```
     pub fn stride(&self) -> &crate::IntTuple {
         self.layout.stride()
     }
     /// Number of top-level modes.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.rank(), 2);
+    /// ```
     pub fn rank(&self) -> usize {
         self.layout.rank()
     }
     /// The index of a coordinate (1-D, R-D or natural), checked.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.index_of((1, 2)).unwrap(), 6);
+    /// assert!(t.index_of((3, 0)).is_err());
+    /// ```
     pub fn index_of<X: RtCoord>(&self, coord: X) -> Result<i64> {
         coord.index_in(self.layout.shape(), self.layout.stride())
     }
     /// The element at `coord` (1-D, R-D or natural); an error when the coordinate is out of range or
     /// does not fit the shape.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.get((1, 2)), Ok(&6));
+    /// assert!(t.get((1, 4)).is_err());
+    /// ```
     pub fn get<X: RtCoord>(&self, coord: X) -> Result<&E::Value> {
         let idx = self.index_of(coord)?;
         Ok(&self.engine.as_slice()[self.pos(idx)])
     }
     /// The element at `coord`, mutably.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::Layout;
+    /// let mut a: Vec<i32> = (0..12).collect();
+    /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// *t.get_mut((1, 2)).unwrap() = 0;
+    /// assert_eq!(a[6], 0);
+    /// ```
     pub fn get_mut<X: RtCoord>(&mut self, coord: X) -> Result<&mut E::Value>
     where
         E: EngineMut,
@@ -260,12 +473,30 @@ impl<E: Engine, S: typed::Congruent<D>, D: typed::IntTupleT> Tensor<E, typed::La
     /// The element at `coord` (1-D, R-D or natural, as [`typed::Coord`]); `None` when the index falls
     /// outside the storage. As in CuTe, the typed path does not check each mode of the coordinate:
     /// an out-of-range coordinate that still lands inside the storage reads another element.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::typed::{C, Layout};
+    /// let a: Vec<i32> = (0..12).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), Layout::new((C::<3>, C::<4>), (C::<4>, C::<1>))).unwrap();
+    /// assert_eq!(t.get((1, 2)), Some(&6));
+    /// assert_eq!(t.get((3, 0)), None); // index 12 is past the storage
+    /// ```
     #[inline(always)]
     pub fn get<X: typed::Coord<S, D>>(&self, coord: X) -> Option<&E::Value> {
         let i = self.offset.checked_add(self.layout.call(coord))?;
         self.engine.as_slice().get(usize::try_from(i).ok()?)
     }
     /// The element at `coord`, mutably.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::typed::{C, Layout};
+    /// let mut a: Vec<i32> = (0..12).collect();
+    /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), Layout::new((C::<3>, C::<4>), (C::<4>, C::<1>))).unwrap();
+    /// *t.get_mut((1, 2)).unwrap() = 0;
+    /// assert_eq!(a[6], 0);
+    /// ```
     #[inline(always)]
     pub fn get_mut<X: typed::Coord<S, D>>(&mut self, coord: X) -> Option<&mut E::Value>
     where
@@ -369,6 +600,11 @@ pub fn make_tensor_array<T: Default + Copy, const N: usize, L: TensorLayout>(
 
 impl<T, const N: usize> ArrayEngine<T, N> {
     /// The elements (an inherent alias of [`Engine::as_slice`] that needs no trait import).
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::ArrayEngine;
+    /// assert_eq!(ArrayEngine::new([1, 2, 3]).as_slice_ref(), &[1, 2, 3]);
+    /// ```
     pub fn as_slice_ref(&self) -> &[T] {
         self.as_slice()
     }

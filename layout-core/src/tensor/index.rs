@@ -21,6 +21,15 @@ pub(crate) fn index_1d(c: i64, shape: &IntTuple, stride: &IntTuple) -> Result<i6
 
 /// A coordinate into a run-time layout: an integer (1-D within the mode it meets), a tuple of
 /// coordinates (one per mode: R-D or natural), or an [`IntTuple`].
+///
+/// ```
+/// use cute_layout_core::tensor::RtCoord;
+/// use cute_layout_core::IntTuple;
+/// let (shape, stride) = ("(4,(3,2))".parse::<IntTuple>().unwrap(), "(1,(4,12))".parse::<IntTuple>().unwrap());
+/// assert_eq!(17.index_in(&shape, &stride).unwrap(), 17); // 1-D
+/// assert_eq!((1, 4).index_in(&shape, &stride).unwrap(), 17); // R-D
+/// assert_eq!((1, (1, 1)).index_in(&shape, &stride).unwrap(), 17); // natural
+/// ```
 pub trait RtCoord {
     /// The index of the coordinate in `shape:stride`; an error when it is out of range or its nesting
     /// does not fit the shape.
@@ -102,6 +111,13 @@ tuple_coord! {
 /// All indices of a run-time layout in colexicographic coordinate order, by an odometer over the
 /// flattened modes (additions only, no division). The innermost mode is kept in its own fields so
 /// that the common step touches no vector.
+///
+/// ```
+/// use cute_layout_core::Layout;
+/// use cute_layout_core::tensor::TensorLayout;
+/// let l: Layout = "(2,3):(3,1)".parse().unwrap();
+/// assert_eq!(l.indices().unwrap().collect::<Vec<_>>(), vec![0, 3, 1, 4, 2, 5]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Indices {
     inner_extent: i64,

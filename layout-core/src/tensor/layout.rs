@@ -9,6 +9,15 @@ use std::fmt;
 
 /// A layout a tensor can use: its size, its index range, a walk over all its indices in
 /// colexicographic order, and its run-time form for the algebra.
+///
+/// ```
+/// use cute_layout_core::Layout;
+/// use cute_layout_core::tensor::TensorLayout;
+/// let l: Layout = "(2,3):(3,1)".parse().unwrap();
+/// assert_eq!(TensorLayout::size(&l).unwrap(), 6);
+/// assert_eq!(l.bounds().unwrap(), Some((0, 5)));
+/// assert!(!l.is_static());
+/// ```
 pub trait TensorLayout: Clone + fmt::Display {
     /// The iterator over all indices.
     type Indices<'a>: Iterator<Item = i64>
@@ -46,6 +55,13 @@ impl TensorLayout for Layout {
 }
 
 /// The indices of a typed layout, `L(i)` for `i` in `0..size`.
+///
+/// ```
+/// use cute_layout_core::tensor::TensorLayout;
+/// use cute_layout_core::typed::{C, Layout};
+/// let l = Layout::new((C::<2>, C::<3>), (C::<3>, C::<1>));
+/// assert_eq!(l.indices().unwrap().collect::<Vec<_>>(), vec![0, 3, 1, 4, 2, 5]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct TypedIndices<'a, S, D> {
     layout: &'a typed::Layout<S, D>,

@@ -52,6 +52,16 @@ use crate::error::Result;
 /// CuTe's `make_fragment_like(t)`: an owning register tensor with the shape of `t` and the compact
 /// layout [`crate::make_fragment_like`] gives, elements `T::default()`. On the heap: a run-time layout has no size in its type;
 /// [`make_fragment_like_array`] gives an array fragment.
+///
+/// ```
+/// use cute_layout_core::tensor::{make_fragment_like, make_gmem_ptr, make_tensor};
+/// use cute_layout_core::Layout;
+/// let a = vec![1.0f32; 64];
+/// let g = make_tensor(make_gmem_ptr(&a[..]), "(_4,_8):(_8,_1)".parse::<Layout>().unwrap()).unwrap();
+/// let r = make_fragment_like::<f32, _, _>(&g).unwrap();
+/// assert_eq!(r.layout().to_string(), "(_4,(_8)):(_1,(_4))"); // as CuTe prints it
+/// assert_eq!((r.memory_space(), r[5]), ("rmem", 0.0));
+/// ```
 pub fn make_fragment_like<T: Default + Clone, E: Engine, L: TensorLayout>(
     t: &Tensor<E, L>,
 ) -> Result<Tensor<HeapEngine<T, Rmem>, Layout>> {

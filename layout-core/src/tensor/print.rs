@@ -85,6 +85,14 @@ where
 }
 
 /// CuTe's `print_tensor(t)`: the display of [`Tensor`] as a string.
+///
+/// ```
+/// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor, print_tensor};
+/// use cute_layout_core::Layout;
+/// let a: Vec<i32> = (0..6).collect();
+/// let t = make_tensor(make_gmem_ptr(&a[..]), "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+/// assert!(print_tensor(&t).starts_with("gmem o (2,3):(3,1):\n0 1 2\n3 4 5\n"));
+/// ```
 pub fn print_tensor<E: Engine, L: TensorLayout>(t: &Tensor<E, L>) -> String
 where
     E::Value: fmt::Display,

@@ -13,9 +13,24 @@ use crate::{Coord, Int, IntTuple, Layout};
 ///
 /// Built by [`s!`](crate::s) (`s![_, (1, _)]`), or from Rust values: an integer fixes a mode, `..`
 /// (`RangeFull`) or [`Underscore`] keeps it, tuples nest.
+///
+/// ```
+/// use cute_layout_core::tensor::{SliceCoord, Underscore};
+/// use cute_layout_core::s;
+/// assert_eq!(s![_, 3].to_string(), "(_,3)");
+/// assert_eq!(SliceCoord::from((Underscore, 3)), s![_, 3]);
+/// ```
 pub type SliceCoord = Coord;
 
 /// CuTe's `_` as a value (Rust reserves `_` itself; `..` works too).
+///
+/// ```
+/// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor, Underscore};
+/// use cute_layout_core::Layout;
+/// let a: Vec<i32> = (0..12).collect();
+/// let t = make_tensor(make_gmem_ptr(&a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+/// assert_eq!(t.slice((Underscore, 3)).unwrap().iter().copied().collect::<Vec<_>>(), vec![3, 7, 11]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Underscore;
 
@@ -183,6 +198,15 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         self.relayout(l, off)
     }
     /// [`Tensor::slice`], as a mutable view.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{fill, make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::{s, Layout};
+    /// let mut a = vec![0i32; 12];
+    /// let mut t = make_tensor(make_gmem_ptr(&mut a[..]), "(3,4):(4,1)".parse::<Layout>().unwrap()).unwrap();
+    /// fill(&mut t.slice_mut(s![1, _]).unwrap(), 7).unwrap(); // fill(t(1,_), 7)
+    /// assert_eq!(a, [0, 0, 0, 0, 7, 7, 7, 7, 0, 0, 0, 0]);
+    /// ```
     pub fn slice_mut(&mut self, c: impl Into<Coord>) -> Result<ViewMut<'_, E>>
     where
         E: EngineMut,
@@ -191,6 +215,14 @@ impl<E: Engine, L: TensorLayout> Tensor<E, L> {
         self.relayout_mut(l, off)
     }
     /// A view through [`dice_layout`]: the modes `c` fixes, at this tensor's offset.
+    ///
+    /// ```
+    /// use cute_layout_core::tensor::{make_gmem_ptr, make_tensor};
+    /// use cute_layout_core::{s, Layout};
+    /// let a: Vec<i32> = (0..6).collect();
+    /// let t = make_tensor(make_gmem_ptr(&a[..]), "(2,3):(3,1)".parse::<Layout>().unwrap()).unwrap();
+    /// assert_eq!(t.dice(s![1, _]).unwrap().layout().to_string(), "(2):(3)"); // keeps mode 0
+    /// ```
     pub fn dice(&self, c: impl Into<Coord>) -> Result<View<'_, E>> {
         let l = dice_layout(&c.into(), &self.layout().to_runtime())?;
         self.relayout(l, 0)

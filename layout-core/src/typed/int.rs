@@ -17,6 +17,12 @@ pub struct C<const N: i64>;
 
 impl<const N: i64> C<N> {
     /// The value `N`.
+    ///
+    /// ```
+    /// use cute_layout_core::typed::C;
+    /// const N: i64 = C::<16>::VALUE;
+    /// assert_eq!(N, 16);
+    /// ```
     pub const VALUE: i64 = N;
 }
 

@@ -30,6 +30,13 @@ pub struct Layout<S, D> {
 
 impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
     /// The layout `shape:stride`.
+    ///
+    /// ```
+    /// use cute_layout_core::typed::{C, Layout};
+    /// let l = Layout::new((C::<4>, C::<8>), (C::<8>, C::<1>)); // Layout<Shape<_4,_8>, Stride<_8,_1>>
+    /// assert_eq!(l.to_string(), "(_4,_8):(_8,_1)");
+    /// assert_eq!(std::mem::size_of_val(&l), 0);
+    /// ```
     #[inline(always)]
     pub const fn new(shape: S, stride: D) -> Self {
         Layout {
@@ -38,25 +45,52 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
         }
     }
     /// The shape.
+    ///
+    /// ```
+    /// use cute_layout_core::typed::{C, Layout};
+    /// let l = Layout::new((C::<4>, 8i64), (C::<1>, C::<4>)); // a dynamic extent
+    /// assert_eq!(l.shape().1, 8);
+    /// ```
     #[inline(always)]
     pub const fn shape(&self) -> &S {
         &self.__shape
     }
     /// The stride.
+    ///
+    /// ```
+    /// use cute_layout_core::typed::{C, Layout};
+    /// let l = Layout::new((C::<4>, C::<8>), (C::<8>, C::<1>));
+    /// assert_eq!(*l.stride(), (C::<8>, C::<1>));
+    /// ```
     #[inline(always)]
     pub const fn stride(&self) -> &D {
         &self.__stride
     }
     /// Number of top-level modes.
+    ///
+    /// ```
+    /// use cute_layout_core::typed::{C, Layout};
+    /// assert_eq!(Layout::new((C::<4>, (C::<2>, C::<3>)), (C::<1>, (C::<4>, C::<8>))).rank(), 2);
+    /// ```
     pub const fn rank(&self) -> usize {
         S::RANK
     }
     /// The size of the domain: the product of the shape.
+    ///
+    /// ```
+    /// use cute_layout_core::typed::{C, Layout};
+    /// assert_eq!(Layout::new((C::<4>, (C::<2>, 3i64)), (C::<1>, (C::<4>, C::<8>))).size(), 24);
+    /// ```
     #[inline(always)]
     pub fn size(&self) -> i64 {
         self.__shape.size()
     }
     /// The size of the codomain, `L(size - 1) + 1` as CuTe defines it.
+    ///
+    /// ```
+    /// use cute_layout_core::typed::{C, Layout};
+    /// assert_eq!(Layout::new((C::<4>, C::<8>), (C::<1>, C::<8>)).cosize(), 60); // 3 + 7*8 + 1
+    /// ```
     #[inline(always)]
     pub fn cosize(&self) -> i64 {
         self.call(self.size() - 1) + 1
@@ -76,6 +110,12 @@ impl<S: Congruent<D>, D: IntTupleT> Layout<S, D> {
         coord.index(&self.__shape, &self.__stride)
     }
     /// The run-time layout, losslessly (static leaves stay static).
+    ///
+    /// ```
+    /// use cute_layout_core::typed::{C, Layout};
+    /// let l = Layout::new((C::<4>, 8i64), (C::<1>, C::<4>));
+    /// assert_eq!(l.to_runtime(), "(_4,8):(_1,_4)".parse::<cute_layout_core::Layout>().unwrap());
+    /// ```
     pub fn to_runtime(&self) -> crate::Layout {
         match crate::Layout::new(self.__shape.to_int_tuple(), self.__stride.to_int_tuple()) {
             Ok(l) => l,

@@ -29,6 +29,12 @@ const TABLES: &[(Table, &[&str])] = &[
 ];
 
 /// Every operation name the notation knows.
+///
+/// ```
+/// use cute_layout_core::notation::operation_names;
+/// let names = operation_names();
+/// assert!(["composition", "complement", "logical_divide", "right_inverse"].iter().all(|n| names.contains(n)));
+/// ```
 pub fn operation_names() -> Vec<&'static str> {
     TABLES
         .iter()
@@ -74,6 +80,12 @@ fn nearest(name: &str) -> Option<String> {
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.
+///
+/// ```
+/// use cute_layout_core::notation::edit_distance;
+/// assert_eq!(edit_distance("compositon", "composition"), 1);
+/// assert_eq!(edit_distance("", "abc"), 3);
+/// ```
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
