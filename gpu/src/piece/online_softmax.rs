@@ -31,6 +31,12 @@ pub fn mma_index(name: &str, mi: &str, nj: &str, v: i64) -> String {
     format!("{name}[{mi}][{nj}][{v}]")
 }
 
+/// `name[nj * 4 + v]`: wgmma accumulators declared `float name[N/2]`, as `N/8` atoms of the `64 x 8`
+/// fragment's 4 values (checked by [`crate::atom::gmma_n8_values`]); one atom along m.
+pub fn gmma_index(name: &str, _mi: &str, nj: &str, v: i64) -> String {
+    format!("{name}[({nj}) * 4 + {v}]")
+}
+
 /// The online softmax of one accumulator fragment type.
 #[derive(Clone, Debug)]
 pub struct OnlineSoftmax {
