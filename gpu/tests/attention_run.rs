@@ -278,10 +278,15 @@ mod attention_run {
         (2.0 * u + 2f64.powi(-16) + sk as f64 * 2f64.powi(-22)) * vmax
     }
 
-    fn with_gpu(test: &str, f: impl FnOnce(&Arc<CudaStream>, &Attention)) {
+    /// Runs `f` with the default handle (the Hopper kernel on an sm_90 device) and with the mma.sync
+    /// kernel only, so that on an H100 both paths run every case.
+    fn with_gpu(test: &str, f: impl Fn(&Arc<CudaStream>, &Attention)) {
         if let Some(s) = stream(test) {
-            let attn = Attention::new(&s).unwrap();
-            f(&s, &attn);
+            for sm90 in [true, false] {
+                let attn = Attention::new(&s).unwrap().with_sm90(sm90);
+                eprintln!("{test}: Hopper kernel allowed: {sm90}");
+                f(&s, &attn);
+            }
             let failures = FAILURES.with(|f| f.take());
             assert!(
                 failures.is_empty(),
@@ -366,6 +371,79 @@ mod attention_run {
                 );
             }
         });
+    }
+
+    /// Many key blocks (the K/V ring wraps several times), causal tile skipping, Sq != Sk.
+    #[test]
+    fn long_sequences() {
+        with_gpu("long_sequences", |s, a| {
+            for d in [64, 128, 256] {
+                for causal in [false, true] {
+                    check::<half::bf16>(
+                        s,
+                        a,
+                        &Case {
+                            b: 1,
+                            ..case(700, 700, d, causal)
+                        },
+                    );
+                    check::<half::f16>(
+                        s,
+                        a,
+                        &Case {
+                            b: 1,
+                            hq: 4,
+                            hkv: 1,
+                            bhsd: true,
+                            ..case(300, 1000, d, causal)
+                        },
+                    );
+                }
+            }
+        });
+    }
+
+    /// On an sm_90 device the default handle runs the Hopper kernel (not varlen), and the mma.sync one
+    /// when told to or for varlen.
+    #[test]
+    fn hopper_kernel_is_chosen_on_sm90() {
+        use cute_gpu::attention::plan::{Request, plan};
+        let Some(s) = stream("hopper_kernel_is_chosen_on_sm90") else {
+            return;
+        };
+        let l = bshd(2, 100, 4, 128).unwrap();
+        let lv = bshd(1, 100, 4, 128).unwrap();
+        let cu = [0, 100];
+        let r = Request {
+            q: &l,
+            k: &l,
+            v: &l,
+            o: &l,
+            dtype: DType::BF16,
+            scale: None,
+            causal: true,
+            varlen: None,
+        };
+        let rv = Request {
+            q: &lv,
+            k: &lv,
+            v: &lv,
+            o: &lv,
+            varlen: Some((&cu, &cu)),
+            ..r.clone()
+        };
+        for sm90 in [true, false] {
+            let a = Attention::new(&s).unwrap().with_sm90(sm90);
+            let name = a.kernel_name(&plan(&r).unwrap()).unwrap();
+            let varlen = a.kernel_name(&plan(&rv).unwrap()).unwrap();
+            eprintln!(
+                "{} sm90 {sm90}: {name}, varlen {varlen}",
+                a.runtime().arch()
+            );
+            let hopper = sm90 && a.runtime().arch() == "sm_90a";
+            assert_eq!(name.starts_with("cute_attention90_"), hopper, "{name}");
+            assert!(varlen.starts_with("cute_attention_"), "{varlen}");
+        }
     }
 
     #[test]

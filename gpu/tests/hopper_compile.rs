@@ -225,6 +225,9 @@ fn attention_sm90_compiles_without_spills() {
                 if only.as_deref().is_some_and(|o| !k.name.contains(o)) {
                     continue;
                 }
+                if let Ok(dir) = std::env::var("CUTE_ATTN_DUMP") {
+                    std::fs::write(format!("{dir}/{}.cu", k.name), &k.source).unwrap();
+                }
                 match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
                     Ok(c) => {
                         eprintln!(
