@@ -281,10 +281,25 @@ mod attention_run {
     /// Runs `f` with the default handle (the Hopper kernel on an sm_90 device) and with the mma.sync
     /// kernel only, so that on an H100 both paths run every case.
     fn with_gpu(test: &str, f: impl Fn(&Arc<CudaStream>, &Attention)) {
+        with_gpu_variants(test, &[(true, true, true), (false, true, true)], f)
+    }
+
+    /// [`with_gpu`] over the Hopper kernel's schedules too: `(Hopper allowed, overlap, ping-pong)`.
+    fn with_gpu_variants(
+        test: &str,
+        variants: &[(bool, bool, bool)],
+        f: impl Fn(&Arc<CudaStream>, &Attention),
+    ) {
         if let Some(s) = stream(test) {
-            for sm90 in [true, false] {
-                let attn = Attention::new(&s).unwrap().with_sm90(sm90);
-                eprintln!("{test}: Hopper kernel allowed: {sm90}");
+            for &(sm90, overlap, pingpong) in variants {
+                let attn = Attention::new(&s)
+                    .unwrap()
+                    .with_sm90(sm90)
+                    .with_sm90_schedule(overlap, pingpong)
+                    .unwrap();
+                eprintln!(
+                    "{test}: Hopper kernel allowed: {sm90} (overlap {overlap}, ping-pong {pingpong})"
+                );
                 f(&s, &attn);
             }
             let failures = FAILURES.with(|f| f.take());
@@ -310,21 +325,30 @@ mod attention_run {
 
     #[test]
     fn different_lengths_bhsd_d128() {
-        with_gpu("different_lengths_bhsd_d128", |s, a| {
-            for (sq, sk) in [(17, 129), (129, 17), (127, 256), (256, 1), (1, 256)] {
-                for causal in [false, true] {
-                    check::<half::bf16>(
-                        s,
-                        a,
-                        &Case {
-                            bhsd: true,
-                            ..case(sq, sk, 128, causal)
-                        },
-                    );
-                    check::<half::f16>(s, a, &case(sq, sk, 128, causal));
+        with_gpu_variants(
+            "different_lengths_bhsd_d128",
+            &[
+                (true, true, true),
+                (true, true, false),
+                (true, false, false),
+                (false, true, true),
+            ],
+            |s, a| {
+                for (sq, sk) in [(17, 129), (129, 17), (127, 256), (256, 1), (1, 256)] {
+                    for causal in [false, true] {
+                        check::<half::bf16>(
+                            s,
+                            a,
+                            &Case {
+                                bhsd: true,
+                                ..case(sq, sk, 128, causal)
+                            },
+                        );
+                        check::<half::f16>(s, a, &case(sq, sk, 128, causal));
+                    }
                 }
-            }
-        });
+            },
+        );
     }
 
     #[test]
@@ -376,31 +400,40 @@ mod attention_run {
     /// Many key blocks (the K/V ring wraps several times), causal tile skipping, Sq != Sk.
     #[test]
     fn long_sequences() {
-        with_gpu("long_sequences", |s, a| {
-            for d in [64, 128, 256] {
-                for causal in [false, true] {
-                    check::<half::bf16>(
-                        s,
-                        a,
-                        &Case {
-                            b: 1,
-                            ..case(700, 700, d, causal)
-                        },
-                    );
-                    check::<half::f16>(
-                        s,
-                        a,
-                        &Case {
-                            b: 1,
-                            hq: 4,
-                            hkv: 1,
-                            bhsd: true,
-                            ..case(300, 1000, d, causal)
-                        },
-                    );
+        with_gpu_variants(
+            "long_sequences",
+            &[
+                (true, true, true),
+                (true, true, false),
+                (true, false, false),
+                (false, true, true),
+            ],
+            |s, a| {
+                for d in [64, 128, 256] {
+                    for causal in [false, true] {
+                        check::<half::bf16>(
+                            s,
+                            a,
+                            &Case {
+                                b: 1,
+                                ..case(700, 700, d, causal)
+                            },
+                        );
+                        check::<half::f16>(
+                            s,
+                            a,
+                            &Case {
+                                b: 1,
+                                hq: 4,
+                                hkv: 1,
+                                bhsd: true,
+                                ..case(300, 1000, d, causal)
+                            },
+                        );
+                    }
                 }
-            }
-        });
+            },
+        );
     }
 
     /// On an sm_90 device the default handle runs the Hopper kernel (not varlen), and the mma.sync one

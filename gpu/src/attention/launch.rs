@@ -62,6 +62,8 @@ pub struct Attention {
     kernels90: Mutex<HashMap<Sm90AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
     tiles: HashMap<i64, Tiles>,
     sm90: bool,
+    /// The Hopper kernel's schedule: (intra-warp-group overlap, ping-pong).
+    schedule: (bool, bool),
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -84,7 +86,21 @@ impl Attention {
             kernels90: Mutex::new(HashMap::new()),
             tiles: HashMap::new(),
             sm90: true,
+            schedule: (true, true),
         })
+    }
+
+    /// The same handle with the Hopper kernel's schedule: intra-warp-group overlap of softmax and
+    /// wgmma, and the ping-pong of the consumer warp groups (which needs the overlap); both by default.
+    /// An impossible choice (ping-pong without overlap) is an error here.
+    pub fn with_sm90_schedule(mut self, overlap: bool, pingpong: bool) -> Result<Attention> {
+        generate_attention_sm90(&Sm90AttentionConfig {
+            overlap,
+            pingpong,
+            ..Sm90AttentionConfig::new(crate::DType::BF16, 128, false)
+        })?;
+        self.schedule = (overlap, pingpong);
+        Ok(self)
     }
 
     /// The same handle with the Hopper kernel ([`crate::kernels::attention_sm90`]) allowed (the default)

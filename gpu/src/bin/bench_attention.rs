@@ -5,8 +5,9 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--tiles D:BMxBN[:qsmem]]...` (quick: one round
-//! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]...` (quick: one round
+//! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
+//! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles).
 
 #[cfg(not(feature = "cuda"))]
@@ -60,6 +61,15 @@ mod bench {
         stream: &std::sync::Arc<cudarc::driver::CudaStream>,
     ) -> Result<Vec<(String, Option<i64>, Attention)>> {
         let mut out = vec![("default".to_string(), None, Attention::new(stream)?)];
+        if args.iter().any(|a| a == "--schedules") {
+            for (label, overlap, pingpong) in [("nopp", true, false), ("serial", false, false)] {
+                out.push((
+                    label.to_string(),
+                    None,
+                    Attention::new(stream)?.with_sm90_schedule(overlap, pingpong)?,
+                ));
+            }
+        }
         if args.iter().any(|a| a == "--sm80") {
             out.push((
                 "sm80".to_string(),

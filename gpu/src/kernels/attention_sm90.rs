@@ -56,6 +56,12 @@ pub struct Sm90AttentionConfig {
     pub causal: bool,
     /// Keys per K/V tile (64 or 128).
     pub block_n: i64,
+    /// Intra-warp-group overlap: `S(j) = Q·K(j)ᵀ` is issued before `O += P(j-1)·V(j-1)`, and the softmax
+    /// of `S(j)` runs while that `P·V` is in flight (O is rescaled after it).
+    pub overlap: bool,
+    /// Ping-pong of the two consumer warp groups (with `overlap`): named barriers make them take turns
+    /// issuing their wgmmas, so one's softmax runs under the other's GEMMs.
+    pub pingpong: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -66,6 +72,8 @@ impl Sm90AttentionConfig {
             head_dim,
             causal,
             block_n: if head_dim == 256 { 64 } else { 128 },
+            overlap: true,
+            pingpong: true,
         }
     }
 
@@ -73,14 +81,17 @@ impl Sm90AttentionConfig {
         if !self.dtype.is_half()
             || ![64, 128, 256].contains(&self.head_dim)
             || ![64, 128].contains(&self.block_n)
+            || (self.pingpong && !self.overlap)
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}: f16/bf16, d 64|128|256, block_n 64|128",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n 64|128, ping-pong needs overlap",
                     self.dtype.name(),
                     self.head_dim,
-                    self.block_n
+                    self.block_n,
+                    self.overlap,
+                    self.pingpong
                 ),
             );
         }
@@ -137,12 +148,17 @@ impl Operands {
 
 fn name(cfg: &Sm90AttentionConfig) -> String {
     format!(
-        "cute_attention90_{}_d{}_{}x{}{}",
+        "cute_attention90_{}_d{}_{}x{}{}{}",
         cfg.dtype.name(),
         cfg.head_dim,
         BLOCK_M,
         cfg.block_n,
-        if cfg.causal { "_causal" } else { "" }
+        if cfg.causal { "_causal" } else { "" },
+        match (cfg.overlap, cfg.pingpong) {
+            (false, _) => "_serial",
+            (true, false) => "_nopp",
+            (true, true) => "",
+        }
     )
 }
 
@@ -337,14 +353,14 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     )
 }
 
-/// `S = Q·Kᵀ` of the consumer's 64 rows and the stage's keys: d/16 wgmmas (descriptors advanced by the
-/// stage layouts' offsets: per k16 within a 64-column chunk, per chunk).
-fn scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
+/// Issues `S = Q·Kᵀ` of the consumer's 64 rows and stage `s`'s keys once K has landed: d/16 wgmmas
+/// (descriptors advanced by the stage layouts' offsets: per k16 within a 64-column chunk, per chunk),
+/// one group, not waited for.
+fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (bn, d) = (cfg.block_n, cfg.head_dim);
     let steps = CHUNK / ops.q.mma_k;
     let mut c = format!(
-        "      float sc[{}];\n#pragma unroll\n      for (int i = 0; i < {}; ++i) sc[i] = 0.f;\n      mbar_wait(k_full + 8 * s, phase);\n      fence_acc(sc);\n      {}\n",
-        bn / 2,
+        "#pragma unroll\n      for (int i = 0; i < {}; ++i) sc[i] = 0.f;\n      mbar_wait(k_full + 8 * s, phase);\n      fence_acc(sc);\n      {}\n",
         bn / 2,
         wgmma::FENCE
     );
@@ -357,64 +373,59 @@ fn scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
             ch * ops.chunk[1] + k * ops.k.k_step
         );
     }
-    c += &format!(
-        "      {}\n      {}\n      fence_acc(sc);\n",
-        wgmma::COMMIT,
-        wgmma::wait(0)
-    );
-    c
+    c + &format!("      {}\n", wgmma::COMMIT)
 }
 
-/// P packed into A registers (the register map of [`gmma_accumulator_as_a`]), then `O += P·V`.
-fn accumulate(cfg: &Sm90AttentionConfig, ops: &Operands) -> Result<String> {
-    let (bn, d) = (cfg.block_n, cfg.head_dim);
+/// Waits until at most `pending` wgmma groups are in flight, then fences the accumulators `acc`.
+fn wait(pending: u32, acc: &str) -> String {
+    format!("      {}\n      fence_acc({acc});\n", wgmma::wait(pending))
+}
+
+/// P packed into A registers `p` (the register map of [`gmma_accumulator_as_a`]).
+fn pack_p(cfg: &Sm90AttentionConfig) -> Result<String> {
     let pack = pack_fn(cfg.dtype);
-    let map = gmma_accumulator_as_a(bn)?;
-    let mut c = format!(
-        "      u32 p[{}][4];   // P = the accumulators as A fragments (atom::gmma_accumulator_as_a)\n",
-        bn / 16
-    );
-    for (kk, regs) in map.iter().enumerate() {
+    let mut c =
+        "      // P = the accumulators as A fragments (atom::gmma_accumulator_as_a)\n".to_string();
+    for (kk, regs) in gmma_accumulator_as_a(cfg.block_n)?.iter().enumerate() {
         for (r, [v0, v1]) in regs.iter().enumerate() {
             c += &format!("      p[{kk}][{r}] = {pack}(sc[{v0}], sc[{v1}]);\n");
         }
     }
-    c += &format!(
-        "      mbar_wait(v_full + 8 * s, phase);\n      fence_acc(o);\n      {}\n",
+    Ok(c)
+}
+
+/// Issues `O += P·V` over the stage `st` (V at `vs`, landed in phase `ph`): bn/16 register-A wgmmas, one
+/// group, not waited for.
+fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str, &str)) -> String {
+    let (bn, d) = (cfg.block_n, cfg.head_dim);
+    let mut c = format!(
+        "      mbar_wait(v_full + 8 * {st}, {ph});\n      fence_acc(o);\n      {}\n",
         wgmma::FENCE
     );
     let steps = CHUNK / ops.v.mma_k;
     for kk in 0..bn / 16 {
         let (ch, k) = (kk / steps, kk % steps);
         c += &format!(
-            "      wgmma_rs_m64n{d}k16(o, p[{kk}], smem_desc_v(vs_ + {}u));\n",
+            "      wgmma_rs_m64n{d}k16(o, p[{kk}], smem_desc_v({vs} + {}u));\n",
             ch * ops.chunk[2] + k * ops.v.k_step
         );
     }
-    c += &format!(
-        "      {}\n      {}\n      fence_acc(o);\n      if (tid == 0) mbar_arrive(empty + 8 * s);   // K and V of this stage are read\n",
-        wgmma::COMMIT,
-        wgmma::wait(0)
-    );
-    Ok(c)
+    c + &format!("      {}\n", wgmma::COMMIT)
 }
 
-/// The consumers' key-block loop: S, mask (only where needed), online softmax, P·V.
-fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let (bn, d) = (cfg.block_n, cfg.head_dim);
-    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
-    let mut c = format!(
-        "    float o[{}];\n#pragma unroll\n    for (int i = 0; i < {}; ++i) o[i] = 0.f;\n",
-        d / 2,
-        d / 2
-    );
-    c += &softmax.declare();
-    c += &format!(
-        "    mbar_wait(q_bar, 0);\n    for (int j = 0; j < NB; ++j) {{\n      const u32 s = j % {STAGES}, phase = (j / {STAGES}) & 1;\n      const int n0 = j * {bn};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n",
+/// The stage of key block `j`: ring slot, phase, first key, K and V addresses.
+fn stage(cfg: &Sm90AttentionConfig, ops: &Operands, j: &str) -> String {
+    format!(
+        "      const u32 s = ({j}) % {STAGES}, phase = (({j}) / {STAGES}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
+        cfg.block_n,
         ops.k_bytes(),
         ops.v_bytes()
-    );
-    c += &scores(cfg, ops);
+    )
+}
+
+/// The mask of block `n0` where it is needed (the sequence end, the causal diagonal of this consumer's rows).
+fn mask(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
+    let bn = cfg.block_n;
     let needs = if cfg.causal {
         format!(
             "n0 + {bn} > sk || n0 + {} > m0 + cw * {WG_ROWS} + sk - sq",
@@ -436,13 +447,115 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
         atom: (WG_ROWS, 8),
         index: gmma_index,
     };
-    c += &format!(
+    Ok(format!(
         "      if ({needs}) {{\n{}      }}\n",
         mask.emit("sc", &format!("m0 + cw * {WG_ROWS}"), "n0", &limit)?
+    ))
+}
+
+const RELEASE: &str =
+    "      if (tid == 0) mbar_arrive(empty + 8 * s);   // K and V of this stage are read\n";
+
+/// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
+fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
+    c += &stage(cfg, ops, "j");
+    c += &issue_scores(cfg, ops);
+    c += &wait(0, "sc");
+    c += &mask(cfg, f)?;
+    c += &softmax.update("sc", cfg.block_n / 8, "o", cfg.head_dim / 8, "scale_log2");
+    c += &pack_p(cfg)?;
+    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
+    c += &wait(0, "o");
+    c += RELEASE;
+    Ok(c + "    }\n")
+}
+
+/// Intra-warp-group overlap (FlashAttention 3): block 0's S and softmax; then per block j, S(j) issued,
+/// P(j-1)·V(j-1) issued, S(j) waited for, its mask and softmax while P·V runs, P·V waited for, stage
+/// j-1 released, O rescaled, P(j) packed; the last P·V at the end.
+fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
+    let mut c = softmax.declare_corr();
+    c += "    if (NB > 0) {  // block 0: S, softmax, P\n";
+    c += &stage(cfg, ops, "0");
+    let (before, after) = turn(cfg, "0");
+    c += &before;
+    c += &issue_scores(cfg, ops);
+    c += &after;
+    c += &wait(0, "sc");
+    c += &mask(cfg, f)?;
+    c += &softmax.update_scores("sc", s_n, "scale_log2");
+    c += &pack_p(cfg)?;
+    c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
+    c += &stage(cfg, ops, "j");
+    c += &format!(
+        "      const u32 sp = (j - 1) % {STAGES}, php = ((j - 1) / {STAGES}) & 1, vsp = v_s + sp * {}u;\n",
+        ops.v_bytes()
     );
-    c += &softmax.update("sc", bn / 8, "o", d / 8, "scale_log2");
-    c += &accumulate(cfg, ops)?;
-    c += "    }\n";
+    let (before, after) = turn(cfg, "j");
+    c += &before;
+    c += &issue_scores(cfg, ops);
+    c += &issue_pv(cfg, ops, ("sp", "php", "vsp"));
+    c += &after;
+    c += &wait(1, "sc");
+    c += &mask(cfg, f)?;
+    c += &softmax.update_scores("sc", s_n, "scale_log2");
+    c += &wait(0, "o");
+    c += "      if (tid == 0) mbar_arrive(empty + 8 * sp);   // K and V of block j-1 are read\n";
+    c += &softmax.rescale("o", o_n);
+    c += &pack_p(cfg)?;
+    c += "    }\n    if (NB > 0) {  // the last block's P·V\n";
+    c += &stage(cfg, ops, "NB - 1");
+    let (before, after) = turn(cfg, "NB");
+    c += &before;
+    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
+    c += &after;
+    c += &wait(0, "o");
+    c += RELEASE;
+    Ok(c + "    }\n")
+}
+
+/// Ping-pong: the turns of issuing wgmmas, phase `k` of `NB + 1` (block 0's S; S(j) with P·V(j-1); the
+/// last P·V). Consumer 0 waits for consumer 1's previous phase (named barrier 1) except in phase 0, and
+/// hands over (barrier 2) after each; consumer 1 waits for consumer 0's phase (2) and hands back (1)
+/// except after its last, so the arrivals and waits of each barrier pair up.
+fn turn(cfg: &Sm90AttentionConfig, k: &str) -> (String, String) {
+    if !cfg.pingpong {
+        return (String::new(), String::new());
+    }
+    (
+        format!(
+            "      if (cw == 1 || ({k}) > 0) {}   // ping-pong: my turn to issue\n",
+            sync::named_barrier_sync("cw == 0 ? 1 : 2", 256)
+        ),
+        format!(
+            "      if (cw == 0 || ({k}) < NB) {}   // the other consumer's turn\n",
+            sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256)
+        ),
+    )
+}
+
+/// The consumers' key-block loop and the final `1/l`.
+fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let (bn, d) = (cfg.block_n, cfg.head_dim);
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let mut c = format!(
+        "    float o[{}];\n#pragma unroll\n    for (int i = 0; i < {}; ++i) o[i] = 0.f;\n    float sc[{}];\n    u32 p[{}][4];\n",
+        d / 2,
+        d / 2,
+        bn / 2,
+        bn / 16
+    );
+    c += &softmax.declare();
+    c += "    mbar_wait(q_bar, 0);\n";
+    c += &if cfg.overlap {
+        overlapped_loop(cfg, ops, f)?
+    } else {
+        serial_loop(cfg, ops, f)?
+    };
     c += &softmax.finalize("o", d / 8, "scale_log2");
     Ok(c)
 }
