@@ -397,43 +397,74 @@ mod attention_run {
         });
     }
 
-    /// Many key blocks (the K/V ring wraps several times), causal tile skipping, Sq != Sk.
+    /// Many key blocks (the K/V ring wraps several times), causal tile skipping, Sq != Sk, GQA; every
+    /// schedule of the Hopper kernel.
+    fn long_sequences(d: i64) {
+        let test = format!("long_sequences_d{d}");
+        with_gpu_variants(&test, ALL_SCHEDULES, |s, a| {
+            for causal in [false, true] {
+                check::<half::bf16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        ..case(520, 520, d, causal)
+                    },
+                );
+                check::<half::f16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        hq: 2,
+                        hkv: 1,
+                        bhsd: true,
+                        ..case(200, 900, d, causal)
+                    },
+                );
+            }
+        });
+    }
+
+    /// (Hopper allowed, overlap, ping-pong): the Hopper kernel's three schedules and the mma.sync kernel.
+    const ALL_SCHEDULES: &[(bool, bool, bool)] = &[
+        (true, true, true),
+        (true, true, false),
+        (true, false, false),
+        (false, true, true),
+    ];
+
+    /// A few small cases over every schedule (the racecheck case: ping-pong barriers, the ring).
     #[test]
-    fn long_sequences() {
-        with_gpu_variants(
-            "long_sequences",
-            &[
-                (true, true, true),
-                (true, true, false),
-                (true, false, false),
-                (false, true, true),
-            ],
-            |s, a| {
-                for d in [64, 128, 256] {
-                    for causal in [false, true] {
-                        check::<half::bf16>(
-                            s,
-                            a,
-                            &Case {
-                                b: 1,
-                                ..case(700, 700, d, causal)
-                            },
-                        );
-                        check::<half::f16>(
-                            s,
-                            a,
-                            &Case {
-                                b: 1,
-                                hq: 4,
-                                hkv: 1,
-                                bhsd: true,
-                                ..case(300, 1000, d, causal)
-                            },
-                        );
-                    }
-                }
-            },
-        );
+    fn schedules_small() {
+        with_gpu_variants("schedules_small", ALL_SCHEDULES, |s, a| {
+            for causal in [false, true] {
+                check::<half::bf16>(s, a, &case(129, 300, 64, causal));
+                check::<half::f16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        ..case(300, 129, 128, causal)
+                    },
+                );
+            }
+        });
+    }
+
+    #[test]
+    fn long_sequences_d64() {
+        long_sequences(64);
+    }
+
+    #[test]
+    fn long_sequences_d128() {
+        long_sequences(128);
+    }
+
+    #[test]
+    fn long_sequences_d256() {
+        long_sequences(256);
     }
 
     /// On an sm_90 device the default handle runs the Hopper kernel (not varlen), and the mma.sync one

@@ -2,9 +2,10 @@
 //! and the log-sum-exp of each row, with TMA, mbarriers and `wgmma`.
 //!
 //! - One CTA per (128 query rows, head, batch): a producer warp group (one thread issues the TMA loads:
-//!   Q once, then K and V tiles of `block_n` keys into a 2-stage ring, each with its own full mbarrier,
-//!   one empty mbarrier per stage) and two consumer warp groups of 64 query rows each
-//!   ([`crate::piece::tma_mainloop`]'s roles, `setmaxnreg` 24 / 240).
+//!   Q once, then K and V tiles of `block_n` keys into a 2-stage ring, K and V each with their own full
+//!   and empty mbarriers, so a K slot is free again as soon as its `Q·Kᵀ` is done, before the `P·V`) and
+//!   two consumer warp groups of 64 query rows each ([`crate::piece::tma_mainloop`]'s roles,
+//!   `setmaxnreg` 24 / 240).
 //! - The tensor maps view Q, K, V as `(D, S, H, B)` (4-D, strides from the layouts): rows past a sequence
 //!   are zero-filled by the TMA unit, never read from the next batch or head.
 //! - `S = Q·Kᵀ`: `wgmma m64n{block_n}k16` with both operands K-major in shared memory (the 128-byte
@@ -142,7 +143,7 @@ impl Operands {
     }
     /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, the mbarriers.
     fn smem(&self) -> i64 {
-        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * (1 + 3 * STAGES)
+        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * (1 + 4 * STAGES)
     }
 }
 
@@ -261,11 +262,12 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
   const u32 k_s = q_s + {qb}u, v_s = k_s + {STAGES}u * {kb}u;
   const u32 q_bar = v_s + {STAGES}u * {vb}u;    // Q landed (count 1 + tx)
   const u32 k_full = q_bar + 8u, v_full = k_full + {STAGES}u * 8u;   // K, V of a stage landed
-  const u32 empty = v_full + {STAGES}u * 8u;    // both consumers are done with a stage (count {CONSUMERS})
+  // both consumers are done with a stage's K, V (count {CONSUMERS})
+  const u32 k_empty = v_full + {STAGES}u * 8u, v_empty = k_empty + {STAGES}u * 8u;
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
     mbar_init(q_bar, 1);
-    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(empty + 8 * s, {CONSUMERS}); }}
+    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
     {}
     {} {} {}
   }}
@@ -310,7 +312,7 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         );
     }
     loads += &format!(
-        "        mbar_expect_tx(v_full + 8 * s, {}u);\n",
+        "        mbar_wait(v_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(v_full + 8 * s, {}u);\n",
         ops.v_bytes()
     );
     for c in 0..nk {
@@ -341,7 +343,7 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
 {q_loads}      for (int j = 0; j < NB; ++j) {{
         const u32 s = j % {STAGES}, phase = (j / {STAGES}) & 1;
         const int n0 = j * {bn};
-        mbar_wait(empty + 8 * s, phase ^ 1u);
+        mbar_wait(k_empty + 8 * s, phase ^ 1u);
         mbar_expect_tx(k_full + 8 * s, {}u);
 {loads}      }}
     }}
@@ -453,8 +455,12 @@ fn mask(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     ))
 }
 
-const RELEASE: &str =
-    "      if (tid == 0) mbar_arrive(empty + 8 * s);   // K and V of this stage are read\n";
+/// The consumer's arrival on the empty barrier of K or V (`which`) of stage `st`: that slot is read.
+fn release(which: &str, st: &str) -> String {
+    format!(
+        "      if (tid == 0) mbar_arrive({which}_empty + 8 * {st});   // this {which} slot is read\n"
+    )
+}
 
 /// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
 fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -463,12 +469,13 @@ fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resul
     c += &stage(cfg, ops, "j");
     c += &issue_scores(cfg, ops);
     c += &wait(0, "sc");
+    c += &release("k", "s");
     c += &mask(cfg, f)?;
     c += &softmax.update("sc", cfg.block_n / 8, "o", cfg.head_dim / 8, "scale_log2");
     c += &pack_p(cfg)?;
     c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
     c += &wait(0, "o");
-    c += RELEASE;
+    c += &release("v", "s");
     Ok(c + "    }\n")
 }
 
@@ -486,6 +493,7 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &issue_scores(cfg, ops);
     c += &after;
     c += &wait(0, "sc");
+    c += &release("k", "s");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &pack_p(cfg)?;
@@ -501,10 +509,11 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &issue_pv(cfg, ops, ("sp", "php", "vsp"));
     c += &after;
     c += &wait(1, "sc");
+    c += &release("k", "s");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &wait(0, "o");
-    c += "      if (tid == 0) mbar_arrive(empty + 8 * sp);   // K and V of block j-1 are read\n";
+    c += &release("v", "sp");
     c += &softmax.rescale("o", o_n);
     c += &pack_p(cfg)?;
     c += "    }\n    if (NB > 0) {  // the last block's P·V\n";
@@ -514,7 +523,7 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
     c += &after;
     c += &wait(0, "o");
-    c += RELEASE;
+    c += &release("v", "s");
     Ok(c + "    }\n")
 }
 
