@@ -185,6 +185,7 @@ fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<Str
     ] {
         c += &format!("{}\n//   x {n} chunk(s)\n", op.doc);
     }
+    c += "// TMA here: rank-4 maps (D, S, H, B) of Q, K, V (strides from the layouts, box extent 1 in H, B):\n//   a box at {64*chunk (+64j for V's MN boxes), first row, head, batch}; rows past S zero-filled\n";
     c += &format!(
         "// accumulators: gmma_c_layout(n) = n/8 copies of gmma_c_layout(8) as coordinates {} (atom::gmma_n8_values)\n",
         f.layout
