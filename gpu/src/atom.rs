@@ -278,3 +278,83 @@ pub fn accumulator_as_a(mma: &MmaTraits) -> Result<Vec<[(i64, i64); 2]>> {
     }
     Ok(out)
 }
+
+/// The register map of P from a wgmma accumulator into the A operand of a register-A wgmma (`_RS`), the
+/// wgmma form of [`accumulator_as_a`]: for each k16 block `kk` of the `64 x n` accumulator (columns
+/// `16kk..16kk+16` as A's `k`), each of A's 4 registers of value pairs, the two accumulator values
+/// (indices into the thread's `n/2` f32 values) it packs. Derived from `gmma_c_layout(n)` and
+/// `gmma_a_register_layout(16)` as coordinates, checked for every thread of the warp group.
+///
+/// ```
+/// let map = cute_gpu::atom::gmma_accumulator_as_a(32).unwrap();
+/// // the A fragment of k16 block kk is the accumulator values 8kk .. 8kk+7, in order
+/// assert_eq!(map, [[[0, 1], [2, 3], [4, 5], [6, 7]], [[8, 9], [10, 11], [12, 13], [14, 15]]]);
+/// ```
+pub fn gmma_accumulator_as_a(n: i64) -> Result<Vec<Vec<[i64; 2]>>> {
+    use cute_layout_core::atom::gmma::{gmma_a_register_layout, gmma_c_layout};
+    let a = as_coordinates(&gmma_a_register_layout(16)?, 64)?;
+    let c = as_coordinates(&gmma_c_layout(n)?, 64)?;
+    let threads = cute_layout_core::size(&a.mode(0)?)?.value;
+    let a_values = cute_layout_core::size(&a.mode(1)?)?.value;
+    let c_values = cute_layout_core::size(&c.mode(1)?)?.value;
+    let mut out = Vec::new();
+    for kk in 0..n / 16 {
+        let mut regs = Vec::new();
+        for u in (0..a_values).step_by(2) {
+            let mut pair = [0i64; 2];
+            for (h, slot) in pair.iter_mut().enumerate() {
+                let mut found = None;
+                for t in 0..threads {
+                    let [row, k] = crate::emit::basis_coord(&a, t + threads * (u + h as i64))?;
+                    let hit = (0..c_values).find(|&v| {
+                        crate::emit::basis_coord(&c, t + threads * v).ok()
+                            == Some([row, 16 * kk + k])
+                    });
+                    if hit.is_none() || (found.is_some() && found != hit) {
+                        return Err(GpuError::Config {
+                            kernel: "atom",
+                            reason: format!(
+                                "A value {} of thread {t} ({row},{k}) of k16 block {kk} is not one accumulator value of {c}",
+                                u + h as i64
+                            ),
+                        });
+                    }
+                    found = hit;
+                }
+                *slot = found.unwrap_or(0);
+            }
+            regs.push(pair);
+        }
+        out.push(regs);
+    }
+    Ok(out)
+}
+
+/// Checks that the `64 x n` wgmma accumulator is `n/8` side-by-side copies of the `64 x 8` one: value
+/// `v` of `gmma_c_layout(n)` is value `v % per` of `gmma_c_layout(8)` moved `8 * (v / per)` columns right,
+/// for every thread (`per`: values of the `64 x 8` fragment, returned). Kernels then index the
+/// accumulators as `n/8` atoms of `per` values (the row/column pattern of the online softmax and masks).
+///
+/// ```
+/// assert_eq!(cute_gpu::atom::gmma_n8_values(128).unwrap(), 4);
+/// ```
+pub fn gmma_n8_values(n: i64) -> Result<i64> {
+    use cute_layout_core::atom::gmma::gmma_c_layout;
+    let c = as_coordinates(&gmma_c_layout(n)?, 64)?;
+    let c8 = as_coordinates(&gmma_c_layout(8)?, 64)?;
+    let threads = cute_layout_core::size(&c.mode(0)?)?.value;
+    let per = cute_layout_core::size(&c8.mode(1)?)?.value;
+    for t in 0..threads {
+        for v in 0..n / 8 * per {
+            let [r, col] = crate::emit::basis_coord(&c, t + threads * v)?;
+            let [r8, col8] = crate::emit::basis_coord(&c8, t + threads * (v % per))?;
+            if (r, col) != (r8, col8 + 8 * (v / per)) {
+                return Err(GpuError::Config {
+                    kernel: "atom",
+                    reason: format!("{c}: value {v} of thread {t} is not an n8 atom's value"),
+                });
+            }
+        }
+    }
+    Ok(per)
+}

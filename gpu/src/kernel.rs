@@ -5,7 +5,7 @@ use crate::dtype::DType;
 use crate::error::Result;
 use cute_layout_core::{Layout, cosize};
 
-/// A TMA tensor map parameter: a 2-D tiled view of one of the kernel's buffers, encoded by the runtime
+/// A TMA tensor map parameter: a 2-D (or up to 5-D, [`TensorMapArg::outer`]) tiled view of one of the kernel's buffers, encoded by the runtime
 /// (`cuTensorMapEncodeTiled`) when the buffer is bound.
 ///
 /// ```
@@ -33,6 +33,9 @@ pub struct TensorMapArg {
     pub box_dims: [u32; 2],
     /// Swizzle span in bytes (0, 32, 64, 128) of the shared-memory side.
     pub swizzle_bytes: u32,
+    /// Further dimensions past the first two, `(extent, stride in elements)` each, box extent 1 (a rank-3
+    /// to rank-5 map: attention's `(D, S, H, B)` views). Empty for a 2-D map.
+    pub outer: Vec<(u64, u64)>,
 }
 
 /// One kernel argument, in the order of the entry point's parameter list.

@@ -258,3 +258,65 @@ fn reference_masks_and_lse() {
         [7.0, 7.0]
     );
 }
+
+/// The Hopper kernel's plan: taken for BSHD and BHSD (not for varlen or a broadcast K/V head stride),
+/// and its tensor maps set per call as rank-4 `(D, S, H, B)` views with the layouts' strides.
+#[test]
+fn hopper_plan_and_tensor_maps() {
+    use cute_gpu::kernels::attention_sm90::{apply, generate_attention_sm90};
+    let (q, kv) = (
+        bhsd(2, 300, 8, 128).unwrap(),
+        bshd(2, 1000, 2, 128).unwrap(),
+    );
+    let p = plan(&Request {
+        causal: true,
+        ..request(&q, &kv, &kv, &q)
+    })
+    .unwrap();
+    let cfg = p.sm90.expect("the Hopper kernel takes BSHD/BHSD");
+    assert!(cfg.causal && cfg.overlap && cfg.pingpong);
+    let mut k = generate_attention_sm90(&cfg).unwrap();
+    assert_eq!(k.buffer_names(), ["Q", "K", "V", "O", "LSE"]);
+    apply(&cfg, &p.args, &mut k).unwrap();
+    let maps: Vec<_> = k
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::TensorMap(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    // Q (B,H,S,D) storage: row stride D, head stride S*D, batch stride H*S*D
+    assert_eq!(
+        (maps[0].extents, maps[0].ld, maps[0].outer.clone()),
+        ([128, 300], 128, vec![(8, 300 * 128), (2, 8 * 300 * 128)])
+    );
+    // K (B,S,H,D) storage: row stride H*D, head stride D; 128-key boxes of 64 columns
+    assert_eq!(
+        (
+            maps[1].extents,
+            maps[1].ld,
+            maps[1].outer.clone(),
+            maps[1].box_dims
+        ),
+        ([128, 1000], 256, vec![(2, 128), (2, 1000 * 256)], [64, 128])
+    );
+    // V: MN-major 64x64 boxes
+    assert_eq!((maps[2].box_dims, maps[2].swizzle_bytes), ([64, 64], 128));
+    assert_eq!(k.grid, (3, 8, 2));
+    // a broadcast K/V head (stride 0 over 2 heads) cannot be a TMA stride: the mma.sync kernel runs it
+    let bcast = l("(2,1000,2,128):(128000,128,0,1)");
+    assert!(
+        plan(&request(&q, &bcast, &bcast, &q))
+            .unwrap()
+            .sm90
+            .is_none()
+    );
+    let cu = [0, 300, 600];
+    let packed = bshd(1, 600, 8, 128).unwrap();
+    let r = Request {
+        varlen: Some((&cu, &cu)),
+        ..request(&packed, &packed, &packed, &packed)
+    };
+    assert!(plan(&r).unwrap().sm90.is_none());
+}

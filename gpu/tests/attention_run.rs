@@ -278,10 +278,30 @@ mod attention_run {
         (2.0 * u + 2f64.powi(-16) + sk as f64 * 2f64.powi(-22)) * vmax
     }
 
-    fn with_gpu(test: &str, f: impl FnOnce(&Arc<CudaStream>, &Attention)) {
+    /// Runs `f` with the default handle (the Hopper kernel on an sm_90 device) and with the mma.sync
+    /// kernel only, so that on an H100 both paths run every case.
+    fn with_gpu(test: &str, f: impl Fn(&Arc<CudaStream>, &Attention)) {
+        with_gpu_variants(test, &[(true, true, true), (false, true, true)], f)
+    }
+
+    /// [`with_gpu`] over the Hopper kernel's schedules too: `(Hopper allowed, overlap, ping-pong)`.
+    fn with_gpu_variants(
+        test: &str,
+        variants: &[(bool, bool, bool)],
+        f: impl Fn(&Arc<CudaStream>, &Attention),
+    ) {
         if let Some(s) = stream(test) {
-            let attn = Attention::new(&s).unwrap();
-            f(&s, &attn);
+            for &(sm90, overlap, pingpong) in variants {
+                let attn = Attention::new(&s)
+                    .unwrap()
+                    .with_sm90(sm90)
+                    .with_sm90_schedule(overlap, pingpong)
+                    .unwrap();
+                eprintln!(
+                    "{test}: Hopper kernel allowed: {sm90} (overlap {overlap}, ping-pong {pingpong})"
+                );
+                f(&s, &attn);
+            }
             let failures = FAILURES.with(|f| f.take());
             assert!(
                 failures.is_empty(),
@@ -305,21 +325,30 @@ mod attention_run {
 
     #[test]
     fn different_lengths_bhsd_d128() {
-        with_gpu("different_lengths_bhsd_d128", |s, a| {
-            for (sq, sk) in [(17, 129), (129, 17), (127, 256), (256, 1), (1, 256)] {
-                for causal in [false, true] {
-                    check::<half::bf16>(
-                        s,
-                        a,
-                        &Case {
-                            bhsd: true,
-                            ..case(sq, sk, 128, causal)
-                        },
-                    );
-                    check::<half::f16>(s, a, &case(sq, sk, 128, causal));
+        with_gpu_variants(
+            "different_lengths_bhsd_d128",
+            &[
+                (true, true, true),
+                (true, true, false),
+                (true, false, false),
+                (false, true, true),
+            ],
+            |s, a| {
+                for (sq, sk) in [(17, 129), (129, 17), (127, 256), (256, 1), (1, 256)] {
+                    for causal in [false, true] {
+                        check::<half::bf16>(
+                            s,
+                            a,
+                            &Case {
+                                bhsd: true,
+                                ..case(sq, sk, 128, causal)
+                            },
+                        );
+                        check::<half::f16>(s, a, &case(sq, sk, 128, causal));
+                    }
                 }
-            }
-        });
+            },
+        );
     }
 
     #[test]
@@ -366,6 +395,119 @@ mod attention_run {
                 );
             }
         });
+    }
+
+    /// Many key blocks (the K/V ring wraps several times), causal tile skipping, Sq != Sk, GQA; every
+    /// schedule of the Hopper kernel.
+    fn long_sequences(d: i64) {
+        let test = format!("long_sequences_d{d}");
+        with_gpu_variants(&test, ALL_SCHEDULES, |s, a| {
+            for causal in [false, true] {
+                check::<half::bf16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        ..case(520, 520, d, causal)
+                    },
+                );
+                check::<half::f16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        hq: 2,
+                        hkv: 1,
+                        bhsd: true,
+                        ..case(200, 900, d, causal)
+                    },
+                );
+            }
+        });
+    }
+
+    /// (Hopper allowed, overlap, ping-pong): the Hopper kernel's three schedules and the mma.sync kernel.
+    const ALL_SCHEDULES: &[(bool, bool, bool)] = &[
+        (true, true, true),
+        (true, true, false),
+        (true, false, false),
+        (false, true, true),
+    ];
+
+    /// A few small cases over every schedule (the racecheck case: ping-pong barriers, the ring).
+    #[test]
+    fn schedules_small() {
+        with_gpu_variants("schedules_small", ALL_SCHEDULES, |s, a| {
+            for causal in [false, true] {
+                check::<half::bf16>(s, a, &case(129, 300, 64, causal));
+                check::<half::f16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        ..case(300, 129, 128, causal)
+                    },
+                );
+            }
+        });
+    }
+
+    #[test]
+    fn long_sequences_d64() {
+        long_sequences(64);
+    }
+
+    #[test]
+    fn long_sequences_d128() {
+        long_sequences(128);
+    }
+
+    #[test]
+    fn long_sequences_d256() {
+        long_sequences(256);
+    }
+
+    /// On an sm_90 device the default handle runs the Hopper kernel (not varlen), and the mma.sync one
+    /// when told to or for varlen.
+    #[test]
+    fn hopper_kernel_is_chosen_on_sm90() {
+        use cute_gpu::attention::plan::{Request, plan};
+        let Some(s) = stream("hopper_kernel_is_chosen_on_sm90") else {
+            return;
+        };
+        let l = bshd(2, 100, 4, 128).unwrap();
+        let lv = bshd(1, 100, 4, 128).unwrap();
+        let cu = [0, 100];
+        let r = Request {
+            q: &l,
+            k: &l,
+            v: &l,
+            o: &l,
+            dtype: DType::BF16,
+            scale: None,
+            causal: true,
+            varlen: None,
+        };
+        let rv = Request {
+            q: &lv,
+            k: &lv,
+            v: &lv,
+            o: &lv,
+            varlen: Some((&cu, &cu)),
+            ..r.clone()
+        };
+        for sm90 in [true, false] {
+            let a = Attention::new(&s).unwrap().with_sm90(sm90);
+            let name = a.kernel_name(&plan(&r).unwrap()).unwrap();
+            let varlen = a.kernel_name(&plan(&rv).unwrap()).unwrap();
+            eprintln!(
+                "{} sm90 {sm90}: {name}, varlen {varlen}",
+                a.runtime().arch()
+            );
+            let hopper = sm90 && a.runtime().arch() == "sm_90a";
+            assert_eq!(name.starts_with("cute_attention90_"), hopper, "{name}");
+            assert!(varlen.starts_with("cute_attention_"), "{varlen}");
+        }
     }
 
     #[test]

@@ -206,3 +206,60 @@ fn sass_of(cubin: &[u8], name: &str) -> Option<String> {
         }
     }
 }
+
+/// Every Hopper attention variant (f16/bf16, d 64/128/256, causal or not) compiles for sm_90a with no
+/// spills and no local memory; `CUTE_ATTN_ONLY` narrows it to kernels whose name contains the value.
+#[test]
+fn attention_sm90_compiles_without_spills() {
+    use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
+    if !common::nvrtc_or_skip("attention_sm90_compiles_without_spills") {
+        return;
+    }
+    let only = std::env::var("CUTE_ATTN_ONLY").ok();
+    let mut failures = Vec::new();
+    for dtype in [DType::F16, DType::BF16] {
+        for d in [64, 128, 256] {
+            for (causal, overlap, pingpong) in [
+                (false, true, true),
+                (true, true, true),
+                (false, true, false),
+                (true, false, false),
+            ] {
+                let cfg = Sm90AttentionConfig {
+                    overlap,
+                    pingpong,
+                    ..Sm90AttentionConfig::new(dtype, d, causal)
+                };
+                let k = generate_attention_sm90(&cfg).unwrap();
+                if only.as_deref().is_some_and(|o| !k.name.contains(o)) {
+                    continue;
+                }
+                if let Ok(dir) = std::env::var("CUTE_ATTN_DUMP") {
+                    std::fs::write(format!("{dir}/{}.cu", k.name), &k.source).unwrap();
+                }
+                match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
+                    Ok(c) => {
+                        eprintln!(
+                            "{:44} {:3} regs  {:6} B dyn smem  stack {} spill st {} ld {}",
+                            k.name,
+                            c.report.registers,
+                            k.dynamic_smem_bytes,
+                            c.report.stack_frame,
+                            c.report.spill_stores,
+                            c.report.spill_loads
+                        );
+                        if !c.report.is_clean() {
+                            failures.push(format!("{}: {:?}", k.name, c.report));
+                        }
+                        // ptxas serializes wgmmas it cannot prove safe to keep in flight
+                        if c.log.contains("serialized") {
+                            failures.push(format!("{}: {}", k.name, c.log));
+                        }
+                    }
+                    Err(e) => failures.push(format!("{}: {e}", k.name)),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -91,3 +91,25 @@ fn hopper_fp8_per_tensor_and_block_scaled() {
         insta::assert_snapshot!(label, k.source);
     }
 }
+
+/// The Hopper attention kernel (bf16, d = 128, causal, overlap and ping-pong) and the serial d = 256 one.
+#[test]
+fn attention_sm90_sources() {
+    use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
+    let serial = Sm90AttentionConfig {
+        overlap: false,
+        pingpong: false,
+        ..Sm90AttentionConfig::new(DType::F16, 256, false)
+    };
+    for (label, cfg) in [
+        (
+            "attention90_bf16_d128_causal",
+            Sm90AttentionConfig::new(DType::BF16, 128, true),
+        ),
+        ("attention90_f16_d256_serial", serial),
+    ] {
+        let k = generate_attention_sm90(&cfg).unwrap();
+        assert!(!k.source.contains("#include"), "{label}");
+        insta::assert_snapshot!(label, k.source);
+    }
+}

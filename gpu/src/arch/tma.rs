@@ -18,6 +18,15 @@ __device__ __forceinline__ void tma_store_2d(const TmaDesc* map, u32 src, int c0
 }
 "#;
 
+/// `tma_load_4d(dst, map, bar, c0, c1, c2, c3)`: a 4-D tile load (box extent 1 in the outer two
+/// dimensions) completing on an mbarrier; needs `TMA_2D`'s `TmaDesc`. Out-of-bounds elements load as zero.
+pub const TMA_4D: &str = r#"// TMA 4-D tile load into smem, completing (complete_tx) on the mbarrier.
+__device__ __forceinline__ void tma_load_4d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1, int c2, int c3) {
+  asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];"
+               :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "r"(c3) : "memory");
+}
+"#;
+
 /// Closes the issuing thread's current bulk async-group of TMA stores.
 pub const STORE_COMMIT: &str = "asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");";
 

@@ -110,10 +110,47 @@ impl Wgmma {
             "    : {}\n    : \"l\"(da), \"l\"(db){acc_in});\n}}",
             outs.join(", ")
         );
-        let _ = writeln!(
-            w,
-            "__device__ __forceinline__ void fence_acc(float (&d)[{nacc}]) {{\n#pragma unroll\n  for (int i = 0; i < {nacc}; ++i) asm volatile(\"\" : \"+f\"(d[i]) :: \"memory\");\n}}"
-        );
-        w
+        w + &fence_acc_fn(nacc)
     }
+
+    /// The device function's name of the register-A form, `wgmma_rs_m64n{n}k{k}`.
+    pub fn name_rs(&self) -> String {
+        format!("wgmma_rs_m64n{}k{}", self.n, self.k())
+    }
+
+    /// `wgmma_rs_m64n{n}k{k}(d, a, db)`: the register-A form (16-bit types), `A` as 4 registers of value
+    /// pairs in `gmma_a_register_layout` order, B from the descriptor `db` (transposed when `tnsp.1` = 1),
+    /// always accumulating. No `fence_acc` (see [`fence_acc_fn`]).
+    ///
+    /// ```
+    /// use cute_gpu::{arch::wgmma::Wgmma, DType};
+    /// let w = Wgmma { n: 64, types: (DType::BF16, DType::BF16), tnsp: (0, 1), accumulate_arg: false };
+    /// let f = w.device_fns_rs();
+    /// assert!(f.contains("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"));
+    /// assert!(f.contains("{%32,%33,%34,%35}, %36, 1, 1, 1, 1;"));
+    /// ```
+    pub fn device_fns_rs(&self) -> String {
+        let (n, nacc, k) = (self.n, self.n / 2, self.k());
+        let t = self.types.0.name();
+        let regs: Vec<String> = (0..nacc).map(|i| format!("%{i}")).collect();
+        let a: Vec<String> = (nacc..nacc + 4).map(|i| format!("%{i}")).collect();
+        let outs: Vec<String> = (0..nacc).map(|i| format!("\"+f\"(d[{i}])")).collect();
+        format!(
+            "__device__ __forceinline__ void {}(float (&d)[{nacc}], const u32 (&a)[4], u64 db) {{\n  asm volatile(\"{{\\n\"\n    \"wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{t}.{t} {{{}}}, {{{}}}, %{}, 1, 1, 1, {};\\n\"\n    \"}}\\n\"\n    : {}\n    : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db));\n}}\n",
+            self.name_rs(),
+            regs.join(","),
+            a.join(","),
+            nacc + 4,
+            self.tnsp.1,
+            outs.join(", ")
+        )
+    }
+}
+
+/// `fence_acc(d)` for `nacc` accumulators: keeps the compiler from moving accumulator accesses across
+/// wgmmas (one overload per array size).
+pub fn fence_acc_fn(nacc: i64) -> String {
+    format!(
+        "__device__ __forceinline__ void fence_acc(float (&d)[{nacc}]) {{\n#pragma unroll\n  for (int i = 0; i < {nacc}; ++i) asm volatile(\"\" : \"+f\"(d[i]) :: \"memory\");\n}}\n"
+    )
 }

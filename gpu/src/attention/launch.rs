@@ -5,6 +5,7 @@ use super::plan::{Bound, Plan, Request, check_bound, plan};
 use crate::error::{GpuError, Result};
 use crate::kernel::Kernel;
 use crate::kernels::attention_sm80::{AttentionConfig, generate_attention};
+use crate::kernels::attention_sm90::{self, Sm90AttentionConfig, generate_attention_sm90};
 use crate::matmul::Element;
 use crate::runtime::{LoadedKernel, RawBuffer, Runtime};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
@@ -58,7 +59,11 @@ pub struct Options<'a> {
 pub struct Attention {
     rt: Runtime,
     kernels: Mutex<HashMap<AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
+    kernels90: Mutex<HashMap<Sm90AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
     tiles: HashMap<i64, Tiles>,
+    sm90: bool,
+    /// The Hopper kernel's schedule: (intra-warp-group overlap, ping-pong).
+    schedule: (bool, bool),
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -78,8 +83,64 @@ impl Attention {
         Ok(Attention {
             rt: Runtime::with_stream(stream.clone())?,
             kernels: Mutex::new(HashMap::new()),
+            kernels90: Mutex::new(HashMap::new()),
             tiles: HashMap::new(),
+            sm90: true,
+            schedule: (true, true),
         })
+    }
+
+    /// The same handle with the Hopper kernel's schedule: intra-warp-group overlap of softmax and
+    /// wgmma, and the ping-pong of the consumer warp groups (which needs the overlap); both by default.
+    /// An impossible choice (ping-pong without overlap) is an error here.
+    pub fn with_sm90_schedule(mut self, overlap: bool, pingpong: bool) -> Result<Attention> {
+        generate_attention_sm90(&Sm90AttentionConfig {
+            overlap,
+            pingpong,
+            ..Sm90AttentionConfig::new(crate::DType::BF16, 128, false)
+        })?;
+        self.schedule = (overlap, pingpong);
+        Ok(self)
+    }
+
+    /// The same handle with the Hopper kernel ([`crate::kernels::attention_sm90`]) allowed (the default)
+    /// or not: on an sm_90 device it runs every request it takes (not varlen, strides TMA can describe);
+    /// the rest, and every request on other GPUs, runs the mma.sync kernel.
+    pub fn with_sm90(mut self, allowed: bool) -> Attention {
+        self.sm90 = allowed;
+        self
+    }
+
+    /// Whether `plan` runs the Hopper kernel on this handle's device.
+    fn takes_sm90(&self, plan: &Plan) -> Option<Sm90AttentionConfig> {
+        plan.sm90.filter(|_| {
+            self.sm90
+                && self.rt.arch() == "sm_90a"
+                && !self.tiles.contains_key(&plan.config.head_dim)
+        })
+    }
+
+    /// The kernel that runs `plan` on this handle: its name (for benchmarks and tests).
+    pub fn kernel_name(&self, plan: &Plan) -> Result<String> {
+        Ok(match self.takes_sm90(plan) {
+            Some(c) => self.kernel90(&c)?.0.name,
+            None => self.kernel(&plan.config)?.0.name,
+        })
+    }
+
+    fn kernel90(&self, cfg: &Sm90AttentionConfig) -> Result<(Kernel, Arc<LoadedKernel>)> {
+        let mut map = self.kernels90.lock().map_err(|_| GpuError::Driver {
+            call: "attention kernel cache".into(),
+            detail: "lock poisoned".into(),
+        })?;
+        if let Some(k) = map.get(cfg) {
+            return Ok(k.clone());
+        }
+        let mut k = generate_attention_sm90(cfg)?;
+        let loaded = self.rt.load(&k)?;
+        k.source = String::new();
+        map.insert(*cfg, (k.clone(), loaded.clone()));
+        Ok((k, loaded))
     }
 
     /// The same handle with `tiles` instead of the default ones for head dim `head_dim` (for tuning;
@@ -194,8 +255,18 @@ impl Attention {
     }
 
     fn launch(&self, plan: &Plan, bound: &[Bound; 5], opts: &Options) -> Result<()> {
-        let (mut kernel, loaded) = self.kernel(&plan.config)?;
-        plan.args.apply(&plan.config, &mut kernel)?;
+        let (mut kernel, loaded) = match self.takes_sm90(plan) {
+            Some(c) => {
+                let (mut k, l) = self.kernel90(&c)?;
+                attention_sm90::apply(&c, &plan.args, &mut k)?;
+                (k, l)
+            }
+            None => {
+                let (mut k, l) = self.kernel(&plan.config)?;
+                plan.args.apply(&plan.config, &mut k)?;
+                (k, l)
+            }
+        };
         let mut buffers: Vec<RawBuffer> = bound
             .iter()
             .map(|b| RawBuffer::new(b.ptr, b.bytes))

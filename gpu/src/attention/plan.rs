@@ -10,6 +10,7 @@ use crate::dtype::DType;
 use crate::emit::flat_modes;
 use crate::error::{GpuError, Result};
 use crate::kernels::attention_sm80::{AttentionArgs, AttentionConfig};
+use crate::kernels::attention_sm90::{Sm90AttentionConfig, takes};
 use cute_layout_core::{Layout, cosize};
 
 fn bad<T>(reason: String) -> Result<T> {
@@ -120,8 +121,10 @@ pub struct Request<'a> {
 /// A validated request: the kernel variant, its arguments and the bytes each buffer must hold.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// The kernel variant.
+    /// The kernel variant (mma.sync, any SM80+ GPU).
     pub config: AttentionConfig,
+    /// The Hopper variant, when that kernel takes the problem (not varlen, strides TMA can describe).
+    pub sm90: Option<Sm90AttentionConfig>,
     /// Its arguments.
     pub args: AttentionArgs,
     /// Bytes Q, K, V, O span (cosize * element size) and the LSE output's bytes.
@@ -268,18 +271,22 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
     // varlen: the batch index is the sequence, whose rows start at its offset: no batch stride
     let b_stride = |x: Dims| if r.varlen.is_some() { 0 } else { x.stride[0] };
     let strides = [q, k, v, o].map(|x| [b_stride(x), x.stride[1], x.stride[2]]);
+    let args = AttentionArgs {
+        batch,
+        sq,
+        sk,
+        hq,
+        hkv: hkv.max(1),
+        strides,
+        lse,
+        scale,
+    };
+    let sm90 = (r.varlen.is_none() && takes(&args))
+        .then(|| Sm90AttentionConfig::new(r.dtype, d, r.causal));
     Ok(Plan {
         config: AttentionConfig::new(r.dtype, d, r.causal, r.varlen.is_some()),
-        args: AttentionArgs {
-            batch,
-            sq,
-            sk,
-            hq,
-            hkv: hkv.max(1),
-            strides,
-            lse,
-            scale,
-        },
+        sm90,
+        args,
         needed,
         empty: batch == 0 || sq == 0 || hq == 0,
     })

@@ -1,11 +1,13 @@
-//! Benchmark of the attention call (`cute_gpu::attention::Attention`, the `mma.sync` kernel) on the sweep
-//! of issue 15: bf16, 16k tokens per batch (`B = 16384 / S`), hidden 2048 (`H = 2048 / D`), `(B,S,H,D)`
-//! layout, D in {64, 128}, S in {1k, 4k}, causal or not. Random normal data; rounds interleave the
+//! Benchmark of the attention call (`cute_gpu::attention::Attention`: the Hopper kernel on an sm_90
+//! device, else the `mma.sync` one) on the sweep of issue 15: bf16, 16k tokens per batch
+//! (`B = 16384 / S`), hidden 2048 (`H = 2048 / D`), `(B,S,H,D)` layout, D in {64, 128}, S in {1k, 4k}
+//! (and 16k with `--seq16k`), causal or not. Random normal data; rounds interleave the
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--tiles D:BMxBN[:qsmem]]...` (quick: one round of 3 runs; d256: add
-//! D = 256; tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]...` (quick: one round
+//! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
+//! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles).
 
 #[cfg(not(feature = "cuda"))]
@@ -59,6 +61,22 @@ mod bench {
         stream: &std::sync::Arc<cudarc::driver::CudaStream>,
     ) -> Result<Vec<(String, Option<i64>, Attention)>> {
         let mut out = vec![("default".to_string(), None, Attention::new(stream)?)];
+        if args.iter().any(|a| a == "--schedules") {
+            for (label, overlap, pingpong) in [("nopp", true, false), ("serial", false, false)] {
+                out.push((
+                    label.to_string(),
+                    None,
+                    Attention::new(stream)?.with_sm90_schedule(overlap, pingpong)?,
+                ));
+            }
+        }
+        if args.iter().any(|a| a == "--sm80") {
+            out.push((
+                "sm80".to_string(),
+                None,
+                Attention::new(stream)?.with_sm90(false),
+            ));
+        }
         for w in args.windows(2).filter(|w| w[0] == "--tiles") {
             let (d, t) = parse_tiles(&w[1]).ok_or_else(|| cute_gpu::GpuError::Config {
                 kernel: "bench_attention",
@@ -101,9 +119,13 @@ mod bench {
         let mut o = stream
             .alloc_zeros::<bf16>(n)
             .map_err(cute_gpu::error::driver("alloc"))?;
+        let mut seqs = vec![1024i64, 4096];
+        if args.iter().any(|a| a == "--seq16k") {
+            seqs.push(16384);
+        }
         let mut rows = Vec::new(); // (seq, d, causal, handle)
         for &d in &dims {
-            for s in [1024i64, 4096] {
+            for &s in &seqs {
                 for causal in [false, true] {
                     for (h, (_, only, _)) in handles.iter().enumerate() {
                         if only.is_none_or(|x| x == d) {

@@ -133,6 +133,19 @@ const STRIDE_NAMES: [[&str; 3]; 5] = [
 impl AttentionArgs {
     /// Sets the values of `k`'s parameters (by name) and its grid for this problem.
     pub fn apply(&self, cfg: &AttentionConfig, k: &mut Kernel) -> Result<()> {
+        self.set_scalars(k)?;
+        let blocks = (self.sq + cfg.block_m - 1) / cfg.block_m;
+        k.grid = (
+            to_u32("attention grid.x (query blocks)", blocks.max(1))?,
+            to_u32("attention grid.y (heads)", self.hq)?,
+            to_u32("attention grid.z (batches)", self.batch)?,
+        );
+        Ok(())
+    }
+
+    /// Sets the values of `k`'s integer, stride and scale parameters (by name; every one `k` declares
+    /// must be known).
+    pub fn set_scalars(&self, k: &mut Kernel) -> Result<()> {
         if self.hkv <= 0 || self.hq % self.hkv != 0 {
             return config(
                 "attention_sm80",
@@ -172,12 +185,6 @@ impl AttentionArgs {
             }
         }
         k.args = args;
-        let blocks = (self.sq + cfg.block_m - 1) / cfg.block_m;
-        k.grid = (
-            to_u32("attention grid.x (query blocks)", blocks.max(1))?,
-            to_u32("attention grid.y (heads)", self.hq)?,
-            to_u32("attention grid.z (batches)", self.batch)?,
-        );
         Ok(())
     }
 }

@@ -527,6 +527,7 @@ fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result
                 ld: ld as u64,
                 box_dims,
                 swizzle_bytes,
+                outer: Vec::new(),
             }
         };
     // (contiguous extent, lines): K-major (K, M or N), MN-major (M or N, K)

@@ -8,6 +8,7 @@
 //! - [`gemm_sm90`]: `wgmma` fed by TMA through a warp-specialized mbarrier pipeline (sm_90a).
 
 pub mod attention_sm80;
+pub mod attention_sm90;
 pub mod copy;
 pub mod gemm_simt;
 pub mod gemm_sm80;

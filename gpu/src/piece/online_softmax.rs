@@ -31,6 +31,12 @@ pub fn mma_index(name: &str, mi: &str, nj: &str, v: i64) -> String {
     format!("{name}[{mi}][{nj}][{v}]")
 }
 
+/// `name[nj * 4 + v]`: wgmma accumulators declared `float name[N/2]`, as `N/8` atoms of the `64 x 8`
+/// fragment's 4 values (checked by [`crate::atom::gmma_n8_values`]); one atom along m.
+pub fn gmma_index(name: &str, _mi: &str, nj: &str, v: i64) -> String {
+    format!("{name}[({nj}) * 4 + {v}]")
+}
+
 /// The online softmax of one accumulator fragment type.
 #[derive(Clone, Debug)]
 pub struct OnlineSoftmax {
@@ -131,6 +137,42 @@ impl OnlineSoftmax {
     /// sum advance, and the output accumulators `o` (`o_n` atoms along n) are rescaled. `scale_log2` is
     /// the C expression of `scale * log2(e)` (scale > 0).
     pub fn update(&self, s: &str, s_n: i64, o: &str, o_n: i64, scale_log2: &str) -> String {
+        let mut c = self.probabilities(s, s_n, scale_log2);
+        c += &self.scale_rows(o, o_n, "corr");
+        c + "    }\n"
+    }
+
+    /// `sm_corr[MI][R]`: the factors [`OnlineSoftmax::update_scores`] leaves for [`OnlineSoftmax::rescale`].
+    pub fn declare_corr(&self) -> String {
+        format!(
+            "  float {P}_corr[{}][{}];  // the rescale of O by the last key block's new row max\n",
+            self.atoms_m, self.rows
+        )
+    }
+
+    /// [`OnlineSoftmax::update`] without touching the output accumulators (they may still be the target
+    /// of an asynchronous MMA): the factors go to `sm_corr` ([`OnlineSoftmax::declare_corr`]) for a later
+    /// [`OnlineSoftmax::rescale`].
+    pub fn update_scores(&self, s: &str, s_n: i64, scale_log2: &str) -> String {
+        let mut c = self.probabilities(s, s_n, scale_log2);
+        for r in 0..self.rows {
+            c += &format!("      {P}_corr[mi][{r}] = corr[{r}];\n");
+        }
+        c + "    }\n"
+    }
+
+    /// Multiplies the output accumulators `o` by the factors of the last [`OnlineSoftmax::update_scores`].
+    pub fn rescale(&self, o: &str, o_n: i64) -> String {
+        format!(
+            "    #pragma unroll\n    for (int mi = 0; mi < {}; ++mi) {{  // O *= exp2(m_old - m_new)\n{}    }}\n",
+            self.atoms_m,
+            self.scale_rows(o, o_n, &format!("{P}_corr[mi]"))
+        )
+    }
+
+    /// The opening of the per-atom-row loop through the probabilities and the rescaled row sums (the
+    /// loop stays open, with `corr[r]` in scope).
+    fn probabilities(&self, s: &str, s_n: i64, scale_log2: &str) -> String {
         let (ix, r_n) = (self.index, self.rows);
         let mut c = format!(
             "    #pragma unroll\n    for (int mi = 0; mi < {}; ++mi) {{  // online softmax\n      float mx[{r_n}], ms[{r_n}], corr[{r_n}];\n",
@@ -159,8 +201,6 @@ impl OnlineSoftmax {
             );
         }
         c += "      }\n";
-        c += &self.scale_rows(o, o_n, "corr");
-        c += "    }\n";
         c
     }
 

@@ -40,19 +40,41 @@ pub fn encode(map: &TensorMapArg, ptr: u64) -> Result<TensorMap> {
             });
         }
     };
-    let strides = [map.ld * map.dtype.bytes() as u64];
-    let estr = [1u32, 1u32];
+    let es = map.dtype.bytes() as u64;
+    let rank = 2 + map.outer.len();
+    if rank > 5 {
+        return Err(GpuError::Config {
+            kernel: "tensor map",
+            reason: format!("{}: rank {rank} (at most 5)", map.name),
+        });
+    }
+    let extents: Vec<u64> = map
+        .extents
+        .iter()
+        .copied()
+        .chain(map.outer.iter().map(|o| o.0))
+        .collect();
+    let strides: Vec<u64> = std::iter::once(map.ld * es)
+        .chain(map.outer.iter().map(|o| o.1 * es))
+        .collect();
+    let boxes: Vec<u32> = map
+        .box_dims
+        .iter()
+        .copied()
+        .chain(map.outer.iter().map(|_| 1))
+        .collect();
+    let estr = [1u32; 5];
     let mut out = std::mem::MaybeUninit::<dsys::CUtensorMap>::zeroed();
     // SAFETY: every pointer refers to a live local array of the rank cuTensorMapEncodeTiled reads.
     let r = unsafe {
         dsys::cuTensorMapEncodeTiled(
             out.as_mut_ptr(),
             dt,
-            2,
+            rank as u32,
             ptr as *mut std::ffi::c_void,
-            map.extents.as_ptr(),
+            extents.as_ptr(),
             strides.as_ptr(),
-            map.box_dims.as_ptr(),
+            boxes.as_ptr(),
             estr.as_ptr(),
             Il::CU_TENSOR_MAP_INTERLEAVE_NONE,
             sw,
@@ -64,8 +86,14 @@ pub fn encode(map: &TensorMapArg, ptr: u64) -> Result<TensorMap> {
         return Err(GpuError::Driver {
             call: "cuTensorMapEncodeTiled".into(),
             detail: format!(
-                "{r:?} for {} ({}x{}, ld {}, box {:?}, swizzle {})",
-                map.name, map.extents[0], map.extents[1], map.ld, map.box_dims, map.swizzle_bytes
+                "{r:?} for {} ({}x{}, ld {}, outer {:?}, box {:?}, swizzle {})",
+                map.name,
+                map.extents[0],
+                map.extents[1],
+                map.ld,
+                map.outer,
+                map.box_dims,
+                map.swizzle_bytes
             ),
         });
     }

@@ -1,0 +1,735 @@
+//! Forward attention on Hopper (sm_90a), FlashAttention-3 style: `O = softmax(scale * Q·Kᵀ + mask)·V`
+//! and the log-sum-exp of each row, with TMA, mbarriers and `wgmma`.
+//!
+//! - One CTA per (128 query rows, head, batch): a producer warp group (one thread issues the TMA loads:
+//!   Q once, then K and V tiles of `block_n` keys into a 2-stage ring, K and V each with their own full
+//!   and empty mbarriers, so a K slot is free again as soon as its `Q·Kᵀ` is done, before the `P·V`) and
+//!   two consumer warp groups of 64 query rows each ([`crate::piece::tma_mainloop`]'s roles,
+//!   `setmaxnreg` 24 / 240).
+//! - The tensor maps view Q, K, V as `(D, S, H, B)` (4-D, strides from the layouts): rows past a sequence
+//!   are zero-filled by the TMA unit, never read from the next batch or head.
+//! - `S = Q·Kᵀ`: `wgmma m64n{block_n}k16` with both operands K-major in shared memory (the 128-byte
+//!   swizzled GMMA atoms of [`crate::piece::gmma_operand`]); the online softmax
+//!   ([`crate::piece::online_softmax`]) on the accumulators (`gmma_c_layout`, rows shared by lane quads),
+//!   `scale * log2(e)` folded into `exp2`; masks ([`crate::piece::score_mask`]) only on the blocks that
+//!   need them (the sequence end, the causal diagonal, bottom-right aligned as FlashAttention 2).
+//! - `O += P·V`: P packed to f16/bf16 in registers as the A operand of a register-A wgmma
+//!   (`m64n{d}k16`), the register map derived by [`gmma_accumulator_as_a`]; V from shared memory as the
+//!   MN-major B operand (transposed descriptor).
+//! - Causal: the key blocks past the diagonal of the CTA's last row are never loaded (tile skipping);
+//!   CTAs with the longest rows are launched first.
+//! - Epilogue: O scaled by `1/l`, stored by each thread (value pairs, rows past the sequence skipped), the
+//!   LSE by one lane per row.
+
+use crate::arch::convert::{PACK, pack_fn};
+use crate::arch::math::EX2;
+use crate::arch::memory::SMEM_ADDR;
+use crate::arch::{mbarrier, sync, tma, wgmma};
+use crate::atom::{Fragment, gmma_accumulator_as_a, gmma_n8_values};
+use crate::dtype::{DType, Major};
+use crate::error::{Result, config, to_u32};
+use crate::kernel::{Arg, Buffer, Kernel, TensorMapArg};
+use crate::kernels::attention_sm80::AttentionArgs;
+use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
+use crate::piece::online_softmax::{OnlineSoftmax, gmma_index};
+use crate::piece::score_mask::ScoreMask;
+use cute_layout_core::atom::gmma::gmma_c_layout;
+
+/// Query rows per consumer warp group (the wgmma M).
+const WG_ROWS: i64 = 64;
+/// Consumer warp groups.
+const CONSUMERS: i64 = 2;
+/// Query rows per CTA.
+const BLOCK_M: i64 = WG_ROWS * CONSUMERS;
+/// Head-dim (or key) columns of one 128-byte swizzle row of 16-bit values: one TMA box's inner extent.
+const CHUNK: i64 = 64;
+/// Stages of the K/V ring.
+const STAGES: i64 = 2;
+
+/// The compiled variant of the Hopper kernel (problem sizes are arguments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sm90AttentionConfig {
+    /// f16 or bf16.
+    pub dtype: DType,
+    /// Head dimension (64, 128 or 256).
+    pub head_dim: i64,
+    /// Causal mask (bottom-right aligned).
+    pub causal: bool,
+    /// Keys per K/V tile (64 or 128).
+    pub block_n: i64,
+    /// Intra-warp-group overlap: `S(j) = Q·K(j)ᵀ` is issued before `O += P(j-1)·V(j-1)`, and the softmax
+    /// of `S(j)` runs while that `P·V` is in flight (O is rescaled after it).
+    pub overlap: bool,
+    /// Ping-pong of the two consumer warp groups (with `overlap`): named barriers make them take turns
+    /// issuing their wgmmas, so one's softmax runs under the other's GEMMs.
+    pub pingpong: bool,
+}
+
+impl Sm90AttentionConfig {
+    /// The default tile for `head_dim`: 128 keys per tile (64 for d = 256: O and S then fit 240 registers).
+    pub fn new(dtype: DType, head_dim: i64, causal: bool) -> Sm90AttentionConfig {
+        Sm90AttentionConfig {
+            dtype,
+            head_dim,
+            causal,
+            block_n: if head_dim == 256 { 64 } else { 128 },
+            overlap: true,
+            pingpong: true,
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        if !self.dtype.is_half()
+            || ![64, 128, 256].contains(&self.head_dim)
+            || ![64, 128].contains(&self.block_n)
+            || (self.pingpong && !self.overlap)
+        {
+            return config(
+                "attention_sm90",
+                format!(
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n 64|128, ping-pong needs overlap",
+                    self.dtype.name(),
+                    self.head_dim,
+                    self.block_n,
+                    self.overlap,
+                    self.pingpong
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Query rows per CTA.
+    pub fn block_m(&self) -> i64 {
+        BLOCK_M
+    }
+}
+
+/// The shared-memory operands: Q (`128 x d`), K (`block_n x d`) as `d/64` K-major chunks of 64 columns,
+/// V (`d x block_n` MN-major, the B of P·V) as `block_n/64` chunks of 64 keys.
+struct Operands {
+    q: GmmaOperand,
+    k: GmmaOperand,
+    v: GmmaOperand,
+    /// Bytes of one chunk of Q, K, V.
+    chunk: [i64; 3],
+    /// Chunks of Q/K (along d) and of V (along keys).
+    chunks: [i64; 2],
+}
+
+impl Operands {
+    fn new(cfg: &Sm90AttentionConfig) -> Result<Operands> {
+        let (d, bn) = (cfg.head_dim, cfg.block_n);
+        let q = gmma_operand(Major::K, BLOCK_M, CHUNK, 16, "Q")?;
+        let k = gmma_operand(Major::K, bn, CHUNK, 16, "K")?;
+        let v = gmma_operand(Major::MN, d, CHUNK, 16, "V")?;
+        let bytes = |rows: i64| rows * CHUNK * 2;
+        Ok(Operands {
+            chunk: [bytes(BLOCK_M), bytes(bn), bytes(d)],
+            chunks: [d / CHUNK, bn / CHUNK],
+            q,
+            k,
+            v,
+        })
+    }
+    fn q_bytes(&self) -> i64 {
+        self.chunk[0] * self.chunks[0]
+    }
+    fn k_bytes(&self) -> i64 {
+        self.chunk[1] * self.chunks[0]
+    }
+    fn v_bytes(&self) -> i64 {
+        self.chunk[2] * self.chunks[1]
+    }
+    /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, the mbarriers.
+    fn smem(&self) -> i64 {
+        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * (1 + 4 * STAGES)
+    }
+}
+
+fn name(cfg: &Sm90AttentionConfig) -> String {
+    format!(
+        "cute_attention90_{}_d{}_{}x{}{}{}",
+        cfg.dtype.name(),
+        cfg.head_dim,
+        BLOCK_M,
+        cfg.block_n,
+        if cfg.causal { "_causal" } else { "" },
+        match (cfg.overlap, cfg.pingpong) {
+            (false, _) => "_serial",
+            (true, false) => "_nopp",
+            (true, true) => "",
+        }
+    )
+}
+
+fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let (d, bn, ty) = (cfg.head_dim, cfg.block_n, cfg.dtype.name());
+    let mut c = format!(
+        "// Generated by gpu::kernels::attention_sm90. O = softmax(scale*Q*K^T + mask)*V, LSE per row; {ty} in/out, f32 accumulation.\n\
+// sm_90a: CTA = {BLOCK_M} query rows x (head, batch); producer warp group (TMA) + {CONSUMERS} consumer warp groups x {WG_ROWS} rows;\n\
+// K/V tiles of {bn} keys in a {STAGES}-stage ring; mask: {}keys past Sk\n",
+        if cfg.causal {
+            "causal (bottom-right: key j <= i + Sk - Sq, blocks past the diagonal skipped) + "
+        } else {
+            ""
+        }
+    );
+    c += &format!(
+        "// S = Q*K^T: wgmma m64n{bn}k16 (Q, K K-major in smem); O += P*V: wgmma m64n{d}k16, P from registers, V MN-major\n"
+    );
+    for (op, n) in [
+        (&ops.q, d / CHUNK),
+        (&ops.k, d / CHUNK),
+        (&ops.v, bn / CHUNK),
+    ] {
+        c += &format!("{}\n//   x {n} chunk(s)\n", op.doc);
+    }
+    c += "// TMA here: rank-4 maps (D, S, H, B) of Q, K, V (strides from the layouts, box extent 1 in H, B):\n//   a box at {64*chunk (+64j for V's MN boxes), first row, head, batch}; rows past S zero-filled\n";
+    c += &format!(
+        "// accumulators: gmma_c_layout(n) = n/8 copies of gmma_c_layout(8) as coordinates {} (atom::gmma_n8_values)\n",
+        f.layout
+    );
+    c += &format!(
+        "// P as A: k16 block kk, A register r <- accumulator values {:?} (atom::gmma_accumulator_as_a)\n",
+        gmma_accumulator_as_a(16)?[0]
+    );
+    c += &format!("// shared memory: {} bytes\n", ops.smem());
+    Ok(c)
+}
+
+fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
+    let mut s = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n".to_string();
+    for f in [
+        SMEM_ADDR,
+        mbarrier::MBARRIER,
+        tma::TMA_2D,
+        tma::TMA_4D,
+        PACK,
+        EX2,
+    ] {
+        s += f;
+    }
+    let lt = wgmma::layout_type(3);
+    for (n, op) in [("smem_desc_k", &ops.k), ("smem_desc_v", &ops.v)] {
+        s += &wgmma::descriptor_fn(n, op.lbo, op.sbo, lt);
+    }
+    let (d, bn) = (cfg.head_dim, cfg.block_n);
+    let types = (cfg.dtype, cfg.dtype);
+    s += &wgmma::Wgmma {
+        n: bn,
+        types,
+        tnsp: (ops.q.tnsp, ops.k.tnsp),
+        accumulate_arg: false,
+    }
+    .device_fns();
+    s += &wgmma::Wgmma {
+        n: d,
+        types,
+        tnsp: (0, ops.v.tnsp),
+        accumulate_arg: false,
+    }
+    .device_fns_rs();
+    if d != bn {
+        s += &wgmma::fence_acc_fn(d / 2);
+    }
+    s
+}
+
+fn signature() -> String {
+    let mut p: Vec<String> = ["tmQ", "tmK", "tmV"]
+        .iter()
+        .map(|n| format!("const __grid_constant__ TmaDesc {n}"))
+        .collect();
+    p.push("unsigned short* __restrict__ O".into());
+    p.push("float* __restrict__ LSE".into());
+    p.extend(["int Sq", "int Sk", "int group"].map(String::from));
+    for n in STRIDES {
+        p.push(format!("long long {n}"));
+    }
+    p.push("float scale_log2".into());
+    p.join(",\n    ")
+}
+
+/// The strides the kernel reads (O and LSE; Q, K, V are in the tensor maps).
+const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
+
+/// Shared memory carve-up, barriers, the CTA's block and its key blocks.
+fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
+    let (bn, (qb, kb, vb)) = (cfg.block_n, (ops.q_bytes(), ops.k_bytes(), ops.v_bytes()));
+    let mut c = format!(
+        r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
+  const u32 k_s = q_s + {qb}u, v_s = k_s + {STAGES}u * {kb}u;
+  const u32 q_bar = v_s + {STAGES}u * {vb}u;    // Q landed (count 1 + tx)
+  const u32 k_full = q_bar + 8u, v_full = k_full + {STAGES}u * 8u;   // K, V of a stage landed
+  // both consumers are done with a stage's K, V (count {CONSUMERS})
+  const u32 k_empty = v_full + {STAGES}u * 8u, v_empty = k_empty + {STAGES}u * 8u;
+  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  if (threadIdx.x == 0) {{
+    mbar_init(q_bar, 1);
+    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
+    {}
+    {} {} {}
+  }}
+  __syncthreads();
+"#,
+        mbarrier::INIT_FENCE,
+        tma::prefetch("tmQ"),
+        tma::prefetch("tmK"),
+        tma::prefetch("tmV")
+    );
+    c += if cfg.causal {
+        "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
+    } else {
+        "  const int m_block = blockIdx.x;\n"
+    };
+    c += &format!(
+        "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n  const int sq = Sq, sk = Sk, m0 = m_block * {BLOCK_M};\n"
+    );
+    c += &if cfg.causal {
+        format!(
+            "  // keys the block sees: j <= i + sk - sq for its last row (later key blocks are never loaded)\n  const int n_end = max(0, min(sk, min(m0 + {BLOCK_M}, sq) + sk - sq));\n"
+        )
+    } else {
+        "  const int n_end = sk;\n".to_string()
+    };
+    c += &format!("  const int NB = (n_end + {bn} - 1) / {bn};\n");
+    c
+}
+
+/// The producer: one thread loads Q, then for each key block waits for a free stage and loads K and V
+/// (the TMA coordinates are `(d, row, head, batch)`, innermost first).
+fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
+    let (bn, [nd, nk]) = (cfg.block_n, ops.chunks);
+    let [cq, ck, cv] = ops.chunk;
+    let mut loads = String::new();
+    for c in 0..nd {
+        loads += &format!(
+            "        tma_load_4d(k_s + s * {}u + {}u, &tmK, k_full + 8 * s, {}, n0, hk, b);\n",
+            ops.k_bytes(),
+            c * ck,
+            c * CHUNK
+        );
+    }
+    loads += &format!(
+        "        mbar_wait(v_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(v_full + 8 * s, {}u);\n",
+        ops.v_bytes()
+    );
+    for c in 0..nk {
+        for &(off, mn) in &ops.v.boxes {
+            loads += &format!(
+                "        tma_load_4d(v_s + s * {}u + {}u, &tmV, v_full + 8 * s, {mn}, n0 + {}, hk, b);\n",
+                ops.v_bytes(),
+                c * cv + off,
+                c * CHUNK
+            );
+        }
+    }
+    let q_loads: String = (0..nd)
+        .map(|c| {
+            format!(
+                "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, m0, h, b);\n",
+                c * cq,
+                c * CHUNK
+            )
+        })
+        .collect();
+    format!(
+        r#"  if (wg == 0) {{
+    // producer warp group: one thread issues the TMA loads
+    {}
+    if (tid == 0) {{
+      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
+{q_loads}      for (int j = 0; j < NB; ++j) {{
+        const u32 s = j % {STAGES}, phase = (j / {STAGES}) & 1;
+        const int n0 = j * {bn};
+        mbar_wait(k_empty + 8 * s, phase ^ 1u);
+        mbar_expect_tx(k_full + 8 * s, {}u);
+{loads}      }}
+    }}
+  }}
+"#,
+        sync::setmaxnreg(false, 24),
+        ops.q_bytes(),
+        ops.k_bytes()
+    )
+}
+
+/// Issues `S = Q·Kᵀ` of the consumer's 64 rows and stage `s`'s keys once K has landed: d/16 wgmmas
+/// (descriptors advanced by the stage layouts' offsets: per k16 within a 64-column chunk, per chunk),
+/// one group, not waited for.
+fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
+    let (bn, d) = (cfg.block_n, cfg.head_dim);
+    let steps = CHUNK / ops.q.mma_k;
+    let mut c = format!(
+        "#pragma unroll\n      for (int i = 0; i < {}; ++i) sc[i] = 0.f;\n      mbar_wait(k_full + 8 * s, phase);\n      fence_acc(sc);\n      {}\n",
+        bn / 2,
+        wgmma::FENCE
+    );
+    for ks in 0..d / 16 {
+        let (ch, k) = (ks / steps, ks % steps);
+        c += &format!(
+            "      wgmma_m64n{bn}k16(sc, smem_desc_k(q_s + cw * {}u + {}u), smem_desc_k(ks_ + {}u));\n",
+            ops.q.mn64,
+            ch * ops.chunk[0] + k * ops.q.k_step,
+            ch * ops.chunk[1] + k * ops.k.k_step
+        );
+    }
+    c + &format!("      {}\n", wgmma::COMMIT)
+}
+
+/// Waits until at most `pending` wgmma groups are in flight, then fences the accumulators `acc`.
+fn wait(pending: u32, acc: &str) -> String {
+    format!("      {}\n      fence_acc({acc});\n", wgmma::wait(pending))
+}
+
+/// P packed into A registers `p` (the register map of [`gmma_accumulator_as_a`]).
+fn pack_p(cfg: &Sm90AttentionConfig) -> Result<String> {
+    let pack = pack_fn(cfg.dtype);
+    let mut c =
+        "      // P = the accumulators as A fragments (atom::gmma_accumulator_as_a)\n".to_string();
+    for (kk, regs) in gmma_accumulator_as_a(cfg.block_n)?.iter().enumerate() {
+        for (r, [v0, v1]) in regs.iter().enumerate() {
+            c += &format!("      p[{kk}][{r}] = {pack}(sc[{v0}], sc[{v1}]);\n");
+        }
+    }
+    Ok(c)
+}
+
+/// Issues `O += P·V` over the stage `st` (V at `vs`, landed in phase `ph`): bn/16 register-A wgmmas, one
+/// group, not waited for.
+fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str, &str)) -> String {
+    let (bn, d) = (cfg.block_n, cfg.head_dim);
+    let mut c = format!(
+        "      mbar_wait(v_full + 8 * {st}, {ph});\n      fence_acc(o);\n      {}\n",
+        wgmma::FENCE
+    );
+    let steps = CHUNK / ops.v.mma_k;
+    for kk in 0..bn / 16 {
+        let (ch, k) = (kk / steps, kk % steps);
+        c += &format!(
+            "      wgmma_rs_m64n{d}k16(o, p[{kk}], smem_desc_v({vs} + {}u));\n",
+            ch * ops.chunk[2] + k * ops.v.k_step
+        );
+    }
+    c + &format!("      {}\n", wgmma::COMMIT)
+}
+
+/// The stage of key block `j`: ring slot, phase, first key, K and V addresses.
+fn stage(cfg: &Sm90AttentionConfig, ops: &Operands, j: &str) -> String {
+    format!(
+        "      const u32 s = ({j}) % {STAGES}, phase = (({j}) / {STAGES}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
+        cfg.block_n,
+        ops.k_bytes(),
+        ops.v_bytes()
+    )
+}
+
+/// The mask of block `n0` where it is needed (the sequence end, the causal diagonal of this consumer's rows).
+fn mask(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
+    let bn = cfg.block_n;
+    let needs = if cfg.causal {
+        format!(
+            "n0 + {bn} > sk || n0 + {} > m0 + cw * {WG_ROWS} + sk - sq",
+            bn - 1
+        )
+    } else {
+        format!("n0 + {bn} > sk")
+    };
+    let limit = |row: &str| {
+        if cfg.causal {
+            format!("min(sk, {row} + 1 + sk - sq)")
+        } else {
+            "sk".to_string()
+        }
+    };
+    let mask = ScoreMask {
+        fragment: f,
+        atoms: (1, bn / 8),
+        atom: (WG_ROWS, 8),
+        index: gmma_index,
+    };
+    Ok(format!(
+        "      if ({needs}) {{\n{}      }}\n",
+        mask.emit("sc", &format!("m0 + cw * {WG_ROWS}"), "n0", &limit)?
+    ))
+}
+
+/// The consumer's arrival on the empty barrier of K or V (`which`) of stage `st`: that slot is read.
+fn release(which: &str, st: &str) -> String {
+    format!(
+        "      if (tid == 0) mbar_arrive({which}_empty + 8 * {st});   // this {which} slot is read\n"
+    )
+}
+
+/// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
+fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
+    c += &stage(cfg, ops, "j");
+    c += &issue_scores(cfg, ops);
+    c += &wait(0, "sc");
+    c += &release("k", "s");
+    c += &mask(cfg, f)?;
+    c += &softmax.update("sc", cfg.block_n / 8, "o", cfg.head_dim / 8, "scale_log2");
+    c += &pack_p(cfg)?;
+    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
+    c += &wait(0, "o");
+    c += &release("v", "s");
+    Ok(c + "    }\n")
+}
+
+/// Intra-warp-group overlap (FlashAttention 3): block 0's S and softmax; then per block j, S(j) issued,
+/// P(j-1)·V(j-1) issued, S(j) waited for, its mask and softmax while P·V runs, P·V waited for, stage
+/// j-1 released, O rescaled, P(j) packed; the last P·V at the end.
+fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
+    let mut c = softmax.declare_corr();
+    c += "    if (NB > 0) {  // block 0: S, softmax, P\n";
+    c += &stage(cfg, ops, "0");
+    let (before, after) = turn(cfg, "0");
+    c += &before;
+    c += &issue_scores(cfg, ops);
+    c += &after;
+    c += &wait(0, "sc");
+    c += &release("k", "s");
+    c += &mask(cfg, f)?;
+    c += &softmax.update_scores("sc", s_n, "scale_log2");
+    c += &pack_p(cfg)?;
+    c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
+    c += &stage(cfg, ops, "j");
+    c += &format!(
+        "      const u32 sp = (j - 1) % {STAGES}, php = ((j - 1) / {STAGES}) & 1, vsp = v_s + sp * {}u;\n",
+        ops.v_bytes()
+    );
+    let (before, after) = turn(cfg, "j");
+    c += &before;
+    c += &issue_scores(cfg, ops);
+    c += &issue_pv(cfg, ops, ("sp", "php", "vsp"));
+    c += &after;
+    c += &wait(1, "sc");
+    c += &release("k", "s");
+    c += &mask(cfg, f)?;
+    c += &softmax.update_scores("sc", s_n, "scale_log2");
+    c += &wait(0, "o");
+    c += &release("v", "sp");
+    c += &softmax.rescale("o", o_n);
+    c += &pack_p(cfg)?;
+    c += "    }\n    if (NB > 0) {  // the last block's P·V\n";
+    c += &stage(cfg, ops, "NB - 1");
+    let (before, after) = turn(cfg, "NB");
+    c += &before;
+    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
+    c += &after;
+    c += &wait(0, "o");
+    c += &release("v", "s");
+    Ok(c + "    }\n")
+}
+
+/// Ping-pong: the turns of issuing wgmmas, phase `k` of `NB + 1` (block 0's S; S(j) with P·V(j-1); the
+/// last P·V). Consumer 0 waits for consumer 1's previous phase (named barrier 1) except in phase 0, and
+/// hands over (barrier 2) after each; consumer 1 waits for consumer 0's phase (2) and hands back (1)
+/// except after its last, so the arrivals and waits of each barrier pair up.
+fn turn(cfg: &Sm90AttentionConfig, k: &str) -> (String, String) {
+    if !cfg.pingpong {
+        return (String::new(), String::new());
+    }
+    (
+        format!(
+            "      if (cw == 1 || ({k}) > 0) {}   // ping-pong: my turn to issue\n",
+            sync::named_barrier_sync("cw == 0 ? 1 : 2", 256)
+        ),
+        format!(
+            "      if (cw == 0 || ({k}) < NB) {}   // the other consumer's turn\n",
+            sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256)
+        ),
+    )
+}
+
+/// The consumers' key-block loop and the final `1/l`.
+fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let (bn, d) = (cfg.block_n, cfg.head_dim);
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let mut c = format!(
+        "    float o[{}];\n#pragma unroll\n    for (int i = 0; i < {}; ++i) o[i] = 0.f;\n    float sc[{}];\n    u32 p[{}][4];\n",
+        d / 2,
+        d / 2,
+        bn / 2,
+        bn / 16
+    );
+    c += &softmax.declare();
+    c += "    mbar_wait(q_bar, 0);\n";
+    c += &if cfg.overlap {
+        overlapped_loop(cfg, ops, f)?
+    } else {
+        serial_loop(cfg, ops, f)?
+    };
+    c += &softmax.finalize("o", d / 8, "scale_log2");
+    Ok(c)
+}
+
+/// O (value pairs along columns as one 32-bit store) and LSE (one lane per row), rows past the sequence
+/// not stored.
+fn epilogue(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
+    let sm = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
+    let pack = pack_fn(cfg.dtype);
+    let row0 = format!("m0 + cw * {WG_ROWS} + {}", f.row);
+    let mut c =
+        "    unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h;\n".to_string();
+    for v in (0..values).step_by(2) {
+        let [dr, dc] = f.value(v)?;
+        c += &format!(
+            "    {{\n      const int row = {row0} + {dr};\n      if (row < sq) {{\n#pragma unroll\n        for (int dj = 0; dj < {}; ++dj)\n          *(u32*)(o_g + (long long)row * o_s + dj * 8 + {} + {dc}) = {pack}({}, {});\n      }}\n    }}\n",
+            cfg.head_dim / 8,
+            f.col,
+            gmma_index("o", "0", "dj", v),
+            gmma_index("o", "0", "dj", v + 1)
+        );
+    }
+    c += &format!(
+        "    if (LSE != nullptr && {} == 0) {{  // one lane per row\n",
+        f.col
+    );
+    for (r, dr) in sm.row_offsets.iter().enumerate() {
+        c += &format!(
+            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (long long)row * lse_s] = sm_lse[0][{r}]; }}\n"
+        );
+    }
+    c += "    }\n";
+    Ok(c)
+}
+
+/// The parameters (tensor maps with placeholder extents: [`set_tensor_maps`] fills them per call) and
+/// the buffers (bytes set by the caller).
+fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffer>) {
+    let map = |name: &str, buffer: &str, box_dims: [u32; 2]| {
+        Arg::TensorMap(TensorMapArg {
+            name: name.into(),
+            buffer: buffer.into(),
+            dtype: cfg.dtype,
+            extents: [cfg.head_dim as u64, 1],
+            ld: 8,
+            box_dims,
+            swizzle_bytes: 128,
+            outer: vec![(1, 8), (1, 8)],
+        })
+    };
+    let mut args = vec![
+        map("tmQ", "Q", ops.q.tma_box),
+        map("tmK", "K", ops.k.tma_box),
+        map("tmV", "V", ops.v.tma_box),
+        Arg::Ptr("O".into()),
+        Arg::Ptr("LSE".into()),
+    ];
+    for n in ["Sq", "Sk", "group"] {
+        args.push(Arg::I32(n.into(), 0));
+    }
+    for n in STRIDES {
+        args.push(Arg::I64(n.into(), 0));
+    }
+    args.push(Arg::F32("scale_log2".into(), 0.0));
+    let buffers = ["Q", "K", "V", "O", "LSE"]
+        .iter()
+        .map(|n| Buffer {
+            name: n.to_string(),
+            bytes: 0,
+        })
+        .collect();
+    (args, buffers)
+}
+
+/// Whether the Hopper kernel can take a problem with these strides (elements, `(batch, sequence, head)`
+/// of Q, K, V): TMA strides are positive multiples of 16 bytes below 2^40 (the stride of an extent-1
+/// mode does not matter).
+pub fn takes(args: &AttentionArgs) -> bool {
+    let extents = [
+        [args.batch, args.sq, args.hq],
+        [args.batch, args.sk, args.hkv],
+        [args.batch, args.sk, args.hkv],
+    ];
+    args.strides[..3].iter().zip(extents).all(|(st, ext)| {
+        st.iter()
+            .zip(ext)
+            .all(|(&x, e)| (x > 0 || e <= 1) && x >= 0 && (x * 2) % 16 == 0 && x * 2 < (1i64 << 40))
+    }) && args.sq < (1 << 31)
+        && args.sk < (1 << 31)
+}
+
+/// Sets the values of the kernel's parameters for `args`: the scalars, the tensor maps' extents and
+/// strides (`(D, S, H, B)`), the grid.
+pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) -> Result<()> {
+    if !takes(args) {
+        return config(
+            "attention_sm90",
+            format!("strides {:?}: not describable by TMA", args.strides),
+        );
+    }
+    args.set_scalars(k)?;
+    let fix = |extent: i64, stride: i64| (extent.max(1) as u64, stride.max(8) as u64);
+    for a in k.args.iter_mut() {
+        if let Arg::TensorMap(m) = a {
+            let (i, s, heads) = match m.buffer.as_str() {
+                "Q" => (0, args.sq, args.hq),
+                "K" => (1, args.sk, args.hkv),
+                _ => (2, args.sk, args.hkv),
+            };
+            let st = args.strides[i];
+            m.extents = [cfg.head_dim as u64, s.max(1) as u64];
+            m.ld = st[1].max(8) as u64;
+            m.outer = vec![fix(heads, st[2]), fix(args.batch, st[0])];
+        }
+    }
+    let blocks = (args.sq + BLOCK_M - 1) / BLOCK_M;
+    k.grid = (
+        to_u32("attention grid.x (query blocks)", blocks.max(1))?,
+        to_u32("attention grid.y (heads)", args.hq)?,
+        to_u32("attention grid.z (batches)", args.batch)?,
+    );
+    Ok(())
+}
+
+/// The kernel of variant `cfg` (problem values are arguments: set them with [`apply`]).
+pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
+    cfg.check()?;
+    let ops = Operands::new(cfg)?;
+    if gmma_n8_values(cfg.block_n.max(cfg.head_dim))? != 4 {
+        return config(
+            "attention_sm90",
+            "gmma_c_layout(8) has not 4 values per thread",
+        );
+    }
+    let f = Fragment::new(&gmma_c_layout(8)?, WG_ROWS, "tid")?;
+    f.pairs_along_columns()?;
+    let name = name(cfg);
+    let threads = 128 * (1 + CONSUMERS);
+    let mut c = header(cfg, &ops, &f)?;
+    c += &device_fns(cfg, &ops);
+    c += &format!(
+        "\nextern \"C\" __global__ void __launch_bounds__({threads}, 1) {name}(\n    {}) {{\n",
+        signature()
+    );
+    c += &prologue(cfg, &ops);
+    c += &producer(cfg, &ops);
+    c += &format!(
+        "  else {{\n    {}\n    const int cw = wg - 1;   // consumer: query rows [m0 + cw*{WG_ROWS}, +{WG_ROWS})\n",
+        sync::setmaxnreg(true, 240)
+    );
+    c += &main_loop(cfg, &ops, &f)?;
+    c += &epilogue(cfg, &f)?;
+    c += "  }\n}\n";
+    let (args, buffers) = parameters(cfg, &ops);
+    Ok(Kernel {
+        name,
+        source: c,
+        grid: (1, 1, 1),
+        persistent: false,
+        block: (threads as u32, 1, 1),
+        dynamic_smem_bytes: to_u32("shared memory bytes", ops.smem())?,
+        args,
+        buffers,
+        pointer_alignment: 16,
+    })
+}
