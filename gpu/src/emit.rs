@@ -113,7 +113,7 @@ impl Params {
     /// let mut p = Params::default();
     /// p.tensor_map(TensorMapArg {
     ///     name: "tma_a".into(), buffer: "A".into(), dtype: DType::F16,
-    ///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128,
+    ///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128, outer: vec![],
     /// });
     /// assert_eq!(p.signature(), "const __grid_constant__ TmaDesc tma_a");
     /// ```

@@ -13,7 +13,7 @@ use cute_layout_core::{Layout, cosize};
 /// // a 4096x4096 row-major f16 A, loaded in 128x64 boxes into 128-byte swizzled shared memory
 /// let m = TensorMapArg {
 ///     name: "tma_a".into(), buffer: "A".into(), dtype: DType::F16,
-///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128,
+///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128, outer: vec![],
 /// };
 /// assert_eq!(m.box_dims[0] as i64 * m.dtype.bytes(), 128); // one box row is one swizzle span
 /// ```
