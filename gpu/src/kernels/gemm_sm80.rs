@@ -420,7 +420,7 @@ fn bias_buffer(op: &EpilogueOp, p: &Problem, out: DType) -> Option<Buffer> {
 /// };
 /// let k = generate_gemm(&spec).unwrap();
 /// assert_eq!(k.name, "cute_gemm_f16_f32_ak_bk_128x128x32_w2x2_s4");
-/// assert_eq!((k.grid, k.block, k.dynamic_smem_bytes), ((2, 2, 1), (128, 1, 1), 65536));
+/// assert_eq!((k.grid, k.block, k.dynamic_smem_bytes), ((4, 1, 1), (128, 1, 1), 65536)); // 2x2 tiles, rasterized
 /// ```
 pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
     generate_gemm_with(spec, &GemmOptions::default())

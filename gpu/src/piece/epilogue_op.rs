@@ -115,7 +115,7 @@ impl EpilogueOp {
     /// use cute_gpu::{DType, emit::Params, piece::epilogue_op::{BiasKind, EpilogueOp}};
     /// let mut p = Params::default();
     /// EpilogueOp { bias: BiasKind::PerRow, scale: true, ..Default::default() }.params(&mut p, DType::F16, 2.0, 0.5);
-    /// assert_eq!(p.signature(), "const half* __restrict__ C,\n    float alpha,\n    float beta,\n    const half* __restrict__ bias");
+    /// assert_eq!(p.signature(), "const unsigned short* __restrict__ C,\n    float alpha,\n    float beta,\n    const unsigned short* __restrict__ bias");
     /// ```
     pub fn params(&self, p: &mut Params, out: DType, alpha: f32, beta: f32) {
         let out_c = out.c_type();
