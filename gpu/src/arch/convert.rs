@@ -1,4 +1,10 @@
 //! `cvt` between f32 and the 16-bit floating-point payloads.
+//!
+//! ```
+//! use cute_gpu::{DType, arch::convert::{CONVERT, PACK, pack_fn}};
+//! assert!(CONVERT.contains("float bf16_to_f32(unsigned short h)"));
+//! assert!(PACK.contains(&format!("unsigned int {}(float lo, float hi)", pack_fn(DType::BF16))));
+//! ```
 
 /// Device functions `f32_to_f16`, `f16_to_f32`, `f32_to_bf16`, `bf16_to_f32` (`cvt.rn.*`, round to
 /// nearest even).

@@ -1,4 +1,9 @@
 //! `cp.async` (SM80): asynchronous 16-byte global -> shared copies and their commit/wait groups.
+//!
+//! ```
+//! use cute_gpu::arch::cp_async::CP_ASYNC;
+//! assert!(CP_ASYNC.contains("cp.async.commit_group;") && CP_ASYNC.contains("cp.async.wait_group %0;"));
+//! ```
 
 /// `cp_async_16(dst, src, src_bytes)`: 16 bytes with a source size, bytes past `src_bytes` zero-filled
 /// (the predication of tiles at the edges); `cp_async_16_full`; `st_shared_16` (a 16-byte shared store

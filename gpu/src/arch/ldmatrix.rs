@@ -1,6 +1,14 @@
 //! `ldmatrix` (SM75+): four 8x8 matrices of 16-bit values from shared memory into a warp's registers.
 //! Lane `i` supplies the address of row `i % 8` of matrix `i / 8`; which element of the tile that row
 //! is comes from the copy atom's thread-value layout (`crate::atom::ldmatrix_lanes`).
+//!
+//! ```
+//! use cute_gpu::{DType, Major, arch::ldmatrix::ldmatrix_fn, atom::{ldmatrix_lanes, sm80_mma}};
+//! use cute_layout_core::atom::Operand;
+//! let lanes = ldmatrix_lanes(&sm80_mma(DType::F16).unwrap(), Operand::A, Major::K).unwrap();
+//! assert_eq!(lanes.to_string(), "(_8,_2,_2):(_1@0,_8@0,_8@1)"); // lane -> (m, k) of the row it points at
+//! assert_eq!(ldmatrix_fn(Major::K), "ldmatrix_x4");
+//! ```
 
 use cute_layout_core::atom::gmma::Major;
 

@@ -6,6 +6,14 @@
 //!    (flattened, coalesced) maps a vector index to its offset in each tensor;
 //! 3. the CTA tile over vector indices is `(threads, unroll):(1, threads)` (thread-value layout), tile
 //!    `blockIdx.x` of `zipped_divide(vectors, threads*unroll)`; the last tile is predicated.
+//!
+//! ```
+//! use cute_gpu::kernels::copy::{CopySpec, generate_copy};
+//! // a (64,64) f32 tile from row-major to column-major: no common contiguous run, scalar accesses
+//! let (src, dst) = ("(_64,_64):(_64,_1)".parse().unwrap(), "(_64,_64):(_1,_64)".parse().unwrap());
+//! let k = generate_copy(&CopySpec::new(src, dst, 4)).unwrap();
+//! assert_eq!(k.name, "cute_copy_e4_v1_t256_u4");
+//! ```
 
 use crate::arch::memory::global_vector_fns;
 use crate::emit::{Leaf, Mode, Params, flat_modes, offset_statements, pattern};

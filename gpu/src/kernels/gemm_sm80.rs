@@ -9,6 +9,15 @@
 //!   `stages`-deep pipeline; shared -> registers by `ldmatrix` (`.trans` for MN-major operands);
 //!   shared tiles are `Swizzle<B,3,S> o (rows,cols):(cols,1)`, the swizzle found by the bank search
 //!   over the cp.async and ldmatrix accesses.
+//!
+//! ```
+//! use cute_gpu::{DType, kernels::gemm_sm80::{GemmSpec, generate_gemm}};
+//! let l = |s: &str| s.parse().unwrap();
+//! let spec = GemmSpec { a: l("(512,256):(_1,512)"), b: l("(256,512):(512,_1)"), c: l("(512,512):(512,_1)"),
+//!     input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0, config: Default::default() };
+//! let k = generate_gemm(&spec).unwrap(); // both operands MN-major: ldmatrix .trans
+//! assert!(k.name.starts_with("cute_gemm_bf16_bf16_amn_bmn_") && k.source.contains("ldmatrix_x4_trans("));
+//! ```
 
 use crate::arch::mma_sync::mma_m16n8k16;
 use crate::arch::{convert::CONVERT, cp_async::CP_ASYNC, ldmatrix::LDMATRIX, memory::SMEM_ADDR};

@@ -17,6 +17,13 @@
 //! - the TMA-store epilogue's staging box: the 128-byte-swizzled K-major atom of the output type tiled to
 //!   `(64, 128 B of columns)`; its row pitch and swizzle give the `st.shared` addresses, the
 //!   `CU_TENSOR_MAP_SWIZZLE_128B` mode and the store box of D.
+//!
+//! ```
+//! use cute_gpu::{DType, kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}};
+//! let k = generate_hopper_gemm(&HopperProblem::padded(2048, 2048, 2048), DType::BF16, DType::F32,
+//!     &HopperConfig::pingpong()).unwrap();
+//! assert!(k.persistent && k.source.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
+//! ```
 
 use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, wgmma};

@@ -9,6 +9,13 @@
 //!   so that neither phase has a bank conflict;
 //! - predication: a vector is loaded/stored when its first coordinate is inside `(M,N)`
 //!   (the vector widths divide the extents, so vectors never straddle the edge).
+//!
+//! ```
+//! use cute_gpu::kernels::transpose::{TransposeSpec, plan_transpose};
+//! let l = |s: &str| s.parse().unwrap();
+//! let p = plan_transpose(&TransposeSpec::new(l("(1024,512):(512,_1)"), l("(1024,512):(_1,1024)"), 8)).unwrap();
+//! assert_eq!((p.v_in, p.v_out, p.conflicts), (2, 2, 0)); // 16-byte vectors of two 8-byte elements
+//! ```
 
 use crate::arch::memory::{SMEM_ADDR, Space, global_vector_fns, load_fn, store_fn};
 use crate::emit::{Leaf, Params, basis_coord, basis_coord_expr, flat_modes, pattern, swizzle_expr};

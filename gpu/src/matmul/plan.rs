@@ -3,6 +3,16 @@
 //! and non-unit strides become dynamic so one compiled kernel serves every size of an alignment class), and
 //! the heuristic: the SM90 wgmma + TMA kernel on sm_90, the SM80 `mma.sync` kernel elsewhere or when the
 //! epilogue needs C, the fallback kernel when no tensor-core path can take the operands.
+//!
+//! ```
+//! use cute_gpu::{DType, matmul::plan::{Request, plan}};
+//! let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+//! // lda = 100 is not a multiple of 8: no 16-byte cp.async or TMA, the fallback kernel
+//! let (a, b, d) = (l("(100,100):(100,_1)"), l("(100,64):(64,_1)"), l("(100,64):(64,_1)"));
+//! let r = Request { a: &a, b: &b, c: None, d: &d, input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0,
+//!     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default() };
+//! assert_eq!(plan(&r).unwrap().unwrap().path, "simt");
+//! ```
 
 use crate::dtype::{DType, Major};
 use crate::emit::flat_modes;

@@ -6,6 +6,12 @@
 //! zero-filled (`cp.async` with a source size), chunks straddling the K or MN edge are assembled element by
 //! element; interior tiles take an unpredicated copy. The pipeline loop itself is in
 //! [`crate::piece::fragment`], which interleaves these copies with the fragment loads and MMAs.
+//!
+//! ```
+//! use cute_gpu::piece::cp_async_mainloop::Pipeline;
+//! let p = Pipeline { stages: 3, threads: 256, min_blocks: 1, stage_bytes: 32768, a_bytes: 16384 };
+//! assert_eq!(p.stages * p.stage_bytes, 98304); // the ring: 3 stages of A (16 KiB) + B (16 KiB)
+//! ```
 
 use crate::dtype::Major;
 use crate::emit::{Leaf, basis_coord_expr, swizzle_expr};

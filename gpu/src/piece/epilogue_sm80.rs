@@ -7,6 +7,16 @@
 //!   with TV layout `(threads, iters):(_1, threads)`, chunk `q -> (row, col) = (q / cpr, (q % cpr) * vec)`,
 //!   stored coalesced; for interior tiles with beta = 0.
 //! - [`Epilogue::direct`]: `D = alpha*acc + beta*C` pair by pair, predicated on M and N.
+//!
+//! ```
+//! use cute_gpu::{DType, atom::{sm80_mma, Fragment}, emit::Leaf, piece::epilogue_sm80::Epilogue};
+//! let mma = sm80_mma(DType::BF16).unwrap();
+//! let (fragment, ldc) = (Fragment::new(&mma.layout_c, 16, "lane").unwrap(), Leaf::new(cute_layout_core::Int::s(256), "ldc"));
+//! let e = Epilogue { tile: (128, 256), warp_tile: (64, 64), atoms: (4, 8), threads: 256, output: DType::F32,
+//!     ldc: &ldc, extents: ("M".into(), "N".into()), fragment: &fragment, atom_mn: (16, 8), op: Default::default() };
+//! // staging the padded f32 tile takes 128 x (256 + 4) x 4 = 133120 bytes of the pipeline's shared memory
+//! assert!(e.can_stage(133120) && !e.can_stage(98304));
+//! ```
 
 use crate::atom::Fragment;
 use crate::dtype::DType;

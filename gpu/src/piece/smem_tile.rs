@@ -2,6 +2,13 @@
 //! pipeline stage, `Swizzle<B,3,S> o (rows,cols):(cols,_1)`; the swizzle is the one the bank model finds
 //! conflict-free for the two access patterns of the tile: the 16-byte `cp.async` chunks of the global ->
 //! shared copy and the rows `ldmatrix` reads ([`crate::atom::ldmatrix_lanes`]).
+//!
+//! ```
+//! use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+//! let mma = sm80_mma(DType::BF16).unwrap();
+//! let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 }).unwrap();
+//! assert_eq!((b.rows, b.cols, b.conflicts), (32, 128, 0)); // (32,128):(128,_1) under its swizzle
+//! ```
 
 use crate::atom::ldmatrix_lanes;
 use crate::dtype::Major;

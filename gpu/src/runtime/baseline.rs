@@ -1,4 +1,15 @@
 //! The cuBLAS baseline the GEMM benchmarks compare against, in one place.
+//!
+//! ```no_run
+//! use cute_gpu::{DType, runtime::{Runtime, baseline::BaselineGemm, bench::Cublas}};
+//! let rt = Runtime::new(0).unwrap();
+//! let (a, b, d) = (rt.zeros::<u16>(64 * 64).unwrap(), rt.zeros::<u16>(64 * 64).unwrap(), rt.zeros::<u16>(64 * 64).unwrap());
+//! let g = BaselineGemm { dtype: DType::F16, m: 64, n: 64, k: 64,
+//!     a: (rt.bind(&a).ptr(), 64), b: (rt.bind(&b).ptr(), 64), d: (rt.bind(&d).ptr(), 64) };
+//! // SAFETY: 64x64 buffers, alive until the sync
+//! unsafe { g.run(Cublas::new(&rt).unwrap().handle()) }.unwrap();
+//! rt.sync().unwrap();
+//! ```
 
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};

@@ -1,6 +1,17 @@
 //! What the GEMM benchmarks (`bench`, `bench_hopper`, the `gemm_sweep` example) share: cuBLAS run on
 //! the same device buffers as the baseline and the reference, the comparison of a kernel's output
 //! with it, TFLOP/s, and the result table.
+//!
+//! ```
+//! use cute_gpu::runtime::bench::{Best, Row, print_table};
+//! let mut best = Best::default();
+//! for (tflops, name) in [(590.0, "128x128"), (660.0, "128x256")] {
+//!     best.offer(tflops, || name.to_string());
+//! }
+//! let row = Row::versus("4096^3 bf16".into(), best, 600.0, Some("cuBLAS"));
+//! assert_eq!((row.note.as_str(), row.ratio), ("128x256", 1.1));
+//! print_table(["problem", "ours", "baseline", "ratio", "kernel"], &[row]);
+//! ```
 
 use super::baseline::BaselineGemm;
 use super::{DeviceBuffer, RawBuffer, Runtime};

@@ -7,6 +7,16 @@
 //! In cuBLAS's column-major terms this is `Dᵀ (N,M) = Bᵀ · Aᵀ`: the B buffer as a `K x N` matrix with
 //! `transa = T`, the A buffer as `K x M` with `transb = N`, D as `N x M`, leading dimensions `ldb`, `lda`,
 //! `ldd`.
+//!
+//! ```no_run
+//! use cute_gpu::{DType, runtime::{Runtime, cublaslt::{LtGemm, LtTypes}}};
+//! let rt = Runtime::new(0).unwrap();
+//! let (a, b) = (rt.zeros::<u16>(1024 * 512).unwrap(), rt.zeros::<u16>(2048 * 512).unwrap());
+//! let mut d = rt.zeros::<u16>(1024 * 2048).unwrap();
+//! // D (1024,2048) row-major = A (1024,512) row-major · B (512,2048) column-major
+//! let mut g = LtGemm::new(&rt, LtTypes::half(DType::F16), (1024, 2048, 512), (512, 512, 2048), None, 8).unwrap();
+//! for i in 0..g.algos.len() { g.run(&rt, i, (a.slice(), b.slice(), d.slice_mut())).unwrap(); }
+//! ```
 
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};

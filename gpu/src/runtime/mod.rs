@@ -5,6 +5,17 @@
 //!
 //! Every entry point checks for libcuda first and returns [`GpuError::LibraryMissing`] or
 //! [`GpuError::Driver`] instead of panicking when CUDA or a GPU is missing.
+//!
+//! ```no_run
+//! use cute_gpu::{kernels::transpose::{TransposeSpec, generate_transpose}, runtime::Runtime};
+//! let rt = Runtime::new(0).unwrap();
+//! let l = |s: &str| s.parse().unwrap();
+//! let k = generate_transpose(&TransposeSpec::new(l("(256,128):(128,_1)"), l("(256,128):(_1,256)"), 4)).unwrap();
+//! let src: Vec<f32> = (0..256 * 128).map(|i| i as f32).collect();
+//! let (s, d) = (rt.upload(&src).unwrap(), rt.zeros::<f32>(256 * 128).unwrap());
+//! rt.launch(&k, &[rt.bind(&s), rt.bind(&d)]).unwrap();
+//! assert_eq!(rt.download(&d).unwrap()[1], src[128]); // dst(1,0) = src(1,0)
+//! ```
 
 pub mod baseline;
 pub mod bench;

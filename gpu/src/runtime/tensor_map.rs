@@ -1,5 +1,15 @@
 //! TMA tensor maps: a kernel's [`TensorMapArg`] encoded over a bound buffer with
 //! `cuTensorMapEncodeTiled`, passed by value as a `__grid_constant__` parameter.
+//!
+//! ```no_run
+//! use cute_gpu::{DType, TensorMapArg, runtime::{Runtime, tensor_map::encode}};
+//! let rt = Runtime::new(0).unwrap();
+//! let a = rt.zeros::<u16>(4096 * 4096).unwrap();
+//! let map = TensorMapArg { name: "tma_a".into(), buffer: "A".into(), dtype: DType::BF16,
+//!     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128 };
+//! let m = encode(&map, rt.bind(&a).ptr()).unwrap(); // 128 bytes, passed by value to the kernel
+//! assert_ne!(m.0, [0u64; 16]);
+//! ```
 
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
