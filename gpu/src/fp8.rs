@@ -20,6 +20,13 @@
 //! ```
 
 /// One FP8 format: field widths and the encodings of its special values.
+///
+/// ```
+/// use cute_gpu::fp8::{E4M3_FORMAT, Format};
+/// let f = Format { exponent_bits: 4, mantissa_bits: 3, bias: 7, ieee_specials: false };
+/// assert_eq!(f, E4M3_FORMAT);
+/// assert_eq!(f.max_finite(), 448.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Format {
     /// Exponent bits.
@@ -34,6 +41,13 @@ pub struct Format {
 }
 
 /// E4M3: 1.4.3, bias 7, max 448, NaN `0x7f`/`0xff`, no infinities.
+///
+/// ```
+/// use cute_gpu::fp8::E4M3_FORMAT;
+/// assert_eq!(E4M3_FORMAT.decode(0x7e), 448.0);
+/// assert!(E4M3_FORMAT.decode(0xff).is_nan());
+/// assert_eq!(E4M3_FORMAT.encode(f32::INFINITY), 0x7e); // no infinity: saturates
+/// ```
 pub const E4M3_FORMAT: Format = Format {
     exponent_bits: 4,
     mantissa_bits: 3,
@@ -42,6 +56,13 @@ pub const E4M3_FORMAT: Format = Format {
 };
 
 /// E5M2: 1.5.2, bias 15, max 57344, IEEE infinities and NaNs.
+///
+/// ```
+/// use cute_gpu::fp8::E5M2_FORMAT;
+/// assert_eq!(E5M2_FORMAT.decode(0x7b), 57344.0);
+/// assert_eq!(E5M2_FORMAT.decode(0xfc), f32::NEG_INFINITY);
+/// assert!(E5M2_FORMAT.decode(0x7d).is_nan());
+/// ```
 pub const E5M2_FORMAT: Format = Format {
     exponent_bits: 5,
     mantissa_bits: 2,
@@ -55,6 +76,11 @@ impl Format {
     }
 
     /// The largest finite value.
+    ///
+    /// ```
+    /// use cute_gpu::fp8::{E4M3_FORMAT, E5M2_FORMAT};
+    /// assert_eq!((E4M3_FORMAT.max_finite(), E5M2_FORMAT.max_finite()), (448.0, 57344.0));
+    /// ```
     pub fn max_finite(self) -> f64 {
         let m = self.mantissa_bits as i32;
         let (e, frac) = if self.ieee_specials {
@@ -80,6 +106,13 @@ impl Format {
     }
 
     /// The value of the encoding `bits` (exact: every FP8 value is an f32).
+    ///
+    /// ```
+    /// use cute_gpu::fp8::E4M3_FORMAT;
+    /// assert_eq!(E4M3_FORMAT.decode(0x38), 1.0); // exponent field 7 = bias
+    /// assert_eq!(E4M3_FORMAT.decode(0xb8), -1.0);
+    /// assert_eq!(E4M3_FORMAT.decode(0x01), 2f32.powi(-9)); // smallest subnormal
+    /// ```
     pub fn decode(self, bits: u8) -> f32 {
         let m = self.mantissa_bits;
         let sign = if bits & 0x80 != 0 { -1.0f64 } else { 1.0 };
@@ -106,6 +139,14 @@ impl Format {
     }
 
     /// `f` rounded to nearest even, saturated to the largest finite value; NaN to NaN.
+    ///
+    /// ```
+    /// use cute_gpu::fp8::{E4M3_FORMAT, E5M2_FORMAT};
+    /// assert_eq!(E4M3_FORMAT.encode(1.0), 0x38);
+    /// assert_eq!(E4M3_FORMAT.encode(1.0625), 0x38); // halfway between 1 and 1.125: ties to even
+    /// assert_eq!(E4M3_FORMAT.encode(-1e6), 0xfe); // saturates to -448
+    /// assert_eq!(E5M2_FORMAT.encode(f32::NAN), 0x7f);
+    /// ```
     pub fn encode(self, f: f32) -> u8 {
         let sign = if f.is_sign_negative() { 0x80u8 } else { 0 };
         if f.is_nan() {
@@ -147,12 +188,30 @@ macro_rules! fp8_type {
 
         impl $name {
             /// The format's field widths and specials.
+            ///
+            /// ```
+            /// use cute_gpu::fp8::{E4M3, E4M3_FORMAT, E5M2, E5M2_FORMAT};
+            /// assert_eq!((E4M3::FORMAT, E5M2::FORMAT), (E4M3_FORMAT, E5M2_FORMAT));
+            /// ```
             pub const FORMAT: Format = $format;
             /// `f` rounded to nearest even and saturated (`cvt.rn.satfinite`).
+            ///
+            /// ```
+            /// use cute_gpu::fp8::{E4M3, E5M2};
+            /// assert_eq!(E4M3::from_f32(2.0), E4M3(0x40));
+            /// assert_eq!(E5M2::from_f32(2.0), E5M2(0x40));
+            /// assert_eq!(E4M3::from_f32(500.0), E4M3(0x7e)); // 448
+            /// ```
             pub fn from_f32(f: f32) -> Self {
                 $name(Self::FORMAT.encode(f))
             }
             /// The exact value.
+            ///
+            /// ```
+            /// use cute_gpu::fp8::{E4M3, E5M2};
+            /// assert_eq!(E4M3(0x40).to_f32(), 2.0);
+            /// assert_eq!(E5M2(0x3e).to_f32(), 1.5);
+            /// ```
             pub fn to_f32(self) -> f32 {
                 Self::FORMAT.decode(self.0)
             }

@@ -1,4 +1,10 @@
 //! `mma.sync` (SM80): warp-wide tensor-core multiply-accumulate.
+//!
+//! ```
+//! use cute_gpu::{DType, arch::mma_sync::mma_m16n8k16};
+//! let f = mma_m16n8k16(DType::F16);
+//! assert!(f.starts_with("__device__ __forceinline__ void mma_16816(float* d, const unsigned int* a, const unsigned int* b)"));
+//! ```
 
 use crate::dtype::DType;
 

@@ -16,6 +16,14 @@
 //! | [`tma`] | `cp.async.bulk.tensor.2d` loads and stores, bulk groups, tensor-map prefetch |
 //! | [`mbarrier`] | `mbarrier.init/arrive/expect_tx/try_wait` |
 //! | [`sync`] | `setmaxnreg`, named barriers `bar.sync/bar.arrive`, proxy fences |
+//!
+//! ```
+//! use cute_gpu::{arch::{convert::CONVERT, memory::SMEM_ADDR}, nvrtc::{compile, nvrtc_available}};
+//! let src = format!("{SMEM_ADDR}{CONVERT}extern \"C\" __global__ void k(float* x) {{
+//!   __shared__ unsigned short s[32]; s[threadIdx.x] = f32_to_f16(x[threadIdx.x]);
+//!   x[threadIdx.x] = f16_to_f32(s[31 - threadIdx.x]) + smem_u32(s); }}");
+//! if nvrtc_available() { assert!(!compile(&src, "k", "sm_80").unwrap().cubin.is_empty()); }
+//! ```
 
 pub mod convert;
 pub mod cp_async;

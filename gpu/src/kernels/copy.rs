@@ -6,6 +6,14 @@
 //!    (flattened, coalesced) maps a vector index to its offset in each tensor;
 //! 3. the CTA tile over vector indices is `(threads, unroll):(1, threads)` (thread-value layout), tile
 //!    `blockIdx.x` of `zipped_divide(vectors, threads*unroll)`; the last tile is predicated.
+//!
+//! ```
+//! use cute_gpu::kernels::copy::{CopySpec, generate_copy};
+//! // a (64,64) f32 tile from row-major to column-major: no common contiguous run, scalar accesses
+//! let (src, dst) = ("(_64,_64):(_64,_1)".parse().unwrap(), "(_64,_64):(_1,_64)".parse().unwrap());
+//! let k = generate_copy(&CopySpec::new(src, dst, 4)).unwrap();
+//! assert_eq!(k.name, "cute_copy_e4_v1_t256_u4");
+//! ```
 
 use crate::arch::memory::global_vector_fns;
 use crate::emit::{Leaf, Mode, Params, flat_modes, offset_statements, pattern};
@@ -16,6 +24,12 @@ use cute_layout_core::{
 };
 
 /// A copy problem: `dst(i) = src(i)` for every logical index `i`.
+///
+/// ```
+/// use cute_gpu::kernels::copy::CopySpec;
+/// let spec = CopySpec { threads: 128, ..CopySpec::new("(64,64):(64,_1)".parse().unwrap(), "(64,64):(_1,64)".parse().unwrap(), 4) };
+/// assert_eq!((spec.threads, spec.unroll, spec.elem_bytes), (128, 4, 4));
+/// ```
 #[derive(Clone, Debug)]
 pub struct CopySpec {
     /// Source layout (element offsets).
@@ -32,6 +46,13 @@ pub struct CopySpec {
 
 impl CopySpec {
     /// A copy with 256 threads and 4 vectors per thread.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::copy::CopySpec;
+    /// let l: cute_layout_core::Layout = "(1024,1024):(1024,_1)".parse().unwrap();
+    /// let spec = CopySpec::new(l.clone(), l, 2);
+    /// assert_eq!((spec.threads, spec.unroll), (256, 4));
+    /// ```
     pub fn new(src: Layout, dst: Layout, elem_bytes: usize) -> CopySpec {
         CopySpec {
             src,
@@ -185,6 +206,15 @@ fn fmt_modes(m: &[Mode]) -> String {
 }
 
 /// Generates the copy kernel.
+///
+/// ```
+/// use cute_gpu::kernels::copy::{CopySpec, generate_copy};
+/// // static layouts: the contiguous run is known, so 16-byte vectors of 4 f32
+/// let l: cute_layout_core::Layout = "(_1024,_1024):(_1024,_1)".parse().unwrap();
+/// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+/// assert_eq!(k.name, "cute_copy_e4_v4_t256_u4");
+/// assert_eq!((k.grid, k.block), ((256, 1, 1), (256, 1, 1))); // 2^18 vectors, 1024 per CTA
+/// ```
 pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
     let n = check_spec(spec)?;
     let eb = spec.elem_bytes as i64;

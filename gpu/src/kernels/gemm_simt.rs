@@ -43,6 +43,15 @@ fn offset(t: &str, i: &str, j: &str) -> String {
 
 /// Generates the fallback GEMM kernel for the problem of `spec` (its tile configuration is not used; C
 /// and D share `spec.c`, any strides).
+///
+/// ```
+/// use cute_gpu::{DType, kernels::{gemm_simt::generate_gemm_simt, gemm_sm80::GemmSpec}};
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = GemmSpec { a: l("(100,30):(30,_1)"), b: l("(30,60):(_1,30)"), c: l("(100,60):(60,_1)"),
+///     input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0, config: Default::default() };
+/// let k = generate_gemm_simt(&spec, &Default::default()).unwrap();
+/// assert_eq!((k.grid, k.block), ((4, 7, 1), (256, 1, 1))); // 16x16 tiles of D, one thread per element
+/// ```
 pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
     if op.scale {
         return config(

@@ -9,6 +9,15 @@
 //!   `stages`-deep pipeline; shared -> registers by `ldmatrix` (`.trans` for MN-major operands);
 //!   shared tiles are `Swizzle<B,3,S> o (rows,cols):(cols,1)`, the swizzle found by the bank search
 //!   over the cp.async and ldmatrix accesses.
+//!
+//! ```
+//! use cute_gpu::{DType, kernels::gemm_sm80::{GemmSpec, generate_gemm}};
+//! let l = |s: &str| s.parse().unwrap();
+//! let spec = GemmSpec { a: l("(512,256):(_1,512)"), b: l("(256,512):(512,_1)"), c: l("(512,512):(512,_1)"),
+//!     input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0, config: Default::default() };
+//! let k = generate_gemm(&spec).unwrap(); // both operands MN-major: ldmatrix .trans
+//! assert!(k.name.starts_with("cute_gemm_bf16_bf16_amn_bmn_") && k.source.contains("ldmatrix_x4_trans("));
+//! ```
 
 use crate::arch::mma_sync::mma_m16n8k16;
 use crate::arch::{convert::CONVERT, cp_async::CP_ASYNC, ldmatrix::LDMATRIX, memory::SMEM_ADDR};
@@ -31,6 +40,14 @@ fn unsupported<T>(reason: String) -> Result<T> {
 }
 
 /// Tile and pipeline parameters.
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm80::GemmConfig;
+/// let c = GemmConfig::default();
+/// assert_eq!((c.bm, c.bn, c.bk, c.warps_m, c.warps_n, c.stages), (128, 128, 32, 2, 2, 4));
+/// let wide = GemmConfig { bn: 256, warps_n: 4, ..c };
+/// assert_eq!(32 * wide.warps_m * wide.warps_n, 256); // threads per CTA
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmConfig {
     /// CTA tile along M.
@@ -68,6 +85,17 @@ impl Default for GemmConfig {
 }
 
 /// A GEMM problem: layouts of A, B, C, D, types and scalars.
+///
+/// ```
+/// use cute_gpu::{DType, kernels::gemm_sm80::GemmSpec};
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = GemmSpec {
+///     a: l("(256,64):(64,_1)"), b: l("(64,256):(_1,64)"), c: l("(256,256):(256,_1)"),
+///     input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0, config: Default::default(),
+/// };
+/// assert_eq!(spec.a.to_string(), "(256,64):(64,_1)"); // K-major A
+/// assert_eq!(spec.config.bm, 128);
+/// ```
 #[derive(Clone, Debug)]
 pub struct GemmSpec {
     /// A, `(M,K)`.
@@ -89,6 +117,19 @@ pub struct GemmSpec {
 }
 
 /// The plan a GEMM kernel is generated from (exposed for tests and the README).
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm80::plan_gemm;
+/// # use cute_gpu::{DType, kernels::gemm_sm80::GemmSpec};
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = GemmSpec {
+///     a: l("(256,64):(64,_1)"), b: l("(64,256):(_1,64)"), c: l("(256,256):(256,_1)"),
+///     input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0, config: Default::default(),
+/// };
+/// let plan = plan_gemm(&spec).unwrap();
+/// assert_eq!(plan.smem_bytes, 4 * (128 * 32 + 128 * 32) * 2); // 4 stages of two 128x32 16-bit tiles
+/// assert_eq!((plan.a_swizzle.1, plan.b_swizzle.1), (0, 0)); // conflict-free
+/// ```
 #[derive(Clone, Debug)]
 pub struct GemmPlan {
     /// Swizzle of A's shared tile and its bank conflicts (swizzled, plain).
@@ -100,6 +141,12 @@ pub struct GemmPlan {
 }
 
 /// Code-generation options that are not part of the tile configuration.
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm80::GemmOptions;
+/// let o = GemmOptions::default();
+/// assert!(o.staged_epilogue && o.epilogue.is_identity());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmOptions {
     /// Stage D through shared memory and store it with 16-byte vectors (interior tiles, beta = 0,
@@ -184,6 +231,19 @@ fn operand_major(
 }
 
 /// Plans the GEMM (swizzles and shared memory) without generating text.
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm80::plan_gemm;
+/// # use cute_gpu::{DType, kernels::gemm_sm80::GemmSpec};
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = GemmSpec {
+///     a: l("(256,64):(64,_1)"), b: l("(64,256):(_1,64)"), c: l("(256,256):(256,_1)"),
+///     input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0, config: Default::default(),
+/// };
+/// let plan = plan_gemm(&spec).unwrap();
+/// assert_eq!(plan.smem_bytes, 65536);
+/// assert_eq!(plan.a_swizzle.0.to_string(), "Sw<2,3,3>");
+/// ```
 pub fn plan_gemm(spec: &GemmSpec) -> Result<GemmPlan> {
     let (a, b, _) = tiles(spec, &sm80_mma(spec.input)?)?;
     Ok(GemmPlan {
@@ -358,12 +418,39 @@ fn bias_buffer(op: &EpilogueOp, p: &Problem, out: DType) -> Option<Buffer> {
 }
 
 /// [`generate_gemm_with`] with the default [`GemmOptions`].
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm80::generate_gemm;
+/// # use cute_gpu::{DType, kernels::gemm_sm80::GemmSpec};
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = GemmSpec {
+///     a: l("(256,64):(64,_1)"), b: l("(64,256):(_1,64)"), c: l("(256,256):(256,_1)"),
+///     input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0, config: Default::default(),
+/// };
+/// let k = generate_gemm(&spec).unwrap();
+/// assert_eq!(k.name, "cute_gemm_f16_f32_ak_bk_128x128x32_w2x2_s4");
+/// assert_eq!((k.grid, k.block, k.dynamic_smem_bytes), ((4, 1, 1), (128, 1, 1), 65536)); // 2x2 tiles, rasterized
+/// ```
 pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
     generate_gemm_with(spec, &GemmOptions::default())
 }
 
 /// Generates the GEMM kernel for `spec` with code-generation options `opts`: the composition of the
 /// cp.async stage copy, the ldmatrix/mma.sync warp loop, the multistage pipeline and an epilogue.
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm80::{GemmOptions, generate_gemm_with};
+/// use cute_gpu::piece::epilogue_op::{Activation, EpilogueOp};
+/// # use cute_gpu::{DType, kernels::gemm_sm80::GemmSpec};
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = GemmSpec {
+///     a: l("(256,64):(64,_1)"), b: l("(64,256):(_1,64)"), c: l("(256,256):(256,_1)"),
+///     input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0, config: Default::default(),
+/// };
+/// let op = EpilogueOp { activation: Activation::Relu, ..Default::default() };
+/// let k = generate_gemm_with(&spec, &GemmOptions { staged_epilogue: false, epilogue: op }).unwrap();
+/// assert!(k.name.ends_with(&op.tag()) && k.source.contains("__launch_bounds__(128, 2)"));
+/// ```
 pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel> {
     let cfg = spec.config;
     if !spec.input.is_half() {

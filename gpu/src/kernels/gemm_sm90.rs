@@ -17,6 +17,13 @@
 //! - the TMA-store epilogue's staging box: the 128-byte-swizzled K-major atom of the output type tiled to
 //!   `(64, 128 B of columns)`; its row pitch and swizzle give the `st.shared` addresses, the
 //!   `CU_TENSOR_MAP_SWIZZLE_128B` mode and the store box of D.
+//!
+//! ```
+//! use cute_gpu::{DType, kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}};
+//! let k = generate_hopper_gemm(&HopperProblem::padded(2048, 2048, 2048), DType::BF16, DType::F32,
+//!     &HopperConfig::pingpong()).unwrap();
+//! assert!(k.persistent && k.source.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
+//! ```
 
 use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, wgmma};
@@ -37,6 +44,14 @@ fn unsupported<T>(reason: String) -> Result<T> {
 }
 
 /// Tile configuration of the Hopper GEMM.
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+/// let c = HopperConfig::default();
+/// assert_eq!((c.bm, c.bn, c.bk, c.consumers, c.stages, c.persistent), (128, 128, 64, 1, 4, false));
+/// let deep = HopperConfig { stages: 6, ..c };
+/// assert_eq!(deep.smem_bytes(), 6 * 32768 + 1024 + 6 * 16);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HopperConfig {
     /// CTA tile rows (a multiple of `64 * consumers`).
@@ -88,6 +103,13 @@ impl Default for HopperConfig {
 
 impl HopperConfig {
     /// 128x256x64, two consumer warp groups (64x256 each), 4 stages, persistent, TMA-store epilogue.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// let c = HopperConfig::large();
+    /// assert_eq!((c.bm, c.bn, c.consumers, c.persistent, c.tma_store), (128, 256, 2, true, true));
+    /// assert_eq!(c.threads(), 384);
+    /// ```
     pub fn large() -> Self {
         HopperConfig {
             bm: 128,
@@ -100,6 +122,13 @@ impl HopperConfig {
         }
     }
     /// Ping-pong, 128x128x64 tiles per consumer warp group, 6 stages, persistent.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// let c = HopperConfig::pingpong();
+    /// assert!(c.pingpong && c.persistent);
+    /// assert_eq!((c.bm, c.bn, c.consumers, c.stages), (128, 128, 2, 6));
+    /// ```
     pub fn pingpong() -> Self {
         HopperConfig {
             bm: 128,
@@ -112,10 +141,22 @@ impl HopperConfig {
         }
     }
     /// Threads per CTA: one producer warp group plus the consumers.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// assert_eq!(HopperConfig::default().threads(), 256); // producer + 1 consumer warp group
+    /// assert_eq!(HopperConfig::pingpong().threads(), 384);
+    /// ```
     pub fn threads(&self) -> u32 {
         128 * (1 + self.consumers)
     }
     /// The configuration for inputs of `bits` bits: `bk` = one 128-byte row (64 or 128 values).
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// assert_eq!(HopperConfig::default().for_bits(16).bk, 64);
+    /// assert_eq!(HopperConfig::large().for_bits(8).bk, 128); // FP8
+    /// ```
     pub fn for_bits(self, bits: i64) -> Self {
         HopperConfig {
             bk: 1024 / bits,
@@ -123,10 +164,22 @@ impl HopperConfig {
         }
     }
     /// Bytes of one pipeline stage (A tile + B tile; K per stage is one 128-byte row).
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// assert_eq!(HopperConfig::default().stage_bytes(), (128 + 128) * 128);
+    /// assert_eq!(HopperConfig::large().stage_bytes(), 49152);
+    /// ```
     pub fn stage_bytes(&self) -> i64 {
         (self.bm + self.bn) * 128
     }
     /// Bytes of the epilogue staging buffers: two 64-row x 128-byte boxes per consumer warp group.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// assert_eq!(HopperConfig::large().epi_bytes(), 2 * 2 * 64 * 128);
+    /// assert_eq!(HopperConfig::default().epi_bytes(), 0); // no TMA store
+    /// ```
     pub fn epi_bytes(&self) -> i64 {
         if self.tma_store {
             2 * 64 * 128 * self.consumers as i64
@@ -136,6 +189,12 @@ impl HopperConfig {
     }
     /// Dynamic shared memory: the stages, the epilogue staging buffers, 1024 bytes of alignment slack,
     /// the mbarriers.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// assert_eq!(HopperConfig::default().smem_bytes(), 4 * 32768 + 1024 + 4 * 16);
+    /// assert_eq!(HopperConfig::large().smem_bytes(), 4 * 49152 + 32768 + 1024 + 4 * 16);
+    /// ```
     pub fn smem_bytes(&self) -> u32 {
         (self.stage_bytes() * self.stages as i64
             + self.epi_bytes()
@@ -147,6 +206,12 @@ impl HopperConfig {
 /// The problem: sizes, operand majors and leading dimensions (in elements) of A (M,K), B (K,N) and
 /// D (M,N) row-major. A K-major = row-major (`A[m*lda + k]`), A MN-major = column-major (`A[k*lda + m]`);
 /// B K-major = column-major (`B[n*ldb + k]`), B MN-major = row-major (`B[k*ldb + n]`).
+///
+/// ```
+/// use cute_gpu::{Major, kernels::gemm_sm90::HopperProblem};
+/// let p = HopperProblem { ldd: 4096, ..HopperProblem::padded(4000, 4000, 4096) };
+/// assert_eq!((p.lda, p.ldb, p.ldd, p.a_major), (4096, 4096, 4096, Major::K));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HopperProblem {
     /// Rows of A and D.
@@ -169,6 +234,13 @@ pub struct HopperProblem {
 
 impl HopperProblem {
     /// Dense problem with leading dimensions rounded up to multiples of 8.
+    ///
+    /// ```
+    /// use cute_gpu::{Major, kernels::gemm_sm90::HopperProblem};
+    /// let p = HopperProblem::padded(100, 60, 30);
+    /// assert_eq!((p.lda, p.ldb, p.ldd), (32, 32, 64)); // K, K and N rounded up to 8
+    /// assert_eq!((p.a_major, p.b_major), (Major::K, Major::K));
+    /// ```
     pub fn padded(m: i64, n: i64, k: i64) -> Self {
         let up = |x: i64| (x + 7) / 8 * 8;
         HopperProblem {
@@ -183,6 +255,12 @@ impl HopperProblem {
         }
     }
     /// The same sizes with the given operand majors (leading dimensions recomputed, rounded up to 8).
+    ///
+    /// ```
+    /// use cute_gpu::{Major, kernels::gemm_sm90::HopperProblem};
+    /// let p = HopperProblem::padded(100, 60, 30).with_majors(Major::MN, Major::MN);
+    /// assert_eq!((p.lda, p.ldb), (104, 64)); // M and N rounded up to 8
+    /// ```
     pub fn with_majors(self, a_major: Major, b_major: Major) -> Self {
         let up = |x: i64| (x + 7) / 8 * 8;
         HopperProblem {
@@ -194,6 +272,13 @@ impl HopperProblem {
         }
     }
     /// Elements of A's and B's buffers.
+    ///
+    /// ```
+    /// use cute_gpu::{Major, kernels::gemm_sm90::HopperProblem};
+    /// let p = HopperProblem::padded(100, 60, 30);
+    /// assert_eq!(p.a_len(), 100 * 32); // M rows of lda = 32
+    /// assert_eq!(p.with_majors(Major::MN, Major::K).a_len(), 30 * 104); // K columns of lda = 104
+    /// ```
     pub fn a_len(&self) -> i64 {
         self.lda
             * if self.a_major == Major::K {
@@ -203,6 +288,13 @@ impl HopperProblem {
             }
     }
     /// Elements of B's buffer.
+    ///
+    /// ```
+    /// use cute_gpu::{Major, kernels::gemm_sm90::HopperProblem};
+    /// let p = HopperProblem::padded(100, 60, 30);
+    /// assert_eq!(p.b_len(), 60 * 32); // N columns of ldb = 32
+    /// assert_eq!(p.with_majors(Major::K, Major::MN).b_len(), 30 * 64); // K rows of ldb = 64
+    /// ```
     pub fn b_len(&self) -> i64 {
         self.ldb
             * if self.b_major == Major::K {
@@ -213,6 +305,13 @@ impl HopperProblem {
     }
     /// Short name of the operand majors: `kk` (A row-major, B column-major), `mk` (A column-major),
     /// `km` (B row-major), `mm` (both MN-major).
+    ///
+    /// ```
+    /// use cute_gpu::{Major, kernels::gemm_sm90::HopperProblem};
+    /// let p = HopperProblem::padded(256, 256, 256);
+    /// assert_eq!(p.majors_tag(), "kk");
+    /// assert_eq!(p.with_majors(Major::MN, Major::K).majors_tag(), "mk");
+    /// ```
     pub fn majors_tag(&self) -> &'static str {
         match (self.a_major, self.b_major) {
             (Major::K, Major::K) => "kk",
@@ -623,6 +722,15 @@ fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> R
 
 /// Generates the kernel for `problem` with `config`: the warp-specialized TMA mainloop with the direct or
 /// TMA-store epilogue. The extents are parameters: one kernel serves every problem of its alignment class.
+///
+/// ```
+/// use cute_gpu::{DType, kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}};
+/// let c = HopperConfig::default();
+/// let k = generate_hopper_gemm(&HopperProblem::padded(4096, 4096, 4096), DType::F16, DType::F16, &c).unwrap();
+/// assert!(k.source.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"));
+/// assert_eq!((k.block, k.dynamic_smem_bytes), ((256, 1, 1), c.smem_bytes()));
+/// assert_eq!(k.buffer_names(), ["A", "B", "D"]);
+/// ```
 pub fn generate_hopper_gemm(
     problem: &HopperProblem,
     input: DType,
@@ -633,6 +741,13 @@ pub fn generate_hopper_gemm(
 }
 
 /// The fused epilogue of an SM90 GEMM: the op and the scalars it reads.
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm90::Fused, piece::epilogue_op::EpilogueOp};
+/// let f = Fused { op: EpilogueOp { scale: true, ..Default::default() }, alpha: 2.0, beta: 1.0 };
+/// assert_eq!(f.op.tag(), "_ab");
+/// assert!(Fused::default().op.is_identity());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Fused {
     /// Bias, activation, and whether alpha/beta*C apply.
@@ -644,6 +759,15 @@ pub struct Fused {
 }
 
 /// [`generate_hopper_gemm`] with a fused epilogue: `D = act(alpha*A·B + beta*C + bias)`, C laid out as D.
+///
+/// ```
+/// use cute_gpu::{DType, kernels::gemm_sm90::*, piece::epilogue_op::{Activation, BiasKind, EpilogueOp}};
+/// let op = EpilogueOp { bias: BiasKind::PerColumn, activation: Activation::Gelu, scale: false };
+/// let (p, c) = (HopperProblem::padded(4096, 4096, 4096), HopperConfig::large());
+/// let k = generate_hopper_gemm_with(&p, DType::BF16, DType::BF16, &c, &Fused { op, ..Default::default() }).unwrap();
+/// assert!(k.name.ends_with("_bn_gelu") && k.source.contains("erff("));
+/// assert_eq!(k.buffer_names(), ["A", "B", "D", "bias"]);
+/// ```
 pub fn generate_hopper_gemm_with(
     problem: &HopperProblem,
     input: DType,

@@ -9,6 +9,13 @@
 //!   so that neither phase has a bank conflict;
 //! - predication: a vector is loaded/stored when its first coordinate is inside `(M,N)`
 //!   (the vector widths divide the extents, so vectors never straddle the edge).
+//!
+//! ```
+//! use cute_gpu::kernels::transpose::{TransposeSpec, plan_transpose};
+//! let l = |s: &str| s.parse().unwrap();
+//! let p = plan_transpose(&TransposeSpec::new(l("(1024,512):(512,_1)"), l("(1024,512):(_1,1024)"), 8)).unwrap();
+//! assert_eq!((p.v_in, p.v_out, p.conflicts), (2, 2, 0)); // 16-byte vectors of two 8-byte elements
+//! ```
 
 use crate::arch::memory::{SMEM_ADDR, Space, global_vector_fns, load_fn, store_fn};
 use crate::emit::{Leaf, Params, basis_coord, basis_coord_expr, flat_modes, pattern, swizzle_expr};
@@ -18,6 +25,13 @@ use crate::smem::{WarpAccess, choose_swizzle};
 use cute_layout_core::{Layout, Swizzle};
 
 /// A transpose problem.
+///
+/// ```
+/// use cute_gpu::kernels::transpose::TransposeSpec;
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = TransposeSpec { tile_m: 32, ..TransposeSpec::new(l("(512,256):(256,_1)"), l("(512,256):(_1,512)"), 4) };
+/// assert_eq!((spec.tile_m, spec.tile_n, spec.threads), (32, 64, 256));
+/// ```
 #[derive(Clone, Debug)]
 pub struct TransposeSpec {
     /// Source `(M,N):(sM,_1)`.
@@ -36,6 +50,13 @@ pub struct TransposeSpec {
 
 impl TransposeSpec {
     /// 64x64 tiles, 256 threads.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::transpose::TransposeSpec;
+    /// let l = |s: &str| s.parse().unwrap();
+    /// let spec = TransposeSpec::new(l("(512,256):(256,_1)"), l("(512,256):(_1,512)"), 8);
+    /// assert_eq!((spec.tile_m, spec.tile_n, spec.threads, spec.elem_bytes), (64, 64, 256, 8));
+    /// ```
     pub fn new(src: Layout, dst: Layout, elem_bytes: usize) -> TransposeSpec {
         TransposeSpec {
             src,
@@ -61,6 +82,14 @@ fn pow2_factor(n: i64) -> i64 {
 }
 
 /// The generated plan, exposed for tests: vector widths and the chosen swizzle.
+///
+/// ```
+/// use cute_gpu::kernels::transpose::{TransposeSpec, plan_transpose};
+/// let l = |s: &str| s.parse().unwrap();
+/// let p = plan_transpose(&TransposeSpec::new(l("(512,256):(256,_1)"), l("(512,256):(_1,512)"), 4)).unwrap();
+/// assert_eq!((p.conflicts, p.swizzle.to_string().as_str()), (0, "Sw<3,2,6>"));
+/// assert!(p.unswizzled_conflicts > 0);
+/// ```
 #[derive(Clone, Debug)]
 pub struct TransposePlan {
     /// Elements per global load (along n).
@@ -158,6 +187,13 @@ impl Geometry {
 }
 
 /// Plans the transpose: vector widths from the layouts, swizzle from the bank search.
+///
+/// ```
+/// use cute_gpu::kernels::transpose::{TransposeSpec, plan_transpose};
+/// let l = |s: &str| s.parse().unwrap();
+/// let p = plan_transpose(&TransposeSpec::new(l("(512,256):(256,_1)"), l("(512,256):(_1,512)"), 4)).unwrap();
+/// assert_eq!((p.v_in, p.v_out), (4, 4)); // 16-byte f32 vectors both ways
+/// ```
 pub fn plan_transpose(spec: &TransposeSpec) -> Result<TransposePlan> {
     Ok(plan(spec)?.0)
 }
@@ -350,6 +386,14 @@ fn body(
 }
 
 /// Generates the transpose kernel.
+///
+/// ```
+/// use cute_gpu::kernels::transpose::{TransposeSpec, generate_transpose};
+/// let l = |s: &str| s.parse().unwrap();
+/// let k = generate_transpose(&TransposeSpec::new(l("(512,256):(256,_1)"), l("(512,256):(_1,512)"), 4)).unwrap();
+/// assert_eq!(k.name, "cute_transpose_e4_64x64_vin4_vout4_t256");
+/// assert_eq!((k.grid, k.block), ((4, 8, 1), (256, 1, 1))); // (N/64, M/64) tiles
+/// ```
 pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
     let (pl, g, [m, n, sm, sn]) = plan(spec)?;
     if pl.conflicts != 0 {

@@ -32,6 +32,17 @@ use crate::piece::fp8_scaling::Scaling;
 use cute_layout_core::Layout;
 
 /// An FP8 GEMM request: rank-2 layouts `A (M,K)`, `B (K,N)`, `D (M,N)`, optional `C` laid out as D.
+///
+/// ```
+/// use cute_gpu::{DType, matmul::fp8::{Fp8Request, plan_fp8}, piece::fp8_scaling::Scaling};
+/// let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// let (a, b, d) = (l("(1024,512):(512,_1)"), l("(512,2048):(_1,512)"), l("(1024,2048):(2048,_1)"));
+/// let r = Fp8Request { a: &a, b: &b, c: None, d: &d, types: (DType::E4M3, DType::E5M2), output: DType::F16,
+///     scaling: Scaling::Block, alpha: 1.0, beta: 0.0, arch: "sm_90a", aligned: [true; 4], sm_count: 132,
+///     op: Default::default() };
+/// assert!(plan_fp8(&r).unwrap().unwrap().source.contains(".e4m3.e5m2"));
+/// assert!(plan_fp8(&Fp8Request { arch: "sm_80", ..r }).is_err()); // no FP8 wgmma before Hopper
+/// ```
 #[derive(Clone, Debug)]
 pub struct Fp8Request<'a> {
     /// A, row-major.
@@ -127,6 +138,19 @@ fn problem(r: &Fp8Request) -> Result<HopperProblem> {
 }
 
 /// The kernel of a request, `None` when there is nothing to compute (M or N = 0).
+///
+/// ```
+/// # use cute_gpu::{DType, matmul::fp8::{Fp8Request, plan_fp8}, piece::fp8_scaling::Scaling};
+/// # let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// # let (a, b, d) = (l("(1024,512):(512,_1)"), l("(512,2048):(_1,512)"), l("(1024,2048):(2048,_1)"));
+/// # let r = Fp8Request { a: &a, b: &b, c: None, d: &d, types: (DType::E4M3, DType::E5M2), output: DType::F16,
+/// #     scaling: Scaling::Block, alpha: 1.0, beta: 0.0, arch: "sm_90a", aligned: [true; 4], sm_count: 132,
+/// #     op: Default::default() };
+/// let k = plan_fp8(&r).unwrap().unwrap();
+/// assert_eq!(k.buffer_names(), ["A", "B", "D", "scale_a", "scale_b"]);
+/// let (a0, d0) = (l("(0,512):(512,_1)"), l("(0,2048):(2048,_1)"));
+/// assert!(plan_fp8(&Fp8Request { a: &a0, d: &d0, ..r }).unwrap().is_none()); // M = 0
+/// ```
 pub fn plan_fp8(r: &Fp8Request) -> Result<Option<Kernel>> {
     if !r.arch.starts_with("sm_90") {
         return bad(format!(

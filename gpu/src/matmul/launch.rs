@@ -19,8 +19,19 @@ use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 
 /// An element type of GEMM operands: `half::f16`, `half::bf16` (A, B, C, D) or `f32` (C, D).
+///
+/// ```
+/// use cute_gpu::{DType, matmul::Element};
+/// assert_eq!(<half::bf16 as Element>::DTYPE, DType::BF16);
+/// assert_eq!(<f32 as Element>::DTYPE, DType::F32);
+/// ```
 pub trait Element: DeviceRepr + ValidAsZeroBits {
     /// The kernel-side type.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, matmul::Element};
+    /// assert_eq!(<half::f16 as Element>::DTYPE, DType::F16);
+    /// ```
     const DTYPE: DType;
 }
 
@@ -35,6 +46,15 @@ impl Element for f32 {
 }
 
 /// A read-only operand: a device buffer and the CuTe layout of the matrix in it (element offsets).
+///
+/// ```no_run
+/// use cute_gpu::matmul::Matrix;
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let buf = stream.alloc_zeros::<half::bf16>(4 * 128 * 64).unwrap();
+/// // 4 batches of a row-major (128,64) matrix, 128*64 elements apart
+/// let a = Matrix::new(&buf, "(128,64,4):(64,_1,8192)".parse().unwrap());
+/// assert_eq!(a.layout.to_string(), "(128,64,4):(64,_1,8192)");
+/// ```
 pub struct Matrix<'a, T> {
     /// The buffer.
     pub data: &'a CudaSlice<T>,
@@ -44,12 +64,28 @@ pub struct Matrix<'a, T> {
 
 impl<'a, T> Matrix<'a, T> {
     /// The matrix `layout` in `data`.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::Matrix;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let buf = stream.alloc_zeros::<half::f16>(256 * 64).unwrap();
+    /// let a = Matrix::new(&buf, "(256,64):(_1,256)".parse().unwrap()); // column-major
+    /// assert_eq!(a.data.len(), 256 * 64);
+    /// ```
     pub fn new(data: &'a CudaSlice<T>, layout: Layout) -> Self {
         Matrix { data, layout }
     }
 }
 
 /// The output operand.
+///
+/// ```no_run
+/// use cute_gpu::matmul::MatrixMut;
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let mut buf = stream.alloc_zeros::<f32>(128 * 256).unwrap();
+/// let d = MatrixMut::new(&mut buf, "(128,256):(256,_1)".parse().unwrap());
+/// assert_eq!(d.layout.to_string(), "(128,256):(256,_1)");
+/// ```
 pub struct MatrixMut<'a, T> {
     /// The buffer.
     pub data: &'a mut CudaSlice<T>,
@@ -59,6 +95,14 @@ pub struct MatrixMut<'a, T> {
 
 impl<'a, T> MatrixMut<'a, T> {
     /// The matrix `layout` in `data`.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::MatrixMut;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let mut buf = stream.alloc_zeros::<half::bf16>(128 * 256).unwrap();
+    /// let d = MatrixMut::new(&mut buf, "(128,256):(_1,128)".parse().unwrap()); // column-major D
+    /// assert_eq!(d.data.len(), 128 * 256);
+    /// ```
     pub fn new(data: &'a mut CudaSlice<T>, layout: Layout) -> Self {
         MatrixMut { data, layout }
     }
@@ -66,6 +110,14 @@ impl<'a, T> MatrixMut<'a, T> {
 
 /// A bias vector: one value per row (`BiasKind::PerRow`, M values) or per column (`PerColumn`, N values)
 /// of D, of D's element type.
+///
+/// ```no_run
+/// use cute_gpu::matmul::{Bias, BiasKind};
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let values = stream.clone_htod(&vec![0.5f32; 256]).unwrap(); // N = 256 columns
+/// let bias = Bias { data: &values, per: BiasKind::PerColumn };
+/// assert_eq!(bias.data.len(), 256);
+/// ```
 pub struct Bias<'a, O> {
     /// The values.
     pub data: &'a CudaSlice<O>,
@@ -74,6 +126,12 @@ pub struct Bias<'a, O> {
 }
 
 /// The epilogue of a GEMM call: `D = act(alpha * A·B + beta * C + bias)`.
+///
+/// ```
+/// use cute_gpu::matmul::{Activation, Epilogue};
+/// let e = Epilogue::<f32> { alpha: 2.0, beta: 0.0, bias: None, activation: Activation::Relu };
+/// assert!(e.bias.is_none() && e.activation == Activation::Relu);
+/// ```
 pub struct Epilogue<'a, O> {
     /// alpha.
     pub alpha: f32,
@@ -86,6 +144,18 @@ pub struct Epilogue<'a, O> {
 }
 
 /// A GEMM handle on a stream: the runtime (compile cache) and the plans of the requests seen so far.
+///
+/// ```no_run
+/// use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let a = stream.clone_htod(&vec![half::f16::from_f32(1.0); 128 * 64]).unwrap();
+/// let b = stream.clone_htod(&vec![half::f16::from_f32(2.0); 64 * 256]).unwrap();
+/// let mut d = stream.alloc_zeros::<f32>(128 * 256).unwrap();
+/// let gemm = Gemm::new(&stream).unwrap();
+/// let (a, b) = (Matrix::new(&a, "(128,64):(64,_1)".parse().unwrap()), Matrix::new(&b, "(64,256):(_1,64)".parse().unwrap()));
+/// let mut d = MatrixMut::new(&mut d, "(128,256):(256,_1)".parse().unwrap());
+/// gemm.run(&a, &b, None, &mut d, 1.0, 0.0).unwrap(); // the second call of this shape reuses the plan
+/// ```
 pub struct Gemm {
     rt: Runtime,
     plans: Mutex<HashMap<u64, Vec<Arc<Entry>>>>,
@@ -158,6 +228,13 @@ type LastBinding = Option<(Vec<RawBuffer>, Arc<Prepared>)>;
 
 impl Gemm {
     /// A handle launching on `stream`.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::Gemm;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().new_stream().unwrap();
+    /// let gemm = Gemm::new(&stream).unwrap();
+    /// assert!(std::sync::Arc::ptr_eq(gemm.runtime().stream(), &stream));
+    /// ```
     pub fn new(stream: &Arc<CudaStream>) -> Result<Gemm> {
         Ok(Gemm {
             rt: Runtime::with_stream(stream.clone())?,
@@ -172,6 +249,18 @@ impl Gemm {
     /// heuristic chooses among (on the call's own buffers, with a progress line when stderr is a
     /// terminal) and keeps the fastest; the choice persists on disk ([`super::tune`]) for later
     /// processes. Calls that update D in place (`c = None`, beta != 0) are not tuned.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = stream.clone_htod(&vec![half::f16::from_f32(1.0); 128 * 64]).unwrap();
+    /// let b = stream.clone_htod(&vec![half::f16::from_f32(2.0); 64 * 256]).unwrap();
+    /// let mut d = stream.alloc_zeros::<f32>(128 * 256).unwrap();
+    /// let gemm = Gemm::new(&stream).unwrap().autotune().unwrap();
+    /// let (a, b) = (Matrix::new(&a, "(128,64):(64,_1)".parse().unwrap()), Matrix::new(&b, "(64,256):(_1,64)".parse().unwrap()));
+    /// let mut d = MatrixMut::new(&mut d, "(128,256):(256,_1)".parse().unwrap());
+    /// gemm.run(&a, &b, None, &mut d, 1.0, 0.0).unwrap(); // first call of the class: times the candidates
+    /// ```
     pub fn autotune(mut self) -> Result<Gemm> {
         let device = self.rt.device_name()?;
         self.tuner = Some((device, Mutex::new(TuneTable::from_env())));
@@ -180,12 +269,31 @@ impl Gemm {
 
     /// The same handle restricted to the `mma.sync` and fallback paths (what sm_80/86/89 GPUs run), for
     /// measuring them on a Hopper GPU.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = stream.clone_htod(&vec![half::f16::from_f32(1.0); 128 * 64]).unwrap();
+    /// let b = stream.clone_htod(&vec![half::f16::from_f32(2.0); 64 * 256]).unwrap();
+    /// let mut d = stream.alloc_zeros::<f32>(128 * 256).unwrap();
+    /// let gemm = Gemm::new(&stream).unwrap().mma_sync_only();
+    /// let (a, b) = (Matrix::new(&a, "(128,64):(64,_1)".parse().unwrap()), Matrix::new(&b, "(64,256):(_1,64)".parse().unwrap()));
+    /// let mut d = MatrixMut::new(&mut d, "(128,256):(256,_1)".parse().unwrap());
+    /// gemm.run(&a, &b, None, &mut d, 1.0, 0.0).unwrap(); // the SM80 kernel, even on an H100
+    /// ```
     pub fn mma_sync_only(mut self) -> Gemm {
         self.mma_sync_only = true;
         self
     }
 
     /// The runtime (architecture, SM count, compile cache).
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::Gemm;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let gemm = Gemm::new(&stream).unwrap();
+    /// println!("{} with {} SMs", gemm.runtime().arch(), gemm.runtime().sm_count());
+    /// ```
     pub fn runtime(&self) -> &Runtime {
         &self.rt
     }
@@ -352,6 +460,21 @@ impl Gemm {
     /// `D = alpha * A·B + beta * C` (C = D when `c` is `None`), asynchronously on the handle's stream.
     /// Bad input (shapes that do not agree, a buffer shorter than its layout's span, D overlapping an
     /// input) is an error before any launch.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = stream.clone_htod(&vec![half::f16::from_f32(1.0); 128 * 64]).unwrap();
+    /// let b = stream.clone_htod(&vec![half::f16::from_f32(2.0); 64 * 256]).unwrap();
+    /// let mut d = stream.alloc_zeros::<f32>(128 * 256).unwrap();
+    /// let gemm = Gemm::new(&stream).unwrap();
+    /// let (a, b) = (Matrix::new(&a, "(128,64):(64,_1)".parse().unwrap()), Matrix::new(&b, "(64,256):(_1,64)".parse().unwrap()));
+    /// let mut d = MatrixMut::new(&mut d, "(128,256):(256,_1)".parse().unwrap());
+    /// gemm.run(&a, &b, None::<&Matrix<f32>>, &mut d, 1.0, 0.0).unwrap();
+    /// assert_eq!(stream.clone_dtoh(&*d.data).unwrap()[0], 128.0); // 64 products of 1 * 2
+    /// let short = Matrix::new(a.data, "(128,65):(65,_1)".parse().unwrap());
+    /// assert!(gemm.run(&short, &b, None, &mut d, 1.0, 0.0).is_err()); // K disagrees: no launch
+    /// ```
     pub fn run<T: Element, O: Element>(
         &self,
         a: &Matrix<T>,
@@ -372,6 +495,23 @@ impl Gemm {
 
     /// `D = act(alpha * A·B + beta * C + bias)` with the bias per row or column of D and the activation
     /// fused into the kernel's epilogue; otherwise as [`Gemm::run`].
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::{Activation, Bias, BiasKind, Epilogue};
+    /// use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = stream.clone_htod(&vec![half::f16::from_f32(1.0); 128 * 64]).unwrap();
+    /// let b = stream.clone_htod(&vec![half::f16::from_f32(2.0); 64 * 256]).unwrap();
+    /// let mut d = stream.alloc_zeros::<f32>(128 * 256).unwrap();
+    /// let bias = stream.clone_htod(&vec![-200.0f32; 256]).unwrap();
+    /// let gemm = Gemm::new(&stream).unwrap();
+    /// let (a, b) = (Matrix::new(&a, "(128,64):(64,_1)".parse().unwrap()), Matrix::new(&b, "(64,256):(_1,64)".parse().unwrap()));
+    /// let mut d = MatrixMut::new(&mut d, "(128,256):(256,_1)".parse().unwrap());
+    /// let e = Epilogue { alpha: 1.0, beta: 0.0, bias: Some(Bias { data: &bias, per: BiasKind::PerColumn }),
+    ///     activation: Activation::Relu };
+    /// gemm.run_fused(&a, &b, None, &mut d, &e).unwrap();
+    /// assert_eq!(stream.clone_dtoh(&*d.data).unwrap()[0], 0.0); // relu(128 - 200)
+    /// ```
     pub fn run_fused<T: Element, O: Element>(
         &self,
         a: &Matrix<T>,

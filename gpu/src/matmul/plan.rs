@@ -3,6 +3,16 @@
 //! and non-unit strides become dynamic so one compiled kernel serves every size of an alignment class), and
 //! the heuristic: the SM90 wgmma + TMA kernel on sm_90, the SM80 `mma.sync` kernel elsewhere or when the
 //! epilogue needs C, the fallback kernel when no tensor-core path can take the operands.
+//!
+//! ```
+//! use cute_gpu::{DType, matmul::plan::{Request, plan}};
+//! let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+//! // lda = 100 is not a multiple of 8: no 16-byte cp.async or TMA, the fallback kernel
+//! let (a, b, d) = (l("(100,100):(100,_1)"), l("(100,64):(64,_1)"), l("(100,64):(64,_1)"));
+//! let r = Request { a: &a, b: &b, c: None, d: &d, input: DType::F16, output: DType::F32, alpha: 1.0, beta: 0.0,
+//!     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default() };
+//! assert_eq!(plan(&r).unwrap().unwrap().path, "simt");
+//! ```
 
 use crate::dtype::{DType, Major};
 use crate::emit::flat_modes;
@@ -17,6 +27,19 @@ use cute_layout_core::{Int, IntTuple, Layout, cosize};
 
 /// A GEMM request: `D = alpha * A·B + beta * C` over layouts `A (M,K[,L])`, `B (K,N[,L])`,
 /// `D (M,N[,L])`, optional `C` with D's shape; `L` is the batch.
+///
+/// ```
+/// use cute_gpu::{DType, matmul::plan::*};
+/// let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// let (a, b, d) = (l("(512,256):(256,_1)"), l("(256,1024):(_1,256)"), l("(512,1024):(1024,_1)"));
+/// let r = Request {
+///     a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0,
+///     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+/// };
+/// assert_eq!(plan(&r).unwrap().unwrap().path, "sm90");
+/// let sm80 = Request { arch: "sm_80", ..r.clone() };
+/// assert_eq!(plan(&sm80).unwrap().unwrap().path, "sm80");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Request<'a> {
     /// A.
@@ -47,6 +70,20 @@ pub struct Request<'a> {
 
 /// One batch's problem in rank-2 layouts, after normalization (D row-major; roles of A and B swapped and
 /// transposed when D was column-major).
+///
+/// ```
+/// # use cute_gpu::{DType, matmul::plan::*};
+/// # let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// # let (a, b, d) = (l("(512,256):(256,_1)"), l("(256,1024):(_1,256)"), l("(512,1024):(_1,512)"));
+/// # let r = Request {
+/// #     a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0,
+/// #     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+/// # };
+/// // D column-major: computed as Dᵀ (1024,512) row-major = Bᵀ·Aᵀ
+/// let batch = plan(&r).unwrap().unwrap().batch;
+/// assert!(batch.swapped);
+/// assert_eq!(batch.d.to_string(), "(1024,512):(512,_1)");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Batch {
     /// A `(M,K)`, B `(K,N)`, C and D `(M,N)`.
@@ -60,6 +97,19 @@ pub struct Batch {
 }
 
 /// The kernel a request runs and how often.
+///
+/// ```
+/// # use cute_gpu::{DType, matmul::plan::*};
+/// # let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// # let (a, b, d) = (l("(512,256):(256,_1)"), l("(256,1024):(_1,256)"), l("(512,1024):(1024,_1)"));
+/// # let r = Request {
+/// #     a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0,
+/// #     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+/// # };
+/// let p = plan(&r).unwrap().unwrap();
+/// assert_eq!((p.path, p.batches, p.batch_strides), ("sm90", 1, [0; 4]));
+/// assert_eq!(p.batch.a.to_string(), "(512,256):(256,_1)"); // extents and ld dynamic, unit stride static
+/// ```
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The kernel, generated for one batch.
@@ -82,6 +132,12 @@ fn bad<T>(reason: String) -> Result<T> {
 }
 
 /// A buffer as the checks see it: name, device address, bytes, and the bytes its layout spans.
+///
+/// ```
+/// use cute_gpu::matmul::plan::Span;
+/// let a = Span::new("A", 0x1000, 8192, &"(32,32):(64,_1)".parse().unwrap(), 2).unwrap();
+/// assert_eq!(a.needed, (31 * 64 + 31 + 1) * 2); // cosize 2016 of 2-byte elements
+/// ```
 #[derive(Clone, Debug)]
 pub struct Span {
     /// `A`, `B`, `C` or `D`.
@@ -96,6 +152,12 @@ pub struct Span {
 
 impl Span {
     /// The span of `layout` (elements of `elem_bytes`) in a buffer of `bytes` at `ptr`.
+    ///
+    /// ```
+    /// use cute_gpu::matmul::plan::Span;
+    /// let d = Span::new("D", 0x2000, 4096, &"(32,32):(32,_1)".parse().unwrap(), 4).unwrap();
+    /// assert_eq!((d.name, d.ptr, d.bytes, d.needed), ("D", 0x2000, 4096, 4096));
+    /// ```
     pub fn new(
         name: &'static str,
         ptr: u64,
@@ -112,6 +174,12 @@ impl Span {
     }
 
     /// Bytes a tensor of `layout` spans: `cosize * elem_bytes`.
+    ///
+    /// ```
+    /// use cute_gpu::matmul::plan::Span;
+    /// let l = "(128,64):(_1,256)".parse().unwrap(); // column-major, ld 256
+    /// assert_eq!(Span::needed_bytes(&l, 4).unwrap(), (127 + 63 * 256 + 1) * 4);
+    /// ```
     pub fn needed_bytes(layout: &Layout, elem_bytes: usize) -> Result<usize> {
         let needed = usize::try_from(cosize(layout)?.value.max(0)).unwrap_or(usize::MAX);
         Ok(needed.saturating_mul(elem_bytes))
@@ -119,6 +187,14 @@ impl Span {
 }
 
 /// Every buffer holds its layout's span; D overlaps no input (C may be D itself only through `c = None`).
+///
+/// ```
+/// use cute_gpu::{GpuError, matmul::plan::{Span, check_spans}};
+/// let span = |name, ptr, bytes| Span { name, ptr, bytes, needed: 4096 };
+/// assert!(check_spans(&[span("A", 0, 4096), span("D", 4096, 4096)]).is_ok());
+/// assert!(matches!(check_spans(&[span("A", 0, 4000), span("D", 4096, 4096)]), Err(GpuError::BufferTooSmall { .. })));
+/// assert!(check_spans(&[span("A", 0, 4096), span("D", 2048, 4096)]).is_err()); // D overlaps A
+/// ```
 pub fn check_spans(spans: &[Span]) -> Result<()> {
     for s in spans {
         if s.bytes < s.needed {
@@ -194,6 +270,20 @@ fn check_shapes(r: &Request, a: &[(i64, i64)], b: &[(i64, i64)], d: &[(i64, i64)
 }
 
 /// Plans `r`: `Ok(None)` when there is nothing to compute (M, N or the batch is 0).
+///
+/// ```
+/// # use cute_gpu::{DType, matmul::plan::*};
+/// # let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// # let (a, b, d) = (l("(512,256):(256,_1)"), l("(256,1024):(_1,256)"), l("(512,1024):(1024,_1)"));
+/// # let r = Request {
+/// #     a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0,
+/// #     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+/// # };
+/// let p = plan(&r).unwrap().unwrap();
+/// assert!(p.kernel.source.contains("wgmma.mma_async"));
+/// let empty = l("(0,1024):(1024,_1)");
+/// assert!(plan(&Request { d: &empty, a: &l("(0,256):(256,_1)"), ..r }).unwrap().is_none());
+/// ```
 pub fn plan(r: &Request) -> Result<Option<Plan>> {
     let Some((batch, batches, batch_strides)) = normalize(r)? else {
         return Ok(None);
@@ -210,6 +300,19 @@ pub fn plan(r: &Request) -> Result<Option<Plan>> {
 
 /// Every kernel the heuristic chooses among for `r`, its own choice first (the autotuner times them):
 /// the SM90 tile candidates that fit, the SM80 configurations, or the fallback kernel alone.
+///
+/// ```
+/// # use cute_gpu::{DType, matmul::plan::*};
+/// # let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// # let (a, b, d) = (l("(512,256):(256,_1)"), l("(256,1024):(_1,256)"), l("(512,1024):(1024,_1)"));
+/// # let r = Request {
+/// #     a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0,
+/// #     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+/// # };
+/// let all = alternatives(&r).unwrap();
+/// assert_eq!(all[0].kernel.name, plan(&r).unwrap().unwrap().kernel.name); // the heuristic's choice first
+/// assert!(all.len() > 1 && all.iter().any(|p| p.path == "sm80"));
+/// ```
 pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
     let Some((batch, batches, batch_strides)) = normalize(r)? else {
         return Ok(Vec::new());
@@ -374,6 +477,13 @@ fn choose(r: &Request, p: &Batch, strides: [i64; 4]) -> Result<(Kernel, &'static
 
 /// The SM80 configuration by shape: 128x256 tiles (2x4 warps) for large outputs, else 128x128 with two
 /// CTAs per SM.
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm80::GemmConfig, matmul::plan::sm80_config};
+/// assert_eq!(sm80_config(1024, 1024), GemmConfig::default());
+/// let big = sm80_config(4096, 4096);
+/// assert_eq!((big.bm, big.bn, big.warps_m, big.warps_n), (128, 256, 2, 4));
+/// ```
 pub fn sm80_config(m: i64, n: i64) -> GemmConfig {
     if m * n >= 4096 * 4096 {
         GemmConfig {
@@ -430,6 +540,13 @@ fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
 
 /// The SM90 configuration by shape: the candidate with the best tile efficiency times the fraction of the
 /// SMs its waves keep busy (`tiles / (waves * sms)`), so that skinny and small outputs get enough tiles.
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::sm90_config};
+/// assert_eq!(sm90_config(8192, 8192, 8192 * 2, 132), HopperConfig::large());
+/// let small = sm90_config(512, 512, 512 * 2, 132); // 4x2 large tiles would leave most SMs idle
+/// assert_eq!((small.bm, small.bn), (64, 64));
+/// ```
 pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
     let candidates = sm90_candidates(m >= 128 && n >= 256 && ldd_bytes % 16 == 0);
     best_filling(&candidates, m, n, sms).unwrap_or(HopperConfig::large())
@@ -439,6 +556,12 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 /// block scaling holds one 128-column split's product besides the f32 sums, so its candidates have 64
 /// rows per consumer: cooperative 128x256 and 128x128 (TMA-store epilogue when D's rows allow), one
 /// consumer of 64x128 or 64x64 for small outputs.
+///
+/// ```
+/// use cute_gpu::{matmul::plan::sm90_fp8_config, piece::fp8_scaling::Scaling};
+/// let c = sm90_fp8_config(8192, 8192, 8192 * 2, 132, Scaling::Block);
+/// assert_eq!((c.bm, c.bn, c.bk, c.consumers), (128, 256, 128, 2));
+/// ```
 pub fn sm90_fp8_config(m: i64, n: i64, ldd_bytes: i64, sms: u32, scaling: Scaling) -> HopperConfig {
     let config = match scaling {
         Scaling::PerTensor => sm90_config(m, n, ldd_bytes, sms),

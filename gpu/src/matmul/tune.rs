@@ -25,6 +25,16 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// The autotuner's choices, loaded from and appended to one file.
+///
+/// ```
+/// use cute_gpu::matmul::tune::TuneTable;
+/// let dir = std::env::temp_dir().join(format!("cute-tune-doc-t-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("t.tsv"), "k1\tcute_a\nbroken line\nk2\tnot_a_kernel\n").unwrap();
+/// let t = TuneTable::at(dir.join("t.tsv"));
+/// assert_eq!((t.choice("k1"), t.choice("k2")), (Some("cute_a"), None)); // bad lines are ignored
+/// # let _ = std::fs::remove_dir_all(&dir);
+/// ```
 #[derive(Debug)]
 pub struct TuneTable {
     path: Option<PathBuf>,
@@ -33,6 +43,12 @@ pub struct TuneTable {
 
 impl TuneTable {
     /// The table in the file `path` (absent or unreadable: empty).
+    ///
+    /// ```
+    /// use cute_gpu::matmul::tune::TuneTable;
+    /// let t = TuneTable::at(std::env::temp_dir().join("cute-tune-doc-absent/none.tsv"));
+    /// assert_eq!(t.choice("anything"), None);
+    /// ```
     pub fn at(path: PathBuf) -> TuneTable {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let choices = text
@@ -51,6 +67,13 @@ impl TuneTable {
 
     /// The table next to the CUBIN cache (see [`crate::cubin_cache`]), or an in-memory table when the
     /// cache is off.
+    ///
+    /// ```
+    /// use cute_gpu::matmul::tune::TuneTable;
+    /// // <cache dir>/autotune.tsv; in memory only with CUTE_CACHE_DIR=off
+    /// let t = TuneTable::from_env();
+    /// assert_eq!(t.choice("no such class"), None);
+    /// ```
     pub fn from_env() -> TuneTable {
         match crate::cubin_cache::CubinCache::from_env().dir() {
             Some(dir) => TuneTable::at(dir.join("autotune.tsv")),
@@ -62,11 +85,31 @@ impl TuneTable {
     }
 
     /// The kernel chosen for `key`, if one was recorded.
+    ///
+    /// ```
+    /// use cute_gpu::matmul::tune::TuneTable;
+    /// let dir = std::env::temp_dir().join(format!("cute-tune-doc-c-{}", std::process::id()));
+    /// let mut t = TuneTable::at(dir.join("autotune.tsv"));
+    /// assert_eq!(t.choice("k"), None);
+    /// t.record("k", "cute_gemm_a").unwrap();
+    /// assert_eq!(t.choice("k"), Some("cute_gemm_a"));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// ```
     pub fn choice(&self, key: &str) -> Option<&str> {
         self.choices.get(key).map(String::as_str)
     }
 
     /// Records `kernel` as the choice for `key` (appended to the file; a later line wins).
+    ///
+    /// ```
+    /// use cute_gpu::matmul::tune::TuneTable;
+    /// let dir = std::env::temp_dir().join(format!("cute-tune-doc-r-{}", std::process::id()));
+    /// let mut t = TuneTable::at(dir.join("autotune.tsv"));
+    /// t.record("k", "cute_gemm_a").unwrap();
+    /// t.record("k", "cute_gemm_b").unwrap();
+    /// assert_eq!(TuneTable::at(dir.join("autotune.tsv")).choice("k"), Some("cute_gemm_b"));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// ```
     pub fn record(&mut self, key: &str, kernel: &str) -> Result<()> {
         self.choices.insert(key.to_string(), kernel.to_string());
         if let Some(path) = &self.path {
@@ -87,6 +130,16 @@ impl TuneTable {
 
 /// The class of a request: device, types, layout patterns, op, scalars, and M/N/K rounded up to powers
 /// of two.
+///
+/// ```
+/// use cute_gpu::{DType, matmul::{plan::Request, tune::class_key}};
+/// let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// let (a, b, d) = (l("(500,300):(300,_1)"), l("(300,1000):(_1,300)"), l("(500,1000):(1000,_1)"));
+/// let r = Request { a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0,
+///     beta: 0.0, arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default() };
+/// let key = class_key("H100", &r);
+/// assert!(key.starts_with("H100|bf16|bf16|") && key.ends_with("|512x1024x512")); // M, N, K to powers of two
+/// ```
 pub fn class_key(device: &str, r: &Request) -> String {
     let extent = |l: &cute_layout_core::Layout, i: usize| {
         flat_modes(l)

@@ -6,6 +6,12 @@
 //! zero-filled (`cp.async` with a source size), chunks straddling the K or MN edge are assembled element by
 //! element; interior tiles take an unpredicated copy. The pipeline loop itself is in
 //! [`crate::piece::fragment`], which interleaves these copies with the fragment loads and MMAs.
+//!
+//! ```
+//! use cute_gpu::piece::cp_async_mainloop::Pipeline;
+//! let p = Pipeline { stages: 3, threads: 256, min_blocks: 1, stage_bytes: 32768, a_bytes: 16384 };
+//! assert_eq!(p.stages * p.stage_bytes, 98304); // the ring: 3 stages of A (16 KiB) + B (16 KiB)
+//! ```
 
 use crate::dtype::Major;
 use crate::emit::{Leaf, basis_coord_expr, swizzle_expr};
@@ -15,6 +21,27 @@ use cute_layout_core::Layout;
 
 /// One operand as the copy sees it: the tile, the global leading dimension, the extent expression of
 /// its mn mode (`M` or `N`) and the tile origin variable (`m0` or `n0`).
+///
+/// ```
+/// # use cute_gpu::{DType, Major, atom::sm80_mma, emit::Leaf, piece::smem_tile::{TileShape, make_tile}};
+/// # use cute_gpu::piece::cp_async_mainloop::{CopiedOperand, StageCopy};
+/// # use cute_layout_core::Int;
+/// # let mma = sm80_mma(DType::F16).unwrap();
+/// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// # let (a, b) = (make_tile(&mma, sa).unwrap(), make_tile(&mma, TileShape { name: "B", ..sa }).unwrap());
+/// # let (lda, ldb) = (Leaf::new(Int::d(4096), "lda"), Leaf::new(Int::d(4096), "ldb"));
+/// # let copy = StageCopy {
+/// #     operands: [
+/// #         CopiedOperand { tile: &a, ld: &lda, mn_extent: "M".into(), mn0: "m0", stage_offset: 0 },
+/// #         CopiedOperand { tile: &b, ld: &ldb, mn_extent: "N".into(), mn0: "n0", stage_offset: 8192 },
+/// #     ],
+/// #     threads: 128, bk: 32, stage_bytes: 16384, k_extent: "K".into(), tile_mn: (128, 128),
+/// # };
+/// let c = copy.emit().unwrap();
+/// // A is K-major: its global offset walks rows of lda from the tile origin m0
+/// assert!(c.contains("const long long a_goff = (long long)(m0 + a_row) * (long long)(lda) + a_col;"));
+/// assert!(c.contains("const long long b_goff = (long long)(n0 + b_row) * (long long)(ldb) + b_col;"));
+/// ```
 pub struct CopiedOperand<'a> {
     /// The shared tile.
     pub tile: &'a OperandTile,
@@ -29,6 +56,25 @@ pub struct CopiedOperand<'a> {
 }
 
 /// The copies of both operands of one CTA.
+///
+/// ```
+/// # use cute_gpu::{DType, Major, atom::sm80_mma, emit::Leaf, piece::smem_tile::{TileShape, make_tile}};
+/// # use cute_gpu::piece::cp_async_mainloop::{CopiedOperand, StageCopy};
+/// # use cute_layout_core::Int;
+/// # let mma = sm80_mma(DType::F16).unwrap();
+/// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// # let (a, b) = (make_tile(&mma, sa).unwrap(), make_tile(&mma, TileShape { name: "B", ..sa }).unwrap());
+/// # let (lda, ldb) = (Leaf::new(Int::d(4096), "lda"), Leaf::new(Int::d(4096), "ldb"));
+/// # let copy = StageCopy {
+/// #     operands: [
+/// #         CopiedOperand { tile: &a, ld: &lda, mn_extent: "M".into(), mn0: "m0", stage_offset: 0 },
+/// #         CopiedOperand { tile: &b, ld: &ldb, mn_extent: "N".into(), mn0: "n0", stage_offset: 8192 },
+/// #     ],
+/// #     threads: 128, bk: 32, stage_bytes: 16384, k_extent: "K".into(), tile_mn: (128, 128),
+/// # };
+/// assert_eq!(copy.operands[1].stage_offset, a.bytes()); // B's tile follows A's in a stage
+/// assert!(copy.emit().unwrap().contains("const bool interior = m0 + 128 <= M && n0 + 128 <= N;"));
+/// ```
 pub struct StageCopy<'a> {
     /// A and B.
     pub operands: [CopiedOperand<'a>; 2],
@@ -200,6 +246,26 @@ impl CopiedOperand<'_> {
 impl StageCopy<'_> {
     /// The per-thread setup and the `load(stage, kt)` lambda: unpredicated for interior tiles, predicated
     /// at the M, N and K edges.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, emit::Leaf, piece::smem_tile::{TileShape, make_tile}};
+    /// # use cute_gpu::piece::cp_async_mainloop::{CopiedOperand, StageCopy};
+    /// # use cute_layout_core::Int;
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let (a, b) = (make_tile(&mma, sa).unwrap(), make_tile(&mma, TileShape { name: "B", ..sa }).unwrap());
+    /// # let (lda, ldb) = (Leaf::new(Int::d(4096), "lda"), Leaf::new(Int::d(4096), "ldb"));
+    /// # let copy = StageCopy {
+    /// #     operands: [
+    /// #         CopiedOperand { tile: &a, ld: &lda, mn_extent: "M".into(), mn0: "m0", stage_offset: 0 },
+    /// #         CopiedOperand { tile: &b, ld: &ldb, mn_extent: "N".into(), mn0: "n0", stage_offset: 8192 },
+    /// #     ],
+    /// #     threads: 128, bk: 32, stage_bytes: 16384, k_extent: "K".into(), tile_mn: (128, 128),
+    /// # };
+    /// let c = copy.emit().unwrap();
+    /// assert!(c.contains("auto load_stage = [&](int stage, int kt) {"));
+    /// assert!(c.contains("if (interior && (kt + 1) * 32 <= K) load_stage_full(stage, kt);"));
+    /// ```
     pub fn emit(&self) -> Result<String> {
         let mut c = String::new();
         for op in &self.operands {
@@ -231,6 +297,12 @@ impl StageCopy<'_> {
 }
 
 /// The pipeline's shape: stages, threads, the CTAs per SM asked for, and the stage geometry in bytes.
+///
+/// ```
+/// use cute_gpu::piece::cp_async_mainloop::Pipeline;
+/// let p = Pipeline { stages: 4, threads: 128, min_blocks: 2, stage_bytes: 16384, a_bytes: 8192 };
+/// assert_eq!(p.stages * p.stage_bytes, 65536); // the ring's shared memory
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Pipeline {
     /// Stages of the ring (>= 3).
@@ -271,6 +343,21 @@ impl Pipeline {
 
     /// Prologue (fill `stages - 1` stages), the k-tile loop interleaving copies, fragment loads and MMAs,
     /// and the final drain of the copy groups.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, emit::Leaf, piece::smem_tile::{TileShape, make_tile}};
+    /// # use cute_gpu::piece::cp_async_mainloop::{CopiedOperand, StageCopy};
+    /// # use cute_layout_core::Int;
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let (a, b) = (make_tile(&mma, sa).unwrap(), make_tile(&mma, TileShape { name: "B", ..sa }).unwrap());
+    /// # let (lda, ldb) = (Leaf::new(Int::d(4096), "lda"), Leaf::new(Int::d(4096), "ldb"));
+    /// use cute_gpu::piece::{cp_async_mainloop::Pipeline, fragment::WarpMma};
+    /// let warp = WarpMma::new(&a, &b, (4, 8, 2)).unwrap(); // 64x64 warp tile of m16n8k16, bk = 32
+    /// let p = Pipeline { stages: 4, threads: 128, min_blocks: 2, stage_bytes: 16384, a_bytes: 8192 };
+    /// let c = p.emit(&warp);
+    /// assert!(c.contains("for (int s = 0; s < 3; ++s) {") && c.contains("cp_async_wait<2>();"));
+    /// ```
     pub fn emit(&self, warp: &crate::piece::fragment::WarpMma) -> String {
         let (stages, mi_n, ni_n, ks_n) = (self.stages, warp.mi_n, warp.ni_n, warp.ks_n);
         let wait = format!("cp_async_wait<{}>();", stages - 2);

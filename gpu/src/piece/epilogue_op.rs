@@ -17,6 +17,12 @@ use crate::dtype::DType;
 use crate::emit::Params;
 
 /// Which bias is added.
+///
+/// ```
+/// use cute_gpu::piece::epilogue_op::{BiasKind, EpilogueOp};
+/// assert_eq!(BiasKind::default(), BiasKind::None);
+/// assert_eq!(EpilogueOp { bias: BiasKind::PerRow, ..Default::default() }.tag(), "_bm");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BiasKind {
     /// No bias.
@@ -29,6 +35,13 @@ pub enum BiasKind {
 }
 
 /// The activation applied last.
+///
+/// ```
+/// use cute_gpu::piece::epilogue_op::{Activation, EpilogueOp};
+/// let gelu = EpilogueOp { activation: Activation::Gelu, ..Default::default() };
+/// assert_eq!(gelu.tag(), "_gelu");
+/// assert!(gelu.lambdas(cute_gpu::DType::F32, ("M", "N")).contains("erff(v * 0.70710678f)"));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Activation {
     /// Identity.
@@ -43,6 +56,13 @@ pub enum Activation {
 }
 
 /// The fused epilogue of a GEMM kernel.
+///
+/// ```
+/// use cute_gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
+/// let op = EpilogueOp { bias: BiasKind::PerColumn, activation: Activation::Silu, scale: true };
+/// assert_eq!(op.tag(), "_ab_bn_silu");
+/// assert_eq!(op.apply("acc", "m", "n"), "epi_post(epi_scale(acc, m, n), m, n)");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct EpilogueOp {
     /// Bias.
@@ -55,11 +75,24 @@ pub struct EpilogueOp {
 
 impl EpilogueOp {
     /// True when the op changes nothing (no bias, no activation, no scaling).
+    ///
+    /// ```
+    /// use cute_gpu::piece::epilogue_op::EpilogueOp;
+    /// assert!(EpilogueOp::default().is_identity());
+    /// assert!(!EpilogueOp { scale: true, ..Default::default() }.is_identity());
+    /// ```
     pub fn is_identity(&self) -> bool {
         *self == EpilogueOp::default()
     }
 
     /// A suffix for kernel names: `_bn_gelu`, `_ab`, ... (empty for the identity).
+    ///
+    /// ```
+    /// use cute_gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
+    /// assert_eq!(EpilogueOp::default().tag(), "");
+    /// let op = EpilogueOp { bias: BiasKind::PerRow, activation: Activation::Relu, scale: true };
+    /// assert_eq!(op.tag(), "_ab_bm_relu");
+    /// ```
     pub fn tag(&self) -> String {
         let bias = match self.bias {
             BiasKind::None => "",
@@ -77,6 +110,13 @@ impl EpilogueOp {
 
     /// The parameters the op reads: `alpha`, `beta`, `C`, `ldc` when it scales, `bias` when it adds one
     /// (pointers of the output type).
+    ///
+    /// ```
+    /// use cute_gpu::{DType, emit::Params, piece::epilogue_op::{BiasKind, EpilogueOp}};
+    /// let mut p = Params::default();
+    /// EpilogueOp { bias: BiasKind::PerRow, scale: true, ..Default::default() }.params(&mut p, DType::F16, 2.0, 0.5);
+    /// assert_eq!(p.signature(), "const unsigned short* __restrict__ C,\n    float alpha,\n    float beta,\n    const unsigned short* __restrict__ bias");
+    /// ```
     pub fn params(&self, p: &mut Params, out: DType, alpha: f32, beta: f32) {
         let out_c = out.c_type();
         if self.scale {
@@ -92,6 +132,15 @@ impl EpilogueOp {
     /// The lambdas (`epi_scale` when scaling, `epi_post` when there is a bias or an activation), to be
     /// emitted inside the kernel body where `C`, `ldd`, `bias`, `alpha`, `beta` are in scope; `extents`
     /// are the C expressions of M and N.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, piece::epilogue_op::{BiasKind, EpilogueOp}};
+    /// let op = EpilogueOp { bias: BiasKind::PerRow, ..Default::default() };
+    /// let l = op.lambdas(DType::F16, ("M", "N"));
+    /// assert!(l.contains("auto epi_post = [&](float v, int m, int n) -> float {"));
+    /// assert!(l.contains("if (m < M) v += f16_to_f32(bias[m]);"));
+    /// assert_eq!(EpilogueOp::default().lambdas(DType::F16, ("M", "N")), "");
+    /// ```
     pub fn lambdas(&self, out: DType, extents: (&str, &str)) -> String {
         let (mx, nx) = extents;
         let load = |x: &str| match out {
@@ -129,6 +178,13 @@ impl EpilogueOp {
     }
 
     /// The expression applying the op to `v` at `(m, n)` (both scale and post as configured).
+    ///
+    /// ```
+    /// use cute_gpu::piece::epilogue_op::{Activation, EpilogueOp};
+    /// assert_eq!(EpilogueOp::default().apply("acc[i]", "m", "n"), "acc[i]");
+    /// let relu = EpilogueOp { activation: Activation::Relu, ..Default::default() };
+    /// assert_eq!(relu.apply("acc[i]", "m", "n"), "epi_post(acc[i], m, n)");
+    /// ```
     pub fn apply(&self, v: &str, m: &str, n: &str) -> String {
         let v = if self.scale {
             format!("epi_scale({v}, {m}, {n})")

@@ -7,6 +7,16 @@
 //!   with TV layout `(threads, iters):(_1, threads)`, chunk `q -> (row, col) = (q / cpr, (q % cpr) * vec)`,
 //!   stored coalesced; for interior tiles with beta = 0.
 //! - [`Epilogue::direct`]: `D = alpha*acc + beta*C` pair by pair, predicated on M and N.
+//!
+//! ```
+//! use cute_gpu::{DType, atom::{sm80_mma, Fragment}, emit::Leaf, piece::epilogue_sm80::Epilogue};
+//! let mma = sm80_mma(DType::BF16).unwrap();
+//! let (fragment, ldc) = (Fragment::new(&mma.layout_c, 16, "lane").unwrap(), Leaf::new(cute_layout_core::Int::s(256), "ldc"));
+//! let e = Epilogue { tile: (128, 256), warp_tile: (64, 64), atoms: (4, 8), threads: 256, output: DType::F32,
+//!     ldc: &ldc, extents: ("M".into(), "N".into()), fragment: &fragment, atom_mn: (16, 8), op: Default::default() };
+//! // staging the padded f32 tile takes 128 x (256 + 4) x 4 = 133120 bytes of the pipeline's shared memory
+//! assert!(e.can_stage(133120) && !e.can_stage(98304));
+//! ```
 
 use crate::atom::Fragment;
 use crate::dtype::DType;
@@ -14,6 +24,20 @@ use crate::emit::Leaf;
 use crate::piece::epilogue_op::EpilogueOp;
 
 /// The epilogue's geometry: CTA tile, warp tile, atoms per warp, output type and leading dimension.
+///
+/// ```
+/// use cute_gpu::{DType, atom::{sm80_mma, Fragment}, emit::Leaf, piece::epilogue_sm80::Epilogue};
+/// use cute_layout_core::Int;
+/// let mma = sm80_mma(DType::F16).unwrap();
+/// let fragment = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+/// let ldc = Leaf::new(Int::d(4096), "ldc");
+/// let e = Epilogue {
+///     tile: (128, 128), warp_tile: (64, 64), atoms: (4, 8), threads: 128, output: DType::F16,
+///     ldc: &ldc, extents: ("M".into(), "N".into()), fragment: &fragment, atom_mn: (16, 8),
+///     op: Default::default(),
+/// };
+/// assert!(e.direct().contains("const int frag_row = (lane / 4), frag_col = (lane % 4) * 2;"));
+/// ```
 pub struct Epilogue<'a> {
     /// CTA tile (bm, bn).
     pub tile: (i64, i64),
@@ -57,6 +81,22 @@ impl Epilogue<'_> {
 
     /// Whether the staged epilogue applies: the padded tile fits in `smem` bytes and splits into whole
     /// 16-byte chunks per thread.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, atom::{sm80_mma, Fragment}, emit::Leaf, piece::epilogue_sm80::Epilogue};
+    /// # use cute_layout_core::Int;
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let fragment = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+    /// # let ldc = Leaf::new(Int::d(4096), "ldc");
+    /// # let e = Epilogue {
+    /// #     tile: (128, 128), warp_tile: (64, 64), atoms: (4, 8), threads: 128, output: DType::F16,
+    /// #     ldc: &ldc, extents: ("M".into(), "N".into()), fragment: &fragment, atom_mn: (16, 8),
+    /// #     op: Default::default(),
+    /// # };
+    /// // the padded f16 tile: 128 x (128 + 8) x 2 bytes = 34816
+    /// assert!(e.can_stage(65536) && e.can_stage(34816));
+    /// assert!(!e.can_stage(32768));
+    /// ```
     pub fn can_stage(&self, smem: i64) -> bool {
         let ((bm, bn), osize) = (self.tile, self.osize());
         let vec = 16 / osize;
@@ -66,6 +106,23 @@ impl Epilogue<'_> {
     }
 
     /// The staged epilogue (returns from the kernel when taken).
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, atom::{sm80_mma, Fragment}, emit::Leaf, piece::epilogue_sm80::Epilogue};
+    /// # use cute_layout_core::Int;
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let fragment = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+    /// # let ldc = Leaf::new(Int::d(4096), "ldc");
+    /// # let e = Epilogue {
+    /// #     tile: (128, 128), warp_tile: (64, 64), atoms: (4, 8), threads: 128, output: DType::F16,
+    /// #     ldc: &ldc, extents: ("M".into(), "N".into()), fragment: &fragment, atom_mn: (16, 8),
+    /// #     op: Default::default(),
+    /// # };
+    /// let c = e.staged();
+    /// assert!(c.starts_with("  if (beta == 0.f && interior && ldc % 8 == 0) {"));
+    /// // 128 x 128 outputs in 16-byte chunks of 8, over 128 threads: 16 chunks each
+    /// assert!(c.contains("for (int i = 0; i < 16; ++i) {") && c.ends_with("return;\n  }\n"));
+    /// ```
     pub fn staged(&self) -> String {
         let ((bm, bn), (wtm, wtn), (mi_n, ni_n)) = (self.tile, self.warp_tile, self.atoms);
         let (threads, oty, osize, ldc) = (self.threads, self.output, self.osize(), self.ldc);
@@ -142,6 +199,22 @@ impl Epilogue<'_> {
     }
 
     /// The direct, predicated epilogue.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, atom::{sm80_mma, Fragment}, emit::Leaf, piece::epilogue_sm80::Epilogue};
+    /// # use cute_layout_core::Int;
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let fragment = Fragment::new(&mma.layout_c, 16, "lane").unwrap();
+    /// # let ldc = Leaf::new(Int::d(4096), "ldc");
+    /// # let e = Epilogue {
+    /// #     tile: (128, 128), warp_tile: (64, 64), atoms: (4, 8), threads: 128, output: DType::F16,
+    /// #     ldc: &ldc, extents: ("M".into(), "N".into()), fragment: &fragment, atom_mn: (16, 8),
+    /// #     op: Default::default(),
+    /// # };
+    /// let c = e.direct();
+    /// assert!(c.contains("const int n = n0 + wn * 64 + j * 8 + frag_col;"));
+    /// assert!(c.contains("if (m >= M || n >= N) continue;"));
+    /// ```
     pub fn direct(&self) -> String {
         let ((wtm, wtn), (mi_n, ni_n)) = (self.warp_tile, self.atoms);
         let (oty, ldc) = (self.output, self.ldc);

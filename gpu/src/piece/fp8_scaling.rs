@@ -24,9 +24,22 @@ use crate::error::Result;
 use crate::piece::epilogue_sm90::Accumulators;
 
 /// K (and N) per scale block of the block-scaled GEMM.
+///
+/// ```
+/// use cute_gpu::piece::fp8_scaling::{SCALE_BLOCK, Scaling};
+/// assert_eq!(SCALE_BLOCK, 128);
+/// // K = 300 has ceil(300 / 128) = 3 scale blocks
+/// assert_eq!(Scaling::Block.scale_lens(256, 256, 300).unwrap(), (256 * 3, 2 * 3));
+/// ```
 pub const SCALE_BLOCK: i64 = 128;
 
 /// How an FP8 GEMM's product is scaled.
+///
+/// ```
+/// use cute_gpu::piece::fp8_scaling::Scaling;
+/// assert_eq!(Scaling::PerTensor.scale_lens(4096, 4096, 4096).unwrap(), (1, 1));
+/// assert_ne!(Scaling::PerTensor, Scaling::Block);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scaling {
     /// `D = scale_a * scale_b * (A·B)`, scales as device scalars (as `torch._scaled_mm`).
@@ -37,6 +50,11 @@ pub enum Scaling {
 
 impl Scaling {
     /// Kernel name suffix.
+    ///
+    /// ```
+    /// use cute_gpu::piece::fp8_scaling::Scaling;
+    /// assert_eq!((Scaling::PerTensor.tag(), Scaling::Block.tag()), ("_pt", "_bs"));
+    /// ```
     pub fn tag(self) -> &'static str {
         match self {
             Scaling::PerTensor => "_pt",
@@ -45,6 +63,13 @@ impl Scaling {
     }
 
     /// Elements of A's and B's scale buffers for an `m x n x k` problem.
+    ///
+    /// ```
+    /// use cute_gpu::piece::fp8_scaling::Scaling;
+    /// // A: (M, ceil(K/128)) = (512, 8); B: (ceil(N/128), ceil(K/128)) = (2, 8)
+    /// assert_eq!(Scaling::Block.scale_lens(512, 256, 1024).unwrap(), (4096, 16));
+    /// assert_eq!(Scaling::PerTensor.scale_lens(512, 256, 1024).unwrap(), (1, 1));
+    /// ```
     pub fn scale_lens(self, m: i64, n: i64, k: i64) -> Result<(i64, i64)> {
         let blocks = |x: i64| (x + SCALE_BLOCK - 1) / SCALE_BLOCK;
         Ok(match self {
@@ -57,6 +82,12 @@ impl Scaling {
     }
 
     /// The per-tensor scaling of the accumulators, emitted before the epilogue.
+    ///
+    /// ```
+    /// let c = cute_gpu::piece::fp8_scaling::Scaling::per_tensor_prologue(2, 64);
+    /// assert!(c.contains("const float ab = scale_a[0] * scale_b[0];"));
+    /// assert!(c.contains("for (int c = 0; c < 2; ++c)") && c.contains("i < 64; ++i) acc[c][i] *= ab;"));
+    /// ```
     pub fn per_tensor_prologue(m_chunks: i64, nacc: i64) -> String {
         format!(
             r#"      {{  // per-tensor FP8 scales: acc *= scale_a * scale_b
@@ -72,6 +103,13 @@ impl Scaling {
 }
 
 /// The block-scaled promotion of one consumer's accumulators.
+///
+/// ```
+/// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+/// let acc = Accumulators::new(128).unwrap();
+/// let p = Promotion { acc: &acc, m_chunks: 2, tile: (128, 128), row_base: String::new() };
+/// assert!(p.prologue().contains("float sa_a[2][2], sa_b[1];"));
+/// ```
 pub struct Promotion<'a> {
     /// Accumulator placement.
     pub acc: &'a Accumulators,
@@ -87,11 +125,25 @@ impl Promotion<'_> {
     /// Column splits of the tile, one per 128-column B scale block (1 when `bn` <= 128): each k-block runs
     /// the splits one after the other into the same `tmp`, so that only one split's product is held
     /// besides the f32 sums.
+    ///
+    /// ```
+    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+    /// let acc = Accumulators::new(128).unwrap();
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// assert_eq!(p.splits(), 2); // bn = 256: two 128-column B scale blocks
+    /// ```
     pub fn splits(&self) -> i64 {
         (self.tile.1 / SCALE_BLOCK).max(1)
     }
 
     /// The wgmma N of one split.
+    ///
+    /// ```
+    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+    /// let acc = Accumulators::new(128).unwrap();
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// assert_eq!(p.split_n(), 128);
+    /// ```
     pub fn split_n(&self) -> i64 {
         self.tile.1 / self.splits()
     }
@@ -124,6 +176,15 @@ impl Promotion<'_> {
     }
 
     /// Before a tile's k-blocks: the first k-block's scales (`sa_a`, `sa_b`).
+    ///
+    /// ```
+    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+    /// let acc = Accumulators::new(128).unwrap();
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// let c = p.prologue();
+    /// assert!(c.contains("float sa_a[1][2], sa_b[2];"));
+    /// assert!(c.contains("scale_a[(long long)(0) * M + r]"));
+    /// ```
     pub fn prologue(&self) -> String {
         format!(
             "// block scales: B per ({SCALE_BLOCK} cols, {SCALE_BLOCK} of K), A per (row, {SCALE_BLOCK} of K) for the thread's rows
@@ -139,6 +200,15 @@ impl Promotion<'_> {
     }
 
     /// While the first split's wgmmas run: the next k-block's scales (`ns_a`, `ns_b`).
+    ///
+    /// ```
+    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+    /// let acc = Accumulators::new(128).unwrap();
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// let c = p.scales();
+    /// assert!(c.contains("float ns_a[1][2] = {}, ns_b[2] = {};"));
+    /// assert!(c.contains("if (kb + 1 < ktiles)"));
+    /// ```
     pub fn scales(&self) -> String {
         format!(
             "        float ns_a[{}][2] = {{}}, ns_b[{}] = {{}};
@@ -153,6 +223,15 @@ impl Promotion<'_> {
     /// `acc += tmp * scale` for split `s`'s registers (value `i` of the split is in row pair
     /// `h = (i / 2) % 2`, column group `s * split_n / 8 + i / 4`); after the last split the next k-block's
     /// scales become current.
+    ///
+    /// ```
+    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+    /// let acc = Accumulators::new(128).unwrap();
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// // split 1 of 2 adds into the accumulators' second half (registers 64..128)
+    /// assert!(p.promote(1).contains("acc[c][64 + i] += tmp[c][i]"));
+    /// assert!(p.promote(0).contains("acc[c][0 + i] += tmp[c][i]"));
+    /// ```
     pub fn promote(&self, s: i64) -> String {
         let (m_chunks, nacc) = (self.m_chunks, self.split_n() / 2);
         let mut c = format!(

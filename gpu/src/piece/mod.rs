@@ -16,6 +16,14 @@
 //! | score masks (keys past the sequence, causal diagonal) as `-inf` | [`score_mask`] | attention |
 //! | row tiles (contiguous rows at any stride) by cp.async with zero-filled rows past a limit | [`row_tile_copy`] | attention |
 //! | the fused elementwise op: alpha/beta*C, bias per row or column, ReLU/GELU/SiLU | [`epilogue_op`] | every GEMM |
+//!
+//! ```
+//! use cute_gpu::piece::{epilogue_op::{Activation, EpilogueOp}, schedule::{persistent_loop, tile_counts}};
+//! let op = EpilogueOp { activation: Activation::Silu, ..Default::default() };
+//! let body = tile_counts("  ", "M", "N", 128, 128) + "  const int tiles = tiles_m * tiles_n;\n  "
+//!     + &persistent_loop("blockIdx.x", "gridDim.x") + " {\n    v = " + &op.apply("v", "m", "n") + ";\n  }\n";
+//! assert!(body.contains("for (int t = blockIdx.x; t < tiles; t += gridDim.x) {\n    v = epi_post(v, m, n);"));
+//! ```
 
 pub mod cp_async_mainloop;
 pub mod epilogue_op;

@@ -7,6 +7,12 @@
 
 /// Grouped rasterization (for L2 reuse): linear tile index `tile` -> (`out.0`, `out.1`) = (tile row, tile
 /// column), visiting groups of `group_m` tile rows column by column. Needs `tiles_n` and `tiles_m` in scope.
+///
+/// ```
+/// let s = cute_gpu::piece::schedule::grouped_raster("", "t", 4, ("tm", "tn"));
+/// assert!(s.starts_with("const int per_group = 4 * tiles_n, group = t / per_group, first_m = group * 4;"));
+/// assert!(s.contains("tn = (t % per_group) / group_rows;"));
+/// ```
 pub fn grouped_raster(indent: &str, tile: &str, group_m: i64, out: (&str, &str)) -> String {
     let (tm, tn) = out;
     format!(
@@ -18,6 +24,11 @@ pub fn grouped_raster(indent: &str, tile: &str, group_m: i64, out: (&str, &str))
 
 /// The tile counts of an `(M,N)` output in `(bm, bn)` tiles: `tiles_m`, `tiles_n` from the extent
 /// expressions `m`, `n`.
+///
+/// ```
+/// let s = cute_gpu::piece::schedule::tile_counts("  ", "M", "N", 128, 256);
+/// assert_eq!(s, "  const int tiles_m = (M + 127) / 128, tiles_n = (N + 255) / 256;\n");
+/// ```
 pub fn tile_counts(indent: &str, m: &str, n: &str, bm: i64, bn: i64) -> String {
     format!(
         "{indent}const int tiles_m = ({m} + {}) / {bm}, tiles_n = ({n} + {}) / {bn};\n",
@@ -28,6 +39,11 @@ pub fn tile_counts(indent: &str, m: &str, n: &str, bm: i64, bn: i64) -> String {
 
 /// The loop header of a persistent CTA: tiles `first`, `first + step`, ... below `tiles`
 /// (`first` and `step` C expressions, e.g. `blockIdx.x` and `gridDim.x`).
+///
+/// ```
+/// let s = cute_gpu::piece::schedule::persistent_loop("blockIdx.x", "gridDim.x");
+/// assert_eq!(s, "for (int t = blockIdx.x; t < tiles; t += gridDim.x)");
+/// ```
 pub fn persistent_loop(first: &str, step: &str) -> String {
     format!("for (int t = {first}; t < tiles; t += {step})")
 }

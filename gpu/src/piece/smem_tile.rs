@@ -2,6 +2,13 @@
 //! pipeline stage, `Swizzle<B,3,S> o (rows,cols):(cols,_1)`; the swizzle is the one the bank model finds
 //! conflict-free for the two access patterns of the tile: the 16-byte `cp.async` chunks of the global ->
 //! shared copy and the rows `ldmatrix` reads ([`crate::atom::ldmatrix_lanes`]).
+//!
+//! ```
+//! use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+//! let mma = sm80_mma(DType::BF16).unwrap();
+//! let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 }).unwrap();
+//! assert_eq!((b.rows, b.cols, b.conflicts), (32, 128, 0)); // (32,128):(128,_1) under its swizzle
+//! ```
 
 use crate::atom::ldmatrix_lanes;
 use crate::dtype::Major;
@@ -12,6 +19,15 @@ use cute_layout_core::atom::{MmaTraits, Operand};
 use cute_layout_core::{Layout, Swizzle};
 
 /// One operand's shared-memory tile.
+///
+/// ```
+/// use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+/// let mma = sm80_mma(DType::F16).unwrap();
+/// let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// let a = make_tile(&mma, shape).unwrap();
+/// assert_eq!((a.rows, a.cols, a.major), (128, 32, Major::K)); // (128,32):(32,_1), K contiguous
+/// assert_eq!(a.conflicts, 0);
+/// ```
 #[derive(Clone, Debug)]
 pub struct OperandTile {
     /// `A` or `B`.
@@ -40,14 +56,40 @@ pub struct OperandTile {
 
 impl OperandTile {
     /// Elements per stage.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, shape).unwrap();
+    /// assert_eq!(a.elems(), 128 * 32);
+    /// ```
     pub fn elems(&self) -> i64 {
         self.rows * self.cols
     }
     /// Bytes per stage.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, shape).unwrap();
+    /// assert_eq!(a.bytes(), 8192); // 4096 16-bit elements
+    /// ```
     pub fn bytes(&self) -> i64 {
         self.elems() * 2
     }
     /// (row, col) of the stored tile for the operand coordinate (mn, k).
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, shape).unwrap();
+    /// assert_eq!(a.rc(3, 5), (3, 5)); // K-major: rows are mn
+    /// let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..shape }).unwrap();
+    /// assert_eq!((b.rows, b.cols, b.rc(3, 5)), (32, 128, (5, 3))); // MN-major: rows are k
+    /// ```
     pub fn rc(&self, mn: i64, k: i64) -> (i64, i64) {
         match self.major {
             Major::K => (mn, k),
@@ -55,11 +97,30 @@ impl OperandTile {
         }
     }
     /// The lower-case name (`a`, `b`) used as a prefix of the generated variables.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, shape).unwrap();
+    /// assert_eq!(a.prefix(), "a");
+    /// ```
     pub fn prefix(&self) -> String {
         self.name.to_lowercase()
     }
 
     /// The warp accesses of the tile under the swizzle function `f` (element offset -> element offset).
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, shape).unwrap();
+    /// use cute_gpu::smem::total_conflicts;
+    /// let plain = a.accesses(128, 32, &|x| x).unwrap();
+    /// assert_eq!(plain.len(), 16 + 16); // 4 warps x 4 cp.async rounds, 2 warps x 4 blocks x 2 k16 ldmatrix
+    /// assert_eq!(total_conflicts(&plain), a.unswizzled_conflicts);
+    /// ```
     pub fn accesses(
         &self,
         threads: i64,
@@ -102,6 +163,13 @@ impl OperandTile {
 
 /// Where an operand tile sits in the CTA: its name, major, CTA extent along mn, the k tile, the warps
 /// along mn and the CTA's threads.
+///
+/// ```
+/// use cute_gpu::{Major, piece::smem_tile::TileShape};
+/// let a = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// let b = TileShape { name: "B", major: Major::MN, ..a };
+/// assert_eq!((b.mn_tile, b.bk), (128, 32));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct TileShape {
     /// `A` or `B`.
@@ -119,6 +187,15 @@ pub struct TileShape {
 }
 
 /// The tile of `shape` with its swizzle chosen by the bank search, ldmatrix lanes from `mma`'s atoms.
+///
+/// ```
+/// use cute_gpu::{DType, Major, atom::sm80_mma, piece::smem_tile::{TileShape, make_tile}};
+/// let mma = sm80_mma(DType::F16).unwrap();
+/// let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// let a = make_tile(&mma, shape).unwrap();
+/// assert_eq!(a.swizzle.to_string(), "Sw<2,3,3>");
+/// assert!(a.conflicts == 0 && a.unswizzled_conflicts > 0);
+/// ```
 pub fn make_tile(mma: &MmaTraits, shape: TileShape) -> Result<OperandTile> {
     let TileShape {
         name,

@@ -1,4 +1,15 @@
 //! The cuBLAS baseline the GEMM benchmarks compare against, in one place.
+//!
+//! ```no_run
+//! use cute_gpu::{DType, runtime::{Runtime, baseline::BaselineGemm, bench::Cublas}};
+//! let rt = Runtime::new(0).unwrap();
+//! let (a, b, d) = (rt.zeros::<u16>(64 * 64).unwrap(), rt.zeros::<u16>(64 * 64).unwrap(), rt.zeros::<u16>(64 * 64).unwrap());
+//! let g = BaselineGemm { dtype: DType::F16, m: 64, n: 64, k: 64,
+//!     a: (rt.bind(&a).ptr(), 64), b: (rt.bind(&b).ptr(), 64), d: (rt.bind(&d).ptr(), 64) };
+//! // SAFETY: 64x64 buffers, alive until the sync
+//! unsafe { g.run(Cublas::new(&rt).unwrap().handle()) }.unwrap();
+//! rt.sync().unwrap();
+//! ```
 
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
@@ -6,6 +17,17 @@ use std::ffi::c_void;
 
 /// Operands of the baseline GEMM: `D (M,N) row-major = A (M,K) row-major x B (K,N) column-major`,
 /// 16-bit inputs of `dtype`, f32 accumulation, D in the input type, `alpha = 1`, `beta = 0`.
+///
+/// ```no_run
+/// use cute_gpu::{DType, runtime::{Runtime, baseline::BaselineGemm, bench::Cublas}};
+/// let rt = Runtime::new(0).unwrap();
+/// let (a, b, d) = (rt.zeros::<u16>(256 * 64).unwrap(), rt.zeros::<u16>(64 * 128).unwrap(), rt.zeros::<u16>(256 * 128).unwrap());
+/// let g = BaselineGemm { dtype: DType::BF16, m: 256, n: 128, k: 64,
+///     a: (rt.bind(&a).ptr(), 64), b: (rt.bind(&b).ptr(), 64), d: (rt.bind(&d).ptr(), 128) };
+/// // SAFETY: the buffers hold M*lda, N*ldb and M*ldd elements and outlive the call (synced below)
+/// unsafe { g.run(Cublas::new(&rt).unwrap().handle()) }.unwrap();
+/// rt.sync().unwrap();
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct BaselineGemm {
     /// Input and output element type (f16 or bf16).

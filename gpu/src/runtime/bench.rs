@@ -1,6 +1,17 @@
 //! What the GEMM benchmarks (`bench`, `bench_hopper`, the `gemm_sweep` example) share: cuBLAS run on
 //! the same device buffers as the baseline and the reference, the comparison of a kernel's output
 //! with it, TFLOP/s, and the result table.
+//!
+//! ```
+//! use cute_gpu::runtime::bench::{Best, Row, print_table};
+//! let mut best = Best::default();
+//! for (tflops, name) in [(590.0, "128x128"), (660.0, "128x256")] {
+//!     best.offer(tflops, || name.to_string());
+//! }
+//! let row = Row::versus("4096^3 bf16".into(), best, 600.0, Some("cuBLAS"));
+//! assert_eq!((row.note.as_str(), row.ratio), ("128x256", 1.1));
+//! print_table(["problem", "ours", "baseline", "ratio", "kernel"], &[row]);
+//! ```
 
 use super::baseline::BaselineGemm;
 use super::{DeviceBuffer, RawBuffer, Runtime};
@@ -10,12 +21,28 @@ use crate::host::{max_rel_error, to_f32};
 use crate::kernels::gemm_sm90::HopperProblem;
 
 /// A cuBLAS handle on a runtime's stream.
+///
+/// ```no_run
+/// use cute_gpu::runtime::{Runtime, bench::Cublas};
+/// let rt = Runtime::new(0).unwrap();
+/// let cublas = Cublas::new(&rt).unwrap(); // GpuError::LibraryMissing("libcublas") without it
+/// assert!(!cublas.handle().is_null());
+/// ```
 pub struct Cublas {
     blas: cudarc::cublas::CudaBlas,
 }
 
 impl Cublas {
     /// Loads libcublas ([`GpuError::LibraryMissing`] without it) and creates a handle on `rt`'s stream.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{GpuError, runtime::{Runtime, bench::Cublas}};
+    /// let rt = Runtime::new(0).unwrap();
+    /// match Cublas::new(&rt) {
+    ///     Ok(_) => println!("cuBLAS loaded"),
+    ///     Err(e) => assert!(matches!(e, GpuError::LibraryMissing("libcublas") | GpuError::Driver { .. })),
+    /// }
+    /// ```
     pub fn new(rt: &Runtime) -> Result<Self> {
         // SAFETY: only asks the loader whether the library can be opened.
         let present =
@@ -28,6 +55,13 @@ impl Cublas {
     }
 
     /// The raw handle, for [`BaselineGemm::run`].
+    ///
+    /// ```no_run
+    /// use cute_gpu::runtime::{Runtime, bench::Cublas};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let handle = Cublas::new(&rt).unwrap().handle();
+    /// assert!(!handle.is_null());
+    /// ```
     pub fn handle(&self) -> cudarc::cublas::sys::cublasHandle_t {
         *self.blas.handle()
     }
@@ -36,6 +70,17 @@ impl Cublas {
 /// One GEMM problem on the device, 16-bit inputs and output: A `(M,K)` row-major, B `(K,N)`
 /// column-major, C (zero) and D `(M,N)` row-major, with the leading dimensions of a
 /// [`HopperProblem`]; once [`time_cublas`](Self::time_cublas) has run, cuBLAS's D is the reference.
+///
+/// ```no_run
+/// use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+/// let rt = Runtime::new(0).unwrap();
+/// let p = HopperProblem::padded(1024, 1024, 512);
+/// let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+/// let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+/// let tflops = g.time_cublas(&rt, &cute_gpu::runtime::bench::Cublas::new(&rt).unwrap(), 2, 10).unwrap();
+/// println!("cuBLAS: {tflops:.0} TFLOP/s");
+/// assert_eq!(cute_gpu::host::to_f32(DType::BF16, g.reference[0]), 512.0); // K ones
+/// ```
 pub struct DeviceGemm {
     /// Input and output type (f16 or bf16).
     pub dtype: DType,
@@ -57,6 +102,15 @@ pub struct DeviceGemm {
 impl DeviceGemm {
     /// Uploads A and B (`problem.a_len()` and `problem.b_len()` elements) and allocates C, D and
     /// cuBLAS's D.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let p = HopperProblem::padded(1024, 1024, 512);
+    /// let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// assert_eq!((g.d.len(), g.reference.len()), (1024 * 1024, 0)); // no reference before time_cublas
+    /// ```
     pub fn new(
         rt: &Runtime,
         dtype: DType,
@@ -78,21 +132,61 @@ impl DeviceGemm {
     }
 
     /// Floating-point operations of one GEMM: `2 M N K`.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// assert_eq!(g.flops(), 2.0 * 1024.0 * 1024.0 * 512.0);
+    /// ```
     pub fn flops(&self) -> f64 {
         2.0 * (self.problem.m * self.problem.n * self.problem.k) as f64
     }
 
     /// TFLOP/s of one GEMM taking `ms` milliseconds.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// assert_eq!(g.tflops(1.0), g.flops() / 1e9); // 1 ms
+    /// ```
     pub fn tflops(&self, ms: f64) -> f64 {
         self.flops() / ms / 1e9
     }
 
     /// The buffers of a kernel taking (A, B, D): the SM90 GEMM.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// use cute_gpu::kernels::gemm_sm90::{HopperConfig, generate_hopper_gemm};
+    /// let k = generate_hopper_gemm(&p, DType::BF16, DType::BF16, &HopperConfig::default()).unwrap();
+    /// rt.launch(&k, &g.abd(&rt)).unwrap();
+    /// ```
     pub fn abd(&self, rt: &Runtime) -> [RawBuffer; 3] {
         [rt.bind(&self.a), rt.bind(&self.b), rt.bind(&self.d)]
     }
 
     /// The buffers of a kernel taking (A, B, C, D): the SM80 GEMM.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// use cute_gpu::configs::{sm80_spec, sm80_two_ctas};
+    /// let k = cute_gpu::kernels::gemm_sm80::generate_gemm(&sm80_spec(&p, DType::BF16, DType::BF16, sm80_two_ctas()).unwrap()).unwrap();
+    /// rt.launch(&k, &g.abcd(&rt)).unwrap();
+    /// ```
     pub fn abcd(&self, rt: &Runtime) -> [RawBuffer; 4] {
         [
             rt.bind(&self.a),
@@ -104,6 +198,17 @@ impl DeviceGemm {
 
     /// Times `cublasGemmEx` on these buffers (`warmup` runs, then the mean of `iters`), keeps its D as
     /// the reference and returns its TFLOP/s.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// let cublas = cute_gpu::runtime::bench::Cublas::new(&rt).unwrap();
+    /// let tflops = g.time_cublas(&rt, &cublas, 3, 20).unwrap();
+    /// assert!(tflops > 0.0 && g.reference.len() == 1024 * 1024);
+    /// ```
     pub fn time_cublas(
         &mut self,
         rt: &Runtime,
@@ -129,6 +234,17 @@ impl DeviceGemm {
     }
 
     /// Offsets in D of the points compared with the reference: every 7th row, every 13th column.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// let s: Vec<usize> = g.sampled().take(3).collect();
+    /// assert_eq!(s, [0, 13, 26]);
+    /// assert_eq!(g.sampled().count(), 1024usize.div_ceil(7) * 1024usize.div_ceil(13));
+    /// ```
     pub fn sampled(&self) -> impl Iterator<Item = usize> + use<> {
         let (n, ldd) = (self.problem.n, self.problem.ldd);
         (0..self.problem.m)
@@ -138,6 +254,19 @@ impl DeviceGemm {
 
     /// Downloads D and returns its largest relative difference from the reference at the
     /// [`sampled`](Self::sampled) points (both accumulate in f32; outputs rounded to the 16-bit type).
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// # use cute_gpu::{configs::sm90_persistent_tma_store, kernels::gemm_sm90::generate_hopper_gemm};
+    /// g.time_cublas(&rt, &cute_gpu::runtime::bench::Cublas::new(&rt).unwrap(), 1, 1).unwrap();
+    /// let k = generate_hopper_gemm(&p, DType::BF16, DType::BF16, &sm90_persistent_tma_store()).unwrap();
+    /// rt.launch(&k, &g.abd(&rt)).unwrap();
+    /// assert!(g.max_rel_diff(&rt).unwrap() < 1e-2);
+    /// ```
     pub fn max_rel_diff(&self, rt: &Runtime) -> Result<f32> {
         let ours = rt.download(&self.d)?;
         let value = |h: u16| to_f32(self.dtype, h);
@@ -148,6 +277,16 @@ impl DeviceGemm {
     }
 
     /// Downloads D and counts the [`sampled`](Self::sampled) points that differ from the reference.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// g.time_cublas(&rt, &cute_gpu::runtime::bench::Cublas::new(&rt).unwrap(), 1, 1).unwrap();
+    /// assert_eq!(g.differing(&rt).unwrap(), g.sampled().count()); // D is still zero, the reference 512
+    /// ```
     pub fn differing(&self, rt: &Runtime) -> Result<usize> {
         let ours = rt.download(&self.d)?;
         Ok(self
@@ -157,12 +296,28 @@ impl DeviceGemm {
     }
 
     /// Downloads D and says whether all of it equals the reference.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::{DType, kernels::gemm_sm90::HopperProblem, runtime::{Runtime, bench::DeviceGemm}};
+    /// # let rt = Runtime::new(0).unwrap();
+    /// # let p = HopperProblem::padded(1024, 1024, 512);
+    /// # let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+    /// # let mut g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+    /// g.time_cublas(&rt, &cute_gpu::runtime::bench::Cublas::new(&rt).unwrap(), 1, 1).unwrap();
+    /// assert!(!g.equals_reference(&rt).unwrap()); // nothing has written D yet
+    /// ```
     pub fn equals_reference(&self, rt: &Runtime) -> Result<bool> {
         Ok(rt.download(&self.d)? == self.reference)
     }
 }
 
 /// The largest figure offered so far and the note naming what achieved it.
+///
+/// ```
+/// use cute_gpu::runtime::bench::Best;
+/// let b = Best::default();
+/// assert_eq!((b.value, b.note.as_str()), (0.0, ""));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Best {
     /// The figure (0 until one is offered).
@@ -173,6 +328,14 @@ pub struct Best {
 
 impl Best {
     /// Keeps `value` (and the note, made only then) if it beats the best so far.
+    ///
+    /// ```
+    /// use cute_gpu::runtime::bench::Best;
+    /// let mut b = Best::default();
+    /// b.offer(610.0, || "128x256".into());
+    /// b.offer(580.0, || unreachable!("a smaller figure makes no note"));
+    /// assert_eq!((b.value, b.note.as_str()), (610.0, "128x256"));
+    /// ```
     pub fn offer(&mut self, value: f64, note: impl FnOnce() -> String) {
         if value > self.value {
             *self = Best {
@@ -184,6 +347,13 @@ impl Best {
 }
 
 /// One row of a benchmark table: our best against a baseline.
+///
+/// ```
+/// use cute_gpu::runtime::bench::{Best, Row};
+/// let best = Best { value: 640.0, note: "pingpong".into() };
+/// let r = Row::versus("4096^3 bf16".into(), best, 800.0, None);
+/// assert_eq!((r.ours.as_str(), r.baseline.as_str(), r.ratio), ("640", "800", 0.8));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Row {
     /// What was measured.
@@ -201,6 +371,12 @@ pub struct Row {
 impl Row {
     /// Our best against a baseline figure, both without decimals; the baseline followed by
     /// ` (name)` when it has a name.
+    ///
+    /// ```
+    /// use cute_gpu::runtime::bench::{Best, Row};
+    /// let r = Row::versus("gemm".into(), Best { value: 700.4, note: "c2".into() }, 650.6, Some("cuBLASLt"));
+    /// assert_eq!((r.ours.as_str(), r.baseline.as_str(), r.note.as_str()), ("700", "651 (cuBLASLt)", "c2"));
+    /// ```
     pub fn versus(what: String, best: Best, baseline: f64, baseline_name: Option<&str>) -> Row {
         Row {
             what,
@@ -217,6 +393,15 @@ impl Row {
 
 /// Prints a Markdown table after a blank line: the header, the separator, one line per row (ratio
 /// with two decimals).
+///
+/// ```
+/// use cute_gpu::runtime::bench::{Best, Row, print_table};
+/// let row = Row::versus("4096^3".into(), Best { value: 700.0, note: "c2".into() }, 650.0, None);
+/// print_table(["problem", "TFLOP/s", "cuBLAS", "ratio", "kernel"], &[row]);
+/// // | problem | TFLOP/s | cuBLAS | ratio | kernel |
+/// // | --- | --- | --- | --- | --- |
+/// // | 4096^3 | 700 | 650 | 1.08 | c2 |
+/// ```
 pub fn print_table(header: [&str; 5], rows: &[Row]) {
     println!("\n| {} |\n|{}", header.join(" | "), " --- |".repeat(5));
     for r in rows {

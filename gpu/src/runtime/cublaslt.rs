@@ -7,6 +7,16 @@
 //! In cuBLAS's column-major terms this is `Dᵀ (N,M) = Bᵀ · Aᵀ`: the B buffer as a `K x N` matrix with
 //! `transa = T`, the A buffer as `K x M` with `transb = N`, D as `N x M`, leading dimensions `ldb`, `lda`,
 //! `ldd`.
+//!
+//! ```no_run
+//! use cute_gpu::{DType, runtime::{Runtime, cublaslt::{LtGemm, LtTypes}}};
+//! let rt = Runtime::new(0).unwrap();
+//! let (a, b) = (rt.zeros::<u16>(1024 * 512).unwrap(), rt.zeros::<u16>(2048 * 512).unwrap());
+//! let mut d = rt.zeros::<u16>(1024 * 2048).unwrap();
+//! // D (1024,2048) row-major = A (1024,512) row-major · B (512,2048) column-major
+//! let mut g = LtGemm::new(&rt, LtTypes::half(DType::F16), (1024, 2048, 512), (512, 512, 2048), None, 8).unwrap();
+//! for i in 0..g.algos.len() { g.run(&rt, i, (a.slice(), b.slice(), d.slice_mut())).unwrap(); }
+//! ```
 
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
@@ -16,6 +26,10 @@ use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
 use std::ffi::c_void;
 
 /// Workspace the heuristic may use, as torch does.
+///
+/// ```
+/// assert_eq!(cute_gpu::runtime::cublaslt::WORKSPACE_BYTES, 32 * 1024 * 1024);
+/// ```
 pub const WORKSPACE_BYTES: usize = 32 << 20;
 
 fn lt_err(call: &str) -> impl FnOnce(cudarc::cublaslt::result::CublasError) -> GpuError + '_ {
@@ -23,6 +37,17 @@ fn lt_err(call: &str) -> impl FnOnce(cudarc::cublaslt::result::CublasError) -> G
 }
 
 /// One cuBLASLt problem with its descriptors, workspace and candidate algorithms.
+///
+/// ```no_run
+/// use cute_gpu::{DType, runtime::{Runtime, cublaslt::{LtGemm, LtTypes}}};
+/// let rt = Runtime::new(0).unwrap();
+/// let (m, n, k) = (4096u64, 4096u64, 4096u64);
+/// let mut g = LtGemm::new(&rt, LtTypes::half(DType::BF16), (m, n, k), (4096, 4096, 4096), None, 8).unwrap();
+/// let (a, b) = (rt.zeros::<u16>(4096 * 4096).unwrap(), rt.zeros::<u16>(4096 * 4096).unwrap());
+/// let mut d = rt.zeros::<u16>(4096 * 4096).unwrap();
+/// let ms = rt.time_ms(2, 10, || g.run(&rt, 0, (a.slice(), b.slice(), d.slice_mut()))).unwrap();
+/// println!("cuBLASLt's first choice: {:.0} TFLOP/s", 2.0 * 4096f64.powi(3) / ms / 1e9);
+/// ```
 pub struct LtGemm {
     handle: sys::cublasLtHandle_t,
     desc: sys::cublasLtMatmulDesc_t,
@@ -43,6 +68,12 @@ fn data_type(d: DType) -> sys::cudaDataType {
 }
 
 /// The element types of a cuBLASLt problem: A and B in, D (and C) out.
+///
+/// ```
+/// use cute_gpu::{DType, runtime::cublaslt::LtTypes};
+/// let fp8 = LtTypes { a: DType::E4M3, b: DType::E5M2, d: DType::BF16 };
+/// assert_ne!(fp8, LtTypes::half(DType::BF16));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LtTypes {
     /// A's type (A and B share it for 16-bit inputs; FP8 may mix e4m3 and e5m2).
@@ -55,6 +86,11 @@ pub struct LtTypes {
 
 impl LtTypes {
     /// 16-bit inputs with the output in the input type.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, runtime::cublaslt::LtTypes};
+    /// assert_eq!(LtTypes::half(DType::F16), LtTypes { a: DType::F16, b: DType::F16, d: DType::F16 });
+    /// ```
     pub fn half(t: DType) -> Self {
         LtTypes { a: t, b: t, d: t }
     }
@@ -78,6 +114,16 @@ impl LtTypes {
 }
 
 /// FP8 options of a cuBLASLt problem.
+///
+/// ```no_run
+/// use cute_gpu::{DType, runtime::{Runtime, cublaslt::{LtFp8, LtGemm, LtTypes}}};
+/// let rt = Runtime::new(0).unwrap();
+/// let (sa, sb) = (rt.upload(&[0.5f32]).unwrap(), rt.upload(&[2.0f32]).unwrap());
+/// let fp8 = LtFp8 { scales: (rt.bind(&sa).ptr(), rt.bind(&sb).ptr()), fast_accum: false };
+/// let types = LtTypes { a: DType::E4M3, b: DType::E4M3, d: DType::BF16 };
+/// let g = LtGemm::new(&rt, types, (4096, 4096, 4096), (4096, 4096, 4096), Some(fp8), 8).unwrap();
+/// assert!(!g.algos.is_empty());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LtFp8 {
     /// Device addresses of the f32 scales of A and B: `D = scale_a * scale_b * A·B` (as
@@ -108,6 +154,17 @@ fn set_attr<T>(
 impl LtGemm {
     /// The problem `(m, n, k)` with leading dimensions `(lda, ldb, ldd)`, and up to `count` algorithms.
     /// For FP8 inputs, `fp8` gives the scales and the accumulation mode.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{DType, runtime::{Runtime, cublaslt::{LtGemm, LtTypes}}};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let (m, n, k) = (4096u64, 4096u64, 4096u64);
+    /// let mut g = LtGemm::new(&rt, LtTypes::half(DType::BF16), (m, n, k), (4096, 4096, 4096), None, 8).unwrap();
+    /// assert!((1..=8).contains(&g.algos.len()));
+    /// // mixed 16-bit types are refused before cuBLASLt is asked
+    /// let bad = LtTypes { a: DType::F16, b: DType::BF16, d: DType::F16 };
+    /// assert!(LtGemm::new(&rt, bad, (m, n, k), (4096, 4096, 4096), None, 8).is_err());
+    /// ```
     pub fn new(
         rt: &Runtime,
         types: LtTypes,
@@ -201,6 +258,17 @@ impl LtGemm {
     }
 
     /// `D = A·B` with algorithm `i` of [`LtGemm::algos`] on the runtime's stream.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{DType, runtime::{Runtime, cublaslt::{LtGemm, LtTypes}}};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let (m, n, k) = (4096u64, 4096u64, 4096u64);
+    /// let mut g = LtGemm::new(&rt, LtTypes::half(DType::BF16), (m, n, k), (4096, 4096, 4096), None, 8).unwrap();
+    /// let (a, b) = (rt.zeros::<u16>(4096 * 4096).unwrap(), rt.zeros::<u16>(4096 * 4096).unwrap());
+    /// let mut d = rt.zeros::<u16>(4096 * 4096).unwrap();
+    /// g.run(&rt, 0, (a.slice(), b.slice(), d.slice_mut())).unwrap();
+    /// assert!(g.run(&rt, g.algos.len(), (a.slice(), b.slice(), d.slice_mut())).is_err()); // no such algorithm
+    /// ```
     pub fn run<T, U, O>(
         &mut self,
         rt: &Runtime,

@@ -5,6 +5,17 @@
 //!
 //! Every entry point checks for libcuda first and returns [`GpuError::LibraryMissing`] or
 //! [`GpuError::Driver`] instead of panicking when CUDA or a GPU is missing.
+//!
+//! ```no_run
+//! use cute_gpu::{kernels::transpose::{TransposeSpec, generate_transpose}, runtime::Runtime};
+//! let rt = Runtime::new(0).unwrap();
+//! let l = |s: &str| s.parse().unwrap();
+//! let k = generate_transpose(&TransposeSpec::new(l("(256,128):(128,_1)"), l("(256,128):(_1,256)"), 4)).unwrap();
+//! let src: Vec<f32> = (0..256 * 128).map(|i| i as f32).collect();
+//! let (s, d) = (rt.upload(&src).unwrap(), rt.zeros::<f32>(256 * 128).unwrap());
+//! rt.launch(&k, &[rt.bind(&s), rt.bind(&d)]).unwrap();
+//! assert_eq!(rt.download(&d).unwrap()[1], src[128]); // dst(1,0) = src(1,0)
+//! ```
 
 pub mod baseline;
 pub mod bench;
@@ -28,11 +39,29 @@ fn cuda(what: &str) -> impl FnOnce(cudarc::driver::DriverError) -> GpuError + '_
 }
 
 /// Whether libcuda can be loaded.
+///
+/// ```
+/// use cute_gpu::{GpuError, runtime::{Runtime, driver_available}};
+/// if !driver_available() {
+///     assert!(matches!(Runtime::new(0), Err(GpuError::LibraryMissing("libcuda"))));
+/// }
+/// ```
 pub fn driver_available() -> bool {
     std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
 }
 
 /// A kernel loaded on the device, with what ptxas and the driver say about it.
+///
+/// ```no_run
+/// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+/// let rt = Runtime::new(0).unwrap();
+/// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+/// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+/// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+/// let loaded = rt.load(&k).unwrap();
+/// assert_eq!(loaded.local_bytes, 0); // no spills
+/// println!("{} registers, compiled in {:.2} s", loaded.registers, loaded.compile_s);
+/// ```
 pub struct LoadedKernel {
     _module: Arc<CudaModule>,
     function: CudaFunction,
@@ -47,24 +76,58 @@ pub struct LoadedKernel {
 }
 
 /// A typed device buffer.
+///
+/// ```no_run
+/// use cute_gpu::runtime::Runtime;
+/// let rt = Runtime::new(0).unwrap();
+/// let b = rt.upload(&[1.0f32, 2.0, 3.0]).unwrap();
+/// assert_eq!((b.len(), rt.download(&b).unwrap()), (3, vec![1.0, 2.0, 3.0]));
+/// ```
 pub struct DeviceBuffer<T> {
     slice: CudaSlice<T>,
 }
 
 impl<T> DeviceBuffer<T> {
     /// Number of elements.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// assert_eq!(rt.zeros::<u16>(1000).unwrap().len(), 1000);
+    /// ```
     pub fn len(&self) -> usize {
         self.slice.len()
     }
     /// True when empty.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// assert!(rt.zeros::<f32>(0).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.slice.len() == 0
     }
     /// The underlying cudarc slice.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let b = rt.upload(&[7u32; 8]).unwrap();
+    /// assert_eq!(rt.stream().clone_dtoh(b.slice()).unwrap(), vec![7u32; 8]);
+    /// ```
     pub fn slice(&self) -> &CudaSlice<T> {
         &self.slice
     }
     /// The underlying cudarc slice, mutably.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let mut b = rt.zeros::<u32>(4).unwrap();
+    /// rt.stream().memcpy_htod(&[1u32, 2, 3, 4], b.slice_mut()).unwrap();
+    /// assert_eq!(rt.download(&b).unwrap(), vec![1, 2, 3, 4]);
+    /// ```
     pub fn slice_mut(&mut self) -> &mut CudaSlice<T> {
         &mut self.slice
     }
@@ -75,6 +138,12 @@ impl<T> DeviceBuffer<T> {
 }
 
 /// A bound kernel argument: a buffer's raw device address and size in bytes.
+///
+/// ```
+/// use cute_gpu::runtime::RawBuffer;
+/// let b = RawBuffer::new(0x7f00_0000_0000, 4096);
+/// assert_eq!((b.ptr(), b.bytes()), (0x7f00_0000_0000, 4096));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RawBuffer {
     ptr: u64,
@@ -82,6 +151,16 @@ pub struct RawBuffer {
 }
 
 /// The device context, its stream and the kernel cache.
+///
+/// ```no_run
+/// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+/// let rt = Runtime::new(0).unwrap();
+/// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+/// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+/// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+/// rt.launch(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+/// assert_eq!(rt.download(&dst).unwrap(), vec![1.0f32; 4096]);
+/// ```
 pub struct Runtime {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
@@ -93,6 +172,14 @@ pub struct Runtime {
 
 impl Runtime {
     /// Opens GPU `ordinal`. Errors (no panic) when libcuda, libnvrtc or a GPU is missing.
+    ///
+    /// ```
+    /// use cute_gpu::runtime::Runtime;
+    /// match Runtime::new(0) {
+    ///     Ok(rt) => assert!(rt.sm_count() > 0),
+    ///     Err(e) => println!("no GPU here: {e}"), // LibraryMissing, NoDevice or Driver
+    /// }
+    /// ```
     pub fn new(ordinal: usize) -> Result<Runtime> {
         if !driver_available() {
             return Err(GpuError::LibraryMissing("libcuda"));
@@ -112,6 +199,14 @@ impl Runtime {
     }
 
     /// A runtime launching on the caller's `stream` (and its context), e.g. a candle or user stream.
+    ///
+    /// ```no_run
+    /// use cute_gpu::runtime::Runtime;
+    /// let ctx = cudarc::driver::CudaContext::new(0).unwrap();
+    /// let stream = ctx.new_stream().unwrap();
+    /// let rt = Runtime::with_stream(stream.clone()).unwrap();
+    /// assert!(std::sync::Arc::ptr_eq(rt.stream(), &stream));
+    /// ```
     pub fn with_stream(stream: Arc<CudaStream>) -> Result<Runtime> {
         if !crate::nvrtc::nvrtc_available() {
             return Err(GpuError::LibraryMissing("libnvrtc"));
@@ -140,31 +235,73 @@ impl Runtime {
     }
 
     /// The architecture kernels are compiled for (`sm_90a` on an H100).
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// assert!(rt.arch().starts_with("sm_"));
+    /// ```
     pub fn arch(&self) -> &str {
         &self.arch
     }
 
     /// Streaming multiprocessors of the device (the grid of persistent kernels).
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// println!("{} SMs", rt.sm_count()); // 132 on an H100 SXM
+    /// assert!(rt.sm_count() > 0);
+    /// ```
     pub fn sm_count(&self) -> u32 {
         self.sm_count
     }
 
     /// Device name.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// println!("{}", rt.device_name().unwrap()); // e.g. "NVIDIA H100 80GB HBM3"
+    /// ```
     pub fn device_name(&self) -> Result<String> {
         self.ctx.name().map_err(cuda("device name"))
     }
 
     /// The stream everything runs on.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let b = rt.stream().clone_htod(&[1.0f32; 16]).unwrap(); // a plain cudarc slice on the same stream
+    /// assert_eq!(b.len(), 16);
+    /// ```
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
     }
 
     /// The context.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let (major, _minor) = rt.context().compute_capability().unwrap();
+    /// assert!(major >= 8);
+    /// ```
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.ctx
     }
 
     /// Compiles (or takes from the cache, keyed by source) and loads a kernel.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let first = rt.load(&k).unwrap();
+    /// assert!(std::sync::Arc::ptr_eq(&first, &rt.load(&k).unwrap())); // the second load is the cached one
+    /// ```
     pub fn load(&self, k: &Kernel) -> Result<Arc<LoadedKernel>> {
         let key = format!("{}\n{}", self.arch, k.source);
         if let Some(l) = self
@@ -219,6 +356,13 @@ impl Runtime {
     }
 
     /// Copies host data to a new device buffer.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let b = rt.upload(&[1u16, 2, 3]).unwrap();
+    /// assert_eq!(rt.download(&b).unwrap(), vec![1, 2, 3]);
+    /// ```
     pub fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<DeviceBuffer<T>> {
         Ok(DeviceBuffer {
             slice: self.stream.clone_htod(host).map_err(cuda("htod"))?,
@@ -226,6 +370,13 @@ impl Runtime {
     }
 
     /// A zeroed device buffer of `n` elements.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let b = rt.zeros::<f32>(256).unwrap();
+    /// assert_eq!(rt.download(&b).unwrap(), vec![0.0; 256]);
+    /// ```
     pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(&self, n: usize) -> Result<DeviceBuffer<T>> {
         Ok(DeviceBuffer {
             slice: self.stream.alloc_zeros::<T>(n).map_err(cuda("alloc"))?,
@@ -233,11 +384,27 @@ impl Runtime {
     }
 
     /// Copies a device buffer back.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let host: Vec<f32> = (0..100).map(|i| i as f32).collect();
+    /// assert_eq!(rt.download(&rt.upload(&host).unwrap()).unwrap(), host);
+    /// ```
     pub fn download<T: DeviceRepr + Default + Clone>(&self, b: &DeviceBuffer<T>) -> Result<Vec<T>> {
         self.stream.clone_dtoh(&b.slice).map_err(cuda("dtoh"))
     }
 
     /// Binds a buffer as a pointer argument.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let b = rt.zeros::<f32>(1024).unwrap();
+    /// let raw = rt.bind(&b);
+    /// assert_eq!(raw.bytes(), 4096);
+    /// assert_eq!(raw.ptr() % 16, 0); // aligned for 16-byte vector accesses
+    /// ```
     pub fn bind<T>(&self, b: &DeviceBuffer<T>) -> RawBuffer {
         RawBuffer {
             ptr: b.raw(&self.stream),
@@ -246,12 +413,34 @@ impl Runtime {
     }
 
     /// Launches `k` with its buffers bound in order to `buffers` (asynchronous).
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// rt.launch(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// rt.sync().unwrap();
+    /// assert!(rt.launch(&k, &[rt.bind(&src)]).is_err()); // one buffer short: checked before launching
+    /// ```
     pub fn launch(&self, k: &Kernel, buffers: &[RawBuffer]) -> Result<()> {
         let prepared = self.prepare(k, buffers)?;
         self.run(&prepared)
     }
 
     /// Launches an already loaded kernel (its tensor maps are encoded again).
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// let loaded = rt.load(&k).unwrap();
+    /// rt.launch_loaded(&k, &loaded, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// assert_eq!(rt.download(&dst).unwrap(), vec![1.0f32; 4096]);
+    /// ```
     pub fn launch_loaded(
         &self,
         k: &Kernel,
@@ -263,6 +452,17 @@ impl Runtime {
 
     /// Loads `k` and binds `buffers` to it: the checks and the tensor-map encoding happen here, once, so
     /// that [`Runtime::run`] only launches.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// let p = rt.prepare(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// assert_eq!(p.grid(), k.grid);
+    /// for _ in 0..10 { rt.run(&p).unwrap(); }
+    /// ```
     pub fn prepare(&self, k: &Kernel, buffers: &[RawBuffer]) -> Result<Prepared> {
         let loaded = self.load(k)?;
 
@@ -270,6 +470,17 @@ impl Runtime {
     }
 
     /// Binds `buffers` to `k`, already loaded as `loaded` (checks, tensor maps): launch it with [`Runtime::run`].
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// let loaded = rt.load(&k).unwrap();
+    /// let p = rt.bind_kernel(&k, loaded, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// rt.run(&p).unwrap();
+    /// ```
     pub fn bind_kernel(
         &self,
         k: &Kernel,
@@ -310,6 +521,17 @@ impl Runtime {
     }
 
     /// Launches a prepared kernel (asynchronous).
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// let p = rt.prepare(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// rt.run(&p).unwrap();
+    /// assert_eq!(rt.download(&dst).unwrap(), vec![1.0f32; 4096]);
+    /// ```
     pub fn run(&self, p: &Prepared) -> Result<()> {
         let mut b = self.stream.launch_builder(&p.loaded.function);
         for v in &p.values {
@@ -328,11 +550,32 @@ impl Runtime {
     }
 
     /// Waits for the stream.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// rt.launch(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// rt.sync().unwrap(); // the copy is done
+    /// ```
     pub fn sync(&self) -> Result<()> {
         self.stream.synchronize().map_err(cuda("synchronize"))
     }
 
     /// Times `iters` runs of `f` on the stream with events; returns milliseconds per run.
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// let p = rt.prepare(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// let ms = rt.time_ms(3, 20, || rt.run(&p)).unwrap();
+    /// println!("{:.1} GB/s", 2.0 * 4096.0 * 4.0 / ms / 1e6);
+    /// ```
     pub fn time_ms<F: FnMut() -> Result<()>>(
         &self,
         warmup: usize,
@@ -356,6 +599,15 @@ impl Runtime {
     }
 
     /// `cuMemcpyDtoD` of `bytes` from `src` to `dst` on the stream.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// # let rt = Runtime::new(0).unwrap();
+    /// let (src, dst) = (rt.upload(&[5u8; 64]).unwrap(), rt.zeros::<u8>(64).unwrap());
+    /// rt.memcpy_dtod(rt.bind(&dst), rt.bind(&src), 64).unwrap();
+    /// assert_eq!(rt.download(&dst).unwrap(), vec![5u8; 64]);
+    /// assert!(rt.memcpy_dtod(rt.bind(&dst), rt.bind(&src), 65).is_err()); // past the buffers
+    /// ```
     pub fn memcpy_dtod(&self, dst: RawBuffer, src: RawBuffer, bytes: usize) -> Result<()> {
         if bytes > dst.bytes || bytes > src.bytes {
             return Err(GpuError::BufferTooSmall {
@@ -379,14 +631,28 @@ impl Runtime {
 impl RawBuffer {
     /// A buffer of `bytes` bytes at device address `ptr` (the caller keeps the memory alive and tracked
     /// until the launches that use it are enqueued).
+    ///
+    /// ```
+    /// use cute_gpu::runtime::RawBuffer;
+    /// let b = RawBuffer::new(0x1000, 256);
+    /// assert_eq!(b, RawBuffer::new(0x1000, 256));
+    /// ```
     pub fn new(ptr: u64, bytes: usize) -> RawBuffer {
         RawBuffer { ptr, bytes }
     }
     /// Raw device address.
+    ///
+    /// ```
+    /// assert_eq!(cute_gpu::runtime::RawBuffer::new(0x1000, 256).ptr(), 0x1000);
+    /// ```
     pub fn ptr(&self) -> u64 {
         self.ptr
     }
     /// Size in bytes.
+    ///
+    /// ```
+    /// assert_eq!(cute_gpu::runtime::RawBuffer::new(0x1000, 256).bytes(), 256);
+    /// ```
     pub fn bytes(&self) -> usize {
         self.bytes
     }
@@ -402,6 +668,16 @@ enum ArgValue {
 }
 
 /// A kernel bound to its buffers, tensor maps encoded: launch it with [`Runtime::run`].
+///
+/// ```no_run
+/// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+/// let rt = Runtime::new(0).unwrap();
+/// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+/// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+/// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+/// let p = rt.prepare(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+/// rt.run(&p).unwrap();
+/// ```
 pub struct Prepared {
     loaded: Arc<LoadedKernel>,
     values: Vec<ArgValue>,
@@ -410,10 +686,31 @@ pub struct Prepared {
 
 impl Prepared {
     /// The loaded kernel (registers, ptxas report).
+    ///
+    /// ```no_run
+    /// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+    /// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+    /// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+    /// let p = rt.prepare(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+    /// assert_eq!(p.loaded().local_bytes, 0);
+    /// ```
     pub fn loaded(&self) -> &LoadedKernel {
         &self.loaded
     }
     /// The grid the launch uses (persistent kernels: at most one CTA per SM).
+    ///
+    /// ```no_run
+    /// use cute_gpu::{DType, configs::sm90_persistent_tma_store, kernels::gemm_sm90::*, runtime::Runtime};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let p = HopperProblem::padded(4096, 4096, 4096);
+    /// let k = generate_hopper_gemm(&p, DType::BF16, DType::BF16, &sm90_persistent_tma_store()).unwrap();
+    /// let (a, b) = (rt.zeros::<u16>(p.a_len() as usize).unwrap(), rt.zeros::<u16>(p.b_len() as usize).unwrap());
+    /// let d = rt.zeros::<u16>((p.m * p.ldd) as usize).unwrap();
+    /// let prepared = rt.prepare(&k, &[rt.bind(&a), rt.bind(&b), rt.bind(&d)]).unwrap();
+    /// assert_eq!(prepared.grid().0, rt.sm_count()); // 32x32 tiles: one CTA per SM loops over them
+    /// ```
     pub fn grid(&self) -> (u32, u32, u32) {
         self.config.grid_dim
     }

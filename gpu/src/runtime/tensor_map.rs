@@ -1,5 +1,15 @@
 //! TMA tensor maps: a kernel's [`TensorMapArg`] encoded over a bound buffer with
 //! `cuTensorMapEncodeTiled`, passed by value as a `__grid_constant__` parameter.
+//!
+//! ```no_run
+//! use cute_gpu::{DType, TensorMapArg, runtime::{Runtime, tensor_map::encode}};
+//! let rt = Runtime::new(0).unwrap();
+//! let a = rt.zeros::<u16>(4096 * 4096).unwrap();
+//! let map = TensorMapArg { name: "tma_a".into(), buffer: "A".into(), dtype: DType::BF16,
+//!     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128 };
+//! let m = encode(&map, rt.bind(&a).ptr()).unwrap(); // 128 bytes, passed by value to the kernel
+//! assert_ne!(m.0, [0u64; 16]);
+//! ```
 
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
@@ -7,6 +17,11 @@ use crate::kernel::TensorMapArg;
 use cudarc::driver::{DeviceRepr, sys as dsys};
 
 /// A `CUtensorMap` (128 bytes, 64-byte aligned), laid out as the kernel's `TmaDesc` parameter.
+///
+/// ```
+/// use cute_gpu::runtime::tensor_map::TensorMap;
+/// assert_eq!((std::mem::size_of::<TensorMap>(), std::mem::align_of::<TensorMap>()), (128, 64));
+/// ```
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug)]
 pub struct TensorMap(pub [u64; 16]);
@@ -16,6 +31,17 @@ unsafe impl DeviceRepr for TensorMap {}
 
 /// Encodes `map` over the buffer at device address `ptr`: out-of-bounds elements of a box read as zero
 /// and are not written.
+///
+/// ```
+/// use cute_gpu::{DType, TensorMapArg, runtime::tensor_map::encode};
+/// let mut map = TensorMapArg { name: "tma_a".into(), buffer: "A".into(), dtype: DType::BF16,
+///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 16 };
+/// assert!(encode(&map, 0x7f00_0000_0000).is_err()); // 16-byte swizzle: no such mode (checked first)
+/// map.swizzle_bytes = 128;
+/// if cute_gpu::runtime::driver_available() && cute_gpu::runtime::Runtime::new(0).is_ok() {
+///     assert!(encode(&map, 0x7f00_0000_0000).is_ok()); // encoding reads no memory
+/// }
+/// ```
 pub fn encode(map: &TensorMapArg, ptr: u64) -> Result<TensorMap> {
     use dsys::{
         CUtensorMapDataType as Dt, CUtensorMapFloatOOBfill as Oob, CUtensorMapInterleave as Il,

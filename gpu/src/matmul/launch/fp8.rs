@@ -16,8 +16,18 @@ use cute_layout_core::Layout;
 use std::sync::Arc;
 
 /// An FP8 element type of A and B: [`E4M3`] or [`E5M2`].
+///
+/// ```
+/// use cute_gpu::{DType, fp8::{E4M3, E5M2}, matmul::Fp8Element};
+/// assert_eq!((<E4M3 as Fp8Element>::DTYPE, <E5M2 as Fp8Element>::DTYPE), (DType::E4M3, DType::E5M2));
+/// ```
 pub trait Fp8Element: DeviceRepr {
     /// The kernel-side type.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, fp8::E5M2, matmul::Fp8Element};
+    /// assert_eq!(<E5M2 as Fp8Element>::DTYPE, DType::E5M2);
+    /// ```
     const DTYPE: DType;
 }
 
@@ -30,6 +40,16 @@ impl Fp8Element for E5M2 {
 
 /// The f32 scales of an FP8 GEMM: device scalars per tensor (as `torch._scaled_mm`), or DeepSeek-V3
 /// blocks: A's `(M, ceil(K/128))` column-major, B's `(ceil(N/128), ceil(K/128))` row-major.
+///
+/// ```no_run
+/// use cute_gpu::matmul::Fp8Scales;
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let (m, n, k) = (1024usize, 512usize, 2048usize);
+/// let a = stream.clone_htod(&vec![1.0f32; m * k.div_ceil(128)]).unwrap(); // (1024, 16) column-major
+/// let b = stream.clone_htod(&vec![1.0f32; n.div_ceil(128) * k.div_ceil(128)]).unwrap(); // (4, 16) row-major
+/// let scales = Fp8Scales::Block { a: &a, b: &b };
+/// assert!(matches!(scales, Fp8Scales::Block { .. }));
+/// ```
 pub enum Fp8Scales<'a> {
     /// `D = scale_a[0] * scale_b[0] * A·B`.
     PerTensor {
