@@ -6,7 +6,7 @@
 //! let rt = Runtime::new(0).unwrap();
 //! let a = rt.zeros::<u16>(4096 * 4096).unwrap();
 //! let map = TensorMapArg { name: "tma_a".into(), buffer: "A".into(), dtype: DType::BF16,
-//!     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128 };
+//!     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 128, outer: vec![] };
 //! let m = encode(&map, rt.bind(&a).ptr()).unwrap(); // 128 bytes, passed by value to the kernel
 //! assert_ne!(m.0, [0u64; 16]);
 //! ```
@@ -35,7 +35,7 @@ unsafe impl DeviceRepr for TensorMap {}
 /// ```
 /// use cute_gpu::{DType, TensorMapArg, runtime::tensor_map::encode};
 /// let mut map = TensorMapArg { name: "tma_a".into(), buffer: "A".into(), dtype: DType::BF16,
-///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 16 };
+///     extents: [4096, 4096], ld: 4096, box_dims: [64, 128], swizzle_bytes: 16, outer: vec![] };
 /// assert!(encode(&map, 0x7f00_0000_0000).is_err()); // 16-byte swizzle: no such mode (checked first)
 /// map.swizzle_bytes = 128;
 /// if cute_gpu::runtime::driver_available() && cute_gpu::runtime::Runtime::new(0).is_ok() {
