@@ -10,7 +10,8 @@
 #
 # Usage (after `source .ci/nvcc.sh`, and after the dependencies are built, e.g. `cargo build --lib`):
 #   .ci/cuda-link-stubs.sh target/debug     # or target/release
-# Writes into $CUDA_HOME/lib (a folder cudarc's build script puts on the link path).
+# Writes into $CUDA_HOME/lib (a folder cudarc's build script puts on the link path), and links with the
+# run-time names into $CUDA_HOME/lib/stubs-run.
 set -euo pipefail
 profile="${1:?usage: $0 TARGET_PROFILE_DIR (target/debug, target/release)}"
 lib="${CUDA_HOME:?source .ci/nvcc.sh first}/lib"
@@ -42,3 +43,10 @@ for spec in cuda:libcuda.so.1 nvrtc:libnvrtc.so.13 cublas:libcublas.so.13 cublas
   echo "cuda-link-stubs: $lib/lib$name.so ($soname): $(wc -l <"$work/$name") symbols"
 done
 ln -sf libcudart.so.13 "$lib/libcudart.so"
+# For running CPU-only code of such a binary here (CI's unit tests): the SONAMEs the loader looks for,
+# in a folder of their own, so that LD_LIBRARY_PATH="$CUDA_HOME/lib/stubs-run" reaches nothing else.
+mkdir -p "$lib/stubs-run"
+for s in cuda:libcuda.so.1 nvrtc:libnvrtc.so.13 cublas:libcublas.so.13 cublasLt:libcublasLt.so.13 curand:libcurand.so.10; do
+  ln -sf "../lib${s%%:*}.so" "$lib/stubs-run/${s#*:}"
+done
+ln -sf ../libcudart.so.13 "$lib/stubs-run/libcudart.so.13"
