@@ -133,18 +133,21 @@ impl Matmul {
                 s2.dtype()
             )));
         }
+        let supported = matches!(ti, DType::BF16 | DType::F16) && (to == ti || to == DType::F32);
+        if !supported {
+            return Err(Error::msg(format!(
+                "cute::candle::Matmul: inputs {ti:?} with output {to:?} are not supported \
+                 (inputs bf16 or f16; the output the inputs' type or f32)"
+            )));
+        }
         let p = Problem::new(l1, l2)?;
         let dev = s1.device();
         let gemm = gemm_for(dev, self.autotune)?;
         match (ti, to) {
             (DType::BF16, DType::BF16) => p.run::<half::bf16, half::bf16>(&gemm, s1, s2, dev),
-            (DType::BF16, DType::F32) => p.run::<half::bf16, f32>(&gemm, s1, s2, dev),
-            (DType::F16, DType::F16) => p.run::<half::f16, half::f16>(&gemm, s1, s2, dev),
-            (DType::F16, DType::F32) => p.run::<half::f16, f32>(&gemm, s1, s2, dev),
-            _ => Err(Error::msg(format!(
-                "cute::candle::Matmul: inputs {ti:?} with output {to:?} are not supported \
-                 (inputs bf16 or f16; the output the inputs' type or f32)"
-            ))),
+            (DType::BF16, _) => p.run::<half::bf16, f32>(&gemm, s1, s2, dev),
+            (_, DType::F32) => p.run::<half::f16, f32>(&gemm, s1, s2, dev),
+            _ => p.run::<half::f16, half::f16>(&gemm, s1, s2, dev),
         }
     }
 }
