@@ -5,7 +5,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! cute-layout = { version = "0.1", features = ["gpu"] } # features: none, "gpu", "nvrtc", "cuda"
+//! cute-layout = { version = "0.1", features = ["gpu"] } # features: none, "gpu", "nvrtc", "cuda", "candle"
 //! ```
 //!
 //! | feature | adds | needs at run time |
@@ -14,6 +14,7 @@
 //! | `gpu` | `cute::gpu`: CUDA C generators (copy, transpose, SM80/SM90 GEMM) and `cute::gpu::nvrtc` | libnvrtc, only to compile |
 //! | `nvrtc` | the same as `gpu` (the NVRTC compile path is on by default there), named for clarity | libnvrtc |
 //! | `cuda` | `cute::gpu::runtime` (load and launch with the driver), `cute::gpu::matmul` (GEMM on cudarc buffers), and `cute::cudarc`, `cute::half` re-exported | libcuda, a GPU |
+//! | `candle` | `cute::candle`: the GEMM on candle's CUDA tensors (`cute::candle::matmul`, the `CustomOp2` `Matmul`), candle-core re-exported as `cute::candle::core`; builds candle-core's `cuda` feature (nvcc at build time) | libcuda, libnvrtc, libcublas(Lt), libcurand, libcudart (candle links them), a GPU |
 //!
 //! # The layers, bottom to top
 //!
@@ -93,7 +94,8 @@
 //! ```
 //!
 //! The repository's `examples/` run each layer end to end: `algebra_tour`, `draw_tiled_mma`,
-//! `layout_macro` and (with `--features gpu`) `tiled_copy_kernel`.
+//! `layout_macro`, (with `--features gpu`) `tiled_copy_kernel` and (with `--features candle`, on a GPU)
+//! `candle_matmul`.
 
 // Lets the macros' `::cute::...` paths resolve inside this crate too.
 extern crate self as cute;
@@ -113,6 +115,9 @@ pub use cudarc;
 /// The `half` crate's `f16` and `bf16` (feature `cuda`), the element types of the GPU buffers.
 #[cfg(feature = "cuda")]
 pub use half;
+
+#[cfg(feature = "candle")]
+pub mod candle;
 
 // Short paths for the code that `layout!` emits: every static leaf of a result is `::cute::__C::<N>`,
 // and a path segment fewer per leaf is measurably cheaper to resolve (scripts/macro-bench).

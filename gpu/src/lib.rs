@@ -52,6 +52,8 @@ pub mod smem;
 #[cfg(feature = "nvrtc")]
 pub mod cubin_cache;
 #[cfg(feature = "nvrtc")]
+pub mod libs;
+#[cfg(feature = "nvrtc")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]
 pub mod runtime;

@@ -115,7 +115,7 @@ pub struct Compiled {
 /// }
 /// ```
 pub fn nvrtc_available() -> bool {
-    std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
+    crate::libs::present(&["nvrtc"])
 }
 
 /// NVRTC's version as `major.minor` (`"none"` when libnvrtc cannot be loaded): part of the on-disk

@@ -368,4 +368,67 @@ mod matmul_run {
             .unwrap_err();
         assert!(e.to_string().contains("shapes do not agree"), "{e}");
     }
+
+    /// Operands that start inside their buffers (`Matrix::at`, a framework tensor's start offset): the
+    /// product against the reference, an offset past the buffer's end and a span that no longer fits.
+    #[test]
+    fn operands_at_an_offset() {
+        let Some(s) = stream("operands_at_an_offset") else {
+            return;
+        };
+        let gemm = Gemm::new(&s).unwrap();
+        let (m, n, k, oa, ob) = (64usize, 48usize, 32usize, 40usize, 8usize);
+        let mut rng = Rng(11);
+        let mut ints = |len: usize| {
+            (0..len)
+                .map(|_| rng.small_int(2) as f32)
+                .collect::<Vec<_>>()
+        };
+        let (ah, bh) = (ints(oa + m * k), ints(ob + k * n));
+        let to_bf = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<_>>();
+        let da: CudaSlice<bf16> = s.clone_htod(&to_bf(&ah)).unwrap();
+        let db: CudaSlice<bf16> = s.clone_htod(&to_bf(&bh)).unwrap();
+        let mut dd: CudaSlice<f32> = s.alloc_zeros(m * n).unwrap();
+        let (la, lb) = (
+            common::l(&format!("({m},{k}):({k},1)")),
+            common::l(&format!("({k},{n}):(1,{k})")),
+        );
+        let ld = common::l(&format!("({m},{n}):({n},1)"));
+        let mut run = |a_off: usize| {
+            gemm.run::<bf16, f32>(
+                &Matrix::at(&da, la.clone(), a_off),
+                &Matrix::at(&db, lb.clone(), ob),
+                None,
+                &mut MatrixMut::new(&mut dd, ld.clone()),
+                1.0,
+                0.0,
+            )
+        };
+        run(oa).unwrap();
+        let e1 = run(oa + m * k + 1).unwrap_err().to_string();
+        let e2 = run(oa + 1).unwrap_err().to_string();
+        let got = s.clone_dtoh(&dd).unwrap();
+        for (i, j) in (0..m).flat_map(|i| (0..n).map(move |j| (i, j))) {
+            let want: f32 = (0..k)
+                .map(|p| ah[oa + i * k + p] * bh[ob + p + j * k])
+                .sum();
+            assert_eq!(got[i * n + j], want, "D({i},{j})");
+        }
+        let len = oa + m * k;
+        assert!(
+            e1.contains(&format!(
+                "A: offset {} elements is past the end of its buffer of {len} elements",
+                len + 1
+            )),
+            "{e1}"
+        );
+        assert_eq!(
+            e2,
+            format!(
+                "bad launch: A has {} bytes but its tensor spans {}",
+                (m * k - 1) * 2,
+                m * k * 2
+            )
+        );
+    }
 }

@@ -45,7 +45,8 @@ impl Element for f32 {
     const DTYPE: DType = DType::F32;
 }
 
-/// A read-only operand: a device buffer and the CuTe layout of the matrix in it (element offsets).
+/// A read-only operand: a device buffer and the CuTe layout of the matrix in it (element offsets from
+/// `offset`, the element where coordinate 0 lies).
 ///
 /// ```no_run
 /// use cute_gpu::matmul::Matrix;
@@ -60,10 +61,12 @@ pub struct Matrix<'a, T> {
     pub data: &'a CudaSlice<T>,
     /// `(rows, columns[, batch]) : (strides)`.
     pub layout: Layout,
+    /// The element of `data` at the layout's coordinate 0 (0 with [`Matrix::new`]).
+    pub offset: usize,
 }
 
 impl<'a, T> Matrix<'a, T> {
-    /// The matrix `layout` in `data`.
+    /// The matrix `layout` in `data`, from its first element.
     ///
     /// ```no_run
     /// use cute_gpu::matmul::Matrix;
@@ -73,7 +76,42 @@ impl<'a, T> Matrix<'a, T> {
     /// assert_eq!(a.data.len(), 256 * 64);
     /// ```
     pub fn new(data: &'a CudaSlice<T>, layout: Layout) -> Self {
-        Matrix { data, layout }
+        Matrix {
+            data,
+            layout,
+            offset: 0,
+        }
+    }
+
+    /// The matrix `layout` in `data` from element `offset` (a view that does not start at the buffer's
+    /// start, as a framework's tensor with a start offset). The layout's span is checked against the
+    /// elements from `offset` on; the offset's byte address decides the alignment like any pointer's.
+    pub fn at(data: &'a CudaSlice<T>, layout: Layout, offset: usize) -> Self {
+        Matrix {
+            data,
+            layout,
+            offset,
+        }
+    }
+
+    /// The device address of coordinate 0 and the bytes from there to the buffer's end, given the
+    /// buffer's address `ptr`; an offset past the buffer's end is an error naming both.
+    fn start(&self, name: &str, ptr: u64) -> Result<(u64, usize)> {
+        let len = self.data.len();
+        if self.offset > len {
+            return Err(GpuError::Config {
+                kernel: "matmul",
+                reason: format!(
+                    "{name}: offset {} elements is past the end of its buffer of {len} elements",
+                    self.offset
+                ),
+            });
+        }
+        let size = std::mem::size_of::<T>();
+        Ok((
+            ptr + (self.offset * size) as u64,
+            (len - self.offset) * size,
+        ))
     }
 }
 
@@ -523,14 +561,19 @@ impl Gemm {
         let stream = self.rt.stream().clone();
         let (pa, _ga) = a.data.device_ptr(&stream);
         let (pb, _gb) = b.data.device_ptr(&stream);
+        let ((pa, a_bytes), (pb, b_bytes)) = (a.start("A", pa)?, b.start("B", pb)?);
         let c_guard = c.map(|c| c.data.device_ptr(&stream));
+        let c_start = match (c, &c_guard) {
+            (Some(c), Some((p, _))) => Some(c.start("C", *p)?),
+            _ => None,
+        };
         let bias_guard = e
             .bias
             .as_ref()
             .map(|b| (b.data.device_ptr(&stream), b.data.len()));
         let d_len = d.data.len();
         let (pd, _gd) = d.data.device_ptr_mut(&stream);
-        let pc = c_guard.as_ref().map_or(pd, |g| g.0);
+        let pc = c_start.map_or(pd, |(p, _)| p);
         let (alpha, beta) = (e.alpha, e.beta);
         let op = EpilogueOp {
             bias: e.bias.as_ref().map_or(BiasKind::None, |b| b.per),
@@ -556,14 +599,9 @@ impl Gemm {
             op,
         };
         let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
-        let c_len = c.map_or(d_len * os, |c| c.data.len() * os);
+        let c_len = c_start.map_or(d_len * os, |(_, bytes)| bytes);
         let bound = Bound {
-            ptrs: [
-                (pa, a.data.len() * ts),
-                (pb, b.data.len() * ts),
-                (pc, c_len),
-                (pd, d_len * os),
-            ],
+            ptrs: [(pa, a_bytes), (pb, b_bytes), (pc, c_len), (pd, d_len * os)],
             bias: bias_guard
                 .as_ref()
                 .map_or((0, 0), |((p, _), n)| (*p, n * os)),

@@ -44,10 +44,7 @@ impl Cublas {
     /// }
     /// ```
     pub fn new(rt: &Runtime) -> Result<Self> {
-        // SAFETY: only asks the loader whether the library can be opened.
-        let present =
-            std::panic::catch_unwind(|| unsafe { cudarc::cublas::sys::is_culib_present() });
-        if !present.unwrap_or(false) {
+        if !crate::libs::present(&["cublas"]) {
             return Err(GpuError::LibraryMissing("libcublas"));
         }
         let blas = cudarc::cublas::CudaBlas::new(rt.stream().clone()).map_err(driver("cuBLAS"))?;

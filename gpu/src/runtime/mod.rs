@@ -47,7 +47,7 @@ fn cuda(what: &str) -> impl FnOnce(cudarc::driver::DriverError) -> GpuError + '_
 /// }
 /// ```
 pub fn driver_available() -> bool {
-    std::panic::catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
+    crate::libs::present(&["cuda", "nvcuda"])
 }
 
 /// A kernel loaded on the device, with what ptxas and the driver say about it.

@@ -135,6 +135,8 @@ impl Gemm {
         let (scaling, sa, sb) = scales.parts();
         let (pa, _ga) = a.data.device_ptr(&stream);
         let (pb, _gb) = b.data.device_ptr(&stream);
+        // coordinate 0 of each operand (a view from `Matrix::at` starts past the buffer's start)
+        let ((pa, a_bytes), (pb, b_bytes)) = (a.start("A", pa)?, b.start("B", pb)?);
         let (psa, _gsa) = sa.device_ptr(&stream);
         let (psb, _gsb) = sb.device_ptr(&stream);
         let c_guard = c.map(|c| c.data.device_ptr(&stream));
@@ -144,7 +146,10 @@ impl Gemm {
             .map(|b| (b.data.device_ptr(&stream), b.data.len()));
         let d_len = d.data.len();
         let (pd, _gd) = d.data.device_ptr_mut(&stream);
-        let pc = c_guard.as_ref().map_or(pd, |g| g.0);
+        let (pc, c_bytes) = match (c, c_guard.as_ref()) {
+            (Some(c), Some((p, _))) => c.start("C", *p)?,
+            _ => (pd, d_len * std::mem::size_of::<O>()),
+        };
         let request = Fp8Request {
             a: &a.layout,
             b: &b.layout,
@@ -173,11 +178,11 @@ impl Gemm {
         };
         let os = std::mem::size_of::<O>();
         let mut spans = vec![
-            Span::new("A", pa, a.data.len(), &a.layout, 1)?,
-            Span::new("B", pb, b.data.len(), &b.layout, 1)?,
+            Span::new("A", pa, a_bytes, &a.layout, 1)?,
+            Span::new("B", pb, b_bytes, &b.layout, 1)?,
         ];
         if let Some(c) = c {
-            spans.push(Span::new("C", pc, c.data.len() * os, &c.layout, os)?);
+            spans.push(Span::new("C", pc, c_bytes, &c.layout, os)?);
         }
         spans.push(Span::new("D", pd, d_len * os, &d.layout, os)?);
         check_spans(&spans)?;
@@ -200,9 +205,9 @@ impl Gemm {
         }
         let raw = |name: &str| -> Result<RawBuffer> {
             let (p, n) = match name {
-                "A" => (pa, a.data.len()),
-                "B" => (pb, b.data.len()),
-                "C" => (pc, c.map_or(d_len, |c| c.data.len()) * os),
+                "A" => (pa, a_bytes),
+                "B" => (pb, b_bytes),
+                "C" => (pc, c_bytes),
                 "D" => (pd, d_len * os),
                 "scale_a" => (psa, sa.len() * 4),
                 "scale_b" => (psb, sb.len() * 4),
