@@ -18,6 +18,13 @@ use cute_layout_core::{Int, IntTuple, Layout, ScaledBasis, Tiler, layout_eval};
 
 /// The SM80 `m16n8k16` tensor-core atom with f32 accumulation for `input` (f16 or bf16):
 /// `SM80_16x8x16_F32{F16F16|BF16BF16}F32_TN`.
+///
+/// ```
+/// use cute_gpu::{atom::sm80_mma, DType};
+/// let mma = sm80_mma(DType::BF16).unwrap();
+/// assert_eq!(mma.layout_c.to_string(), "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"); // (thread, value) -> offset in 16x8
+/// assert!(sm80_mma(DType::F32).unwrap_err().to_string().contains("takes f16 or bf16 inputs, not f32"));
+/// ```
 pub fn sm80_mma(input: DType) -> Result<MmaTraits> {
     let ab = match input {
         DType::F16 => "F16F16",
@@ -41,6 +48,14 @@ pub fn sm80_mma(input: DType) -> Result<MmaTraits> {
 /// (`d -> (d % rows)@0 + (d / rows)@1`) so that it maps to coordinates: the form the kernels' comments and
 /// index expressions use (`((_4,_8),(_2,_2)):((_32,_1),(_16,_8))` in a 16-row tile is
 /// `((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))`). A stride with both parts non-zero is an error.
+///
+/// ```
+/// use cute_gpu::atom::as_coordinates;
+/// let l: cute_layout_core::Layout = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))".parse().unwrap();
+/// assert_eq!(as_coordinates(&l, 16).unwrap().to_string(), "((_4,_8),(_2,_2)):((_2@1,_1@0),(_1@1,_8@0))");
+/// let both: cute_layout_core::Layout = "_2:_17".parse().unwrap(); // 17 = row 1 + column 1
+/// assert!(as_coordinates(&both, 16).is_err());
+/// ```
 pub fn as_coordinates(l: &Layout, rows: i64) -> Result<Layout> {
     fn walk(t: &IntTuple, rows: i64) -> Result<IntTuple> {
         match t {
@@ -80,6 +95,13 @@ fn ldmatrix_atom(major: Major) -> Result<CopyAtom> {
 /// `major`-contiguous. CuTe's `make_tiled_copy_A/B(ldmatrix atom, tiled_mma)`: the source thread-value
 /// layout's value 0 of each thread, written as the basis-stride layout `(_8,_2,_2):(..)` that reproduces
 /// all 32 lanes (checked).
+///
+/// ```
+/// use cute_gpu::{atom::{ldmatrix_lanes, sm80_mma}, DType, Major};
+/// use cute_layout_core::atom::Operand;
+/// let l = ldmatrix_lanes(&sm80_mma(DType::F16).unwrap(), Operand::A, Major::K).unwrap();
+/// assert_eq!(l.to_string(), "(_8,_2,_2):(_1@0,_8@0,_8@1)"); // lanes 8..16 point 8 rows down
+/// ```
 pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result<Layout> {
     let block: Tiler = "(_16,_16,_16)".parse()?;
     let one: Layout = "(_1,_1,_1):(_0,_0,_0)".parse()?;
@@ -122,6 +144,13 @@ pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result
 /// Where a thread's accumulator values sit in an MMA's C tile: the C thread-value layout as coordinates,
 /// the C expressions of the thread's first `(row, col)` (from the thread mode) and the coordinate offset of
 /// each value (from the value mode). Epilogues index accumulators with these, never by hand.
+///
+/// ```
+/// use cute_gpu::{atom::{sm80_mma, Fragment}, DType};
+/// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "t").unwrap();
+/// assert_eq!(f.row, "(t / 4)");
+/// assert!(f.pairs_along_columns().is_ok());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Fragment {
     /// The C layout as coordinates: `(thread, value) -> (row, col)`.
@@ -155,11 +184,23 @@ impl Fragment {
     }
 
     /// The `(row, col)` offset of value `v` from the thread's value 0.
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// assert_eq!([f.value(0).unwrap(), f.value(1).unwrap(), f.value(3).unwrap()], [[0, 0], [0, 1], [8, 1]]);
+    /// ```
     pub fn value(&self, v: i64) -> Result<[i64; 2]> {
         crate::emit::basis_coord(&self.layout.mode(1)?, v)
     }
 
     /// Checks that values 0 and 1 are a column pair (stored together as one 2-element vector).
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// assert!(f.pairs_along_columns().is_ok()); // values 0 and 1 are (0,0) and (0,1)
+    /// ```
     pub fn pairs_along_columns(&self) -> Result<()> {
         if self.value(1)? == [0, 1] {
             Ok(())
@@ -177,6 +218,12 @@ impl Fragment {
 
 /// The SM80 TiledMMA of a GEMM kernel: `warps_m x warps_n` m16n8k16 atoms, CuTe's
 /// `make_tiled_mma(atom, Layout<Shape<WM,WN,_1>>)`.
+///
+/// ```
+/// use cute_gpu::{atom::sm80_tiled_mma, DType};
+/// let mma = sm80_tiled_mma(DType::BF16, 2, 2).unwrap();
+/// assert_eq!(mma.thr_layout_vmnk.to_string(), "(_32,_2,_2,_1):(_1,_32,_64,_0)");
+/// ```
 pub fn sm80_tiled_mma(input: DType, warps_m: i64, warps_n: i64) -> Result<TiledMma> {
     let atoms: Layout = format!("(_{warps_m},_{warps_n},_1):(_1,_{warps_m},_0)").parse()?;
     Ok(TiledMma::new(sm80_mma(input)?, &atoms, None)?)

@@ -3,6 +3,11 @@
 
 /// `fast_exp2(x)`: `ex2.approx.ftz.f32` (about 2 ulp; `-inf` gives `+0`, the masked scores' weight), and
 /// `neg_inf()` (the sources include no headers, so no `INFINITY`).
+///
+/// ```
+/// use cute_gpu::arch::math::EX2;
+/// assert!(EX2.contains("ex2.approx.ftz.f32") && EX2.contains("float neg_inf()"));
+/// ```
 pub const EX2: &str = r#"__device__ __forceinline__ float neg_inf() { return __int_as_float(0xff800000); }
 __device__ __forceinline__ float fast_exp2(float x) {
   float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y;

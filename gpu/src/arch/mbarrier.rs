@@ -2,6 +2,12 @@
 
 /// `mbar_init(bar, count)`, `mbar_expect_tx(bar, bytes)` (arrive and expect `bytes` of TMA traffic),
 /// `mbar_arrive(bar)`, `mbar_wait(bar, parity)` (spin on `try_wait.parity`).
+///
+/// ```
+/// use cute_gpu::arch::mbarrier::MBARRIER;
+/// for f in ["mbar_init(", "mbar_expect_tx(", "mbar_arrive(", "mbar_wait("] { assert!(MBARRIER.contains(f)); }
+/// assert!(MBARRIER.contains("mbarrier.try_wait.parity.shared::cta.b64"));
+/// ```
 pub const MBARRIER: &str = r#"__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory");
 }
@@ -21,5 +27,10 @@ __device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
 "#;
 
 /// The statement making initialized mbarriers visible to the async proxy (TMA) and the cluster.
+///
+/// ```
+/// use cute_gpu::arch::mbarrier::INIT_FENCE;
+/// assert!(INIT_FENCE.contains("fence.mbarrier_init.release.cluster;"));
+/// ```
 pub const INIT_FENCE: &str =
     "asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");";

@@ -1,21 +1,43 @@
 //! Warp-group synchronization statements (SM90): register reallocation, named barriers, proxy fences.
 
 /// `setmaxnreg.dec` (producers give registers back) or `.inc` (consumers take them) to `regs` per thread.
+///
+/// ```
+/// use cute_gpu::arch::sync::setmaxnreg;
+/// assert_eq!(setmaxnreg(false, 40), "asm volatile(\"setmaxnreg.dec.sync.aligned.u32 40;\");");
+/// assert!(setmaxnreg(true, 232).contains("setmaxnreg.inc.sync.aligned.u32 232;"));
+/// ```
 pub fn setmaxnreg(increase: bool, regs: u32) -> String {
     let dir = if increase { "inc" } else { "dec" };
     format!("asm volatile(\"setmaxnreg.{dir}.sync.aligned.u32 {regs};\");")
 }
 
 /// `bar.sync id, threads` with `id` a C expression: wait until `threads` threads reach barrier `id`.
+///
+/// ```
+/// use cute_gpu::arch::sync::named_barrier_sync;
+/// let s = named_barrier_sync("1 + wg", 256);
+/// assert!(s.contains("bar.sync %0, 256;") && s.contains("\"r\"(1 + wg)"));
+/// ```
 pub fn named_barrier_sync(id: &str, threads: u32) -> String {
     format!("asm volatile(\"bar.sync %0, {threads};\" :: \"r\"({id}) : \"memory\");")
 }
 
 /// `bar.arrive id, threads`: signal named barrier `id` without waiting.
+///
+/// ```
+/// use cute_gpu::arch::sync::named_barrier_arrive;
+/// assert!(named_barrier_arrive("2", 128).contains("bar.arrive %0, 128;"));
+/// ```
 pub fn named_barrier_arrive(id: &str, threads: u32) -> String {
     format!("asm volatile(\"bar.arrive %0, {threads};\" :: \"r\"({id}) : \"memory\");")
 }
 
 /// Orders this thread's generic-proxy shared-memory writes before later async-proxy (TMA) reads.
+///
+/// ```
+/// use cute_gpu::arch::sync::FENCE_PROXY_ASYNC;
+/// assert!(FENCE_PROXY_ASYNC.contains("fence.proxy.async.shared::cta;"));
+/// ```
 pub const FENCE_PROXY_ASYNC: &str =
     "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");";

@@ -5,6 +5,12 @@
 /// The `TmaDesc` type (a 128-byte `CUtensorMap`), `tma_load_2d(dst, map, bar, c0, c1)` completing on an
 /// mbarrier, and `tma_store_2d(map, src, c0, c1)` into the issuing thread's bulk async-group.
 /// Coordinates are innermost first; out-of-bounds elements of a box load as zero and are not stored.
+///
+/// ```
+/// use cute_gpu::arch::tma::TMA_2D;
+/// assert!(TMA_2D.contains("struct __align__(64) TmaDesc { u64 opaque[16]; };"));
+/// assert!(TMA_2D.contains("tma_load_2d(u32 dst") && TMA_2D.contains("tma_store_2d(const TmaDesc* map"));
+/// ```
 pub const TMA_2D: &str = r#"struct __align__(64) TmaDesc { u64 opaque[16]; };
 // TMA 2-D tile load into smem, completing (complete_tx) on the mbarrier.
 __device__ __forceinline__ void tma_load_2d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1) {
@@ -20,6 +26,12 @@ __device__ __forceinline__ void tma_store_2d(const TmaDesc* map, u32 src, int c0
 
 /// `tma_load_4d(dst, map, bar, c0, c1, c2, c3)`: a 4-D tile load (box extent 1 in the outer two
 /// dimensions) completing on an mbarrier; needs `TMA_2D`'s `TmaDesc`. Out-of-bounds elements load as zero.
+///
+/// ```
+/// use cute_gpu::arch::tma::TMA_4D;
+/// assert!(TMA_4D.contains("cp.async.bulk.tensor.4d.shared::cluster.global"));
+/// assert!(!TMA_4D.contains("struct")); // TmaDesc comes from TMA_2D
+/// ```
 pub const TMA_4D: &str = r#"// TMA 4-D tile load into smem, completing (complete_tx) on the mbarrier.
 __device__ __forceinline__ void tma_load_4d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1, int c2, int c3) {
   asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];"
@@ -28,19 +40,39 @@ __device__ __forceinline__ void tma_load_4d(u32 dst, const TmaDesc* map, u32 bar
 "#;
 
 /// Closes the issuing thread's current bulk async-group of TMA stores.
+///
+/// ```
+/// use cute_gpu::arch::tma::STORE_COMMIT;
+/// assert!(STORE_COMMIT.contains("cp.async.bulk.commit_group;"));
+/// ```
 pub const STORE_COMMIT: &str = "asm volatile(\"cp.async.bulk.commit_group;\" ::: \"memory\");";
 
 /// Waits until at most `pending` bulk groups of this thread are still reading shared memory.
+///
+/// ```
+/// use cute_gpu::arch::tma::store_wait_read;
+/// assert!(store_wait_read(0).contains("cp.async.bulk.wait_group.read 0;"));
+/// ```
 pub fn store_wait_read(pending: u32) -> String {
     format!("asm volatile(\"cp.async.bulk.wait_group.read {pending};\" ::: \"memory\");")
 }
 
 /// Waits until at most `pending` bulk groups of this thread are incomplete (writes done).
+///
+/// ```
+/// use cute_gpu::arch::tma::store_wait;
+/// assert!(store_wait(1).contains("cp.async.bulk.wait_group 1;"));
+/// ```
 pub fn store_wait(pending: u32) -> String {
     format!("asm volatile(\"cp.async.bulk.wait_group {pending};\" ::: \"memory\");")
 }
 
 /// Prefetches the tensor map parameter `map` into the descriptor cache.
+///
+/// ```
+/// use cute_gpu::arch::tma::prefetch;
+/// assert!(prefetch("tma_q").contains("prefetch.tensormap [%0];") && prefetch("tma_q").contains("(u64)&tma_q"));
+/// ```
 pub fn prefetch(map: &str) -> String {
     format!("asm volatile(\"prefetch.tensormap [%0];\" :: \"l\"((u64)&{map}) : \"memory\");")
 }

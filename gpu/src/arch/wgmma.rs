@@ -4,12 +4,27 @@ use crate::dtype::DType;
 use std::fmt::Write;
 
 /// `wgmma.fence`: orders register accesses of the accumulators before the next wgmma.
+///
+/// ```
+/// use cute_gpu::arch::wgmma::FENCE;
+/// assert!(FENCE.contains("wgmma.fence.sync.aligned;"));
+/// ```
 pub const FENCE: &str = "asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");";
 
 /// `wgmma.commit_group`: closes the group of wgmmas issued so far.
+///
+/// ```
+/// use cute_gpu::arch::wgmma::COMMIT;
+/// assert!(COMMIT.contains("wgmma.commit_group.sync.aligned;"));
+/// ```
 pub const COMMIT: &str = "asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");";
 
 /// `wgmma.wait_group pending`: waits until at most `pending` groups are in flight.
+///
+/// ```
+/// use cute_gpu::arch::wgmma::wait;
+/// assert!(wait(0).contains("wgmma.wait_group.sync.aligned 0;"));
+/// ```
 pub fn wait(pending: u32) -> String {
     format!("asm volatile(\"wgmma.wait_group.sync.aligned {pending};\" ::: \"memory\");")
 }
@@ -17,6 +32,13 @@ pub fn wait(pending: u32) -> String {
 /// `u64 name(u32 addr)`: the sm_90 shared-memory matrix descriptor of a tile at `addr`: start >> 4 in
 /// bits [0,14), leading byte offset >> 4 in [16,30), stride byte offset >> 4 in [32,46), the layout type
 /// (1 = 128-byte swizzle, 2 = 64, 3 = 32, 0 = interleaved) in [62,64).
+///
+/// ```
+/// use cute_gpu::arch::wgmma::descriptor_fn;
+/// let f = descriptor_fn("desc_a", 16, 1024, 1); // Sw<3,4,3> K-major tile, 8-row groups 1024 bytes apart
+/// assert!(f.starts_with("__device__ __forceinline__ u64 desc_a(u32 addr)"));
+/// assert!(f.contains("((u64)(1024 >> 4) << 32)") && f.contains("((u64)1 << 62)"));
+/// ```
 pub fn descriptor_fn(name: &str, lbo: i64, sbo: i64, layout_type: u64) -> String {
     format!(
         "__device__ __forceinline__ u64 {name}(u32 addr) {{\n  return (u64)((addr & 0x3FFFF) >> 4) | ((u64)({lbo} >> 4) << 16) | ((u64)({sbo} >> 4) << 32) | ((u64){layout_type} << 62);\n}}\n"
@@ -24,6 +46,11 @@ pub fn descriptor_fn(name: &str, lbo: i64, sbo: i64, layout_type: u64) -> String
 }
 
 /// The descriptor layout type of a swizzle with `bits` bits (`Sw<3,..>`: 128-byte, type 1).
+///
+/// ```
+/// use cute_gpu::arch::wgmma::layout_type;
+/// assert_eq!([layout_type(3), layout_type(2), layout_type(1), layout_type(0)], [1, 2, 3, 0]);
+/// ```
 pub fn layout_type(bits: i64) -> u64 {
     match bits {
         3 => 1,
@@ -35,6 +62,12 @@ pub fn layout_type(bits: i64) -> u64 {
 
 /// The wgmma of one warp group: `m64n{n}k{k}` with K = 256 bits of the input types (16 for f16/bf16,
 /// 32 for e4m3/e5m2), f32 accumulation, both operands from shared-memory descriptors.
+///
+/// ```
+/// use cute_gpu::{arch::wgmma::Wgmma, DType};
+/// let w = Wgmma { n: 256, types: (DType::F16, DType::F16), tnsp: (0, 1), accumulate_arg: false };
+/// assert_eq!((w.k(), w.name()), (16, "wgmma_m64n256k16".to_string()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wgmma {
     /// N of the instruction (multiple of 8 up to 256; 16 for FP8's smallest).
@@ -50,11 +83,23 @@ pub struct Wgmma {
 
 impl Wgmma {
     /// K per instruction.
+    ///
+    /// ```
+    /// use cute_gpu::{arch::wgmma::Wgmma, DType};
+    /// let w = Wgmma { n: 64, types: (DType::E4M3, DType::E4M3), tnsp: (0, 0), accumulate_arg: false };
+    /// assert_eq!(w.k(), 32);
+    /// ```
     pub fn k(&self) -> i64 {
         256 / self.types.0.bits()
     }
 
     /// The device function's name, `wgmma_m64n{n}k{k}`.
+    ///
+    /// ```
+    /// use cute_gpu::{arch::wgmma::Wgmma, DType};
+    /// let w = Wgmma { n: 128, types: (DType::BF16, DType::BF16), tnsp: (0, 0), accumulate_arg: true };
+    /// assert_eq!(w.name(), "wgmma_m64n128k16");
+    /// ```
     pub fn name(&self) -> String {
         format!("wgmma_m64n{}k{}", self.n, self.k())
     }
@@ -114,6 +159,12 @@ impl Wgmma {
     }
 
     /// The device function's name of the register-A form, `wgmma_rs_m64n{n}k{k}`.
+    ///
+    /// ```
+    /// use cute_gpu::{arch::wgmma::Wgmma, DType};
+    /// let w = Wgmma { n: 64, types: (DType::F16, DType::F16), tnsp: (0, 1), accumulate_arg: false };
+    /// assert_eq!(w.name_rs(), "wgmma_rs_m64n64k16");
+    /// ```
     pub fn name_rs(&self) -> String {
         format!("wgmma_rs_m64n{}k{}", self.n, self.k())
     }
@@ -149,6 +200,11 @@ impl Wgmma {
 
 /// `fence_acc(d)` for `nacc` accumulators: keeps the compiler from moving accumulator accesses across
 /// wgmmas (one overload per array size).
+///
+/// ```
+/// use cute_gpu::arch::wgmma::fence_acc_fn;
+/// assert!(fence_acc_fn(64).starts_with("__device__ __forceinline__ void fence_acc(float (&d)[64])"));
+/// ```
 pub fn fence_acc_fn(nacc: i64) -> String {
     format!(
         "__device__ __forceinline__ void fence_acc(float (&d)[{nacc}]) {{\n#pragma unroll\n  for (int i = 0; i < {nacc}; ++i) asm volatile(\"\" : \"+f\"(d[i]) :: \"memory\");\n}}\n"

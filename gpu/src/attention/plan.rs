@@ -59,6 +59,12 @@ pub fn bhsd(b: i64, s: i64, h: i64, d: i64) -> Result<Layout> {
 }
 
 /// A tensor's extents `(B,S,H,D)` and strides.
+///
+/// ```
+/// use cute_gpu::attention::{bhsd, plan::{dims, Dims}};
+/// let d = dims(&bhsd(2, 3, 4, 64).unwrap(), "Q").unwrap();
+/// assert_eq!(d, Dims { shape: [2, 3, 4, 64], stride: [768, 64, 192, 1] });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dims {
     /// Extents.
@@ -69,6 +75,16 @@ pub struct Dims {
 
 /// The dims of `l` (named `what` in errors): rank 4, head dim contiguous, other strides non-negative
 /// multiples of 8 elements (16-byte rows for `cp.async` and the 32-bit stores of O).
+///
+/// ```
+/// use cute_gpu::attention::{bshd, plan::dims};
+/// assert_eq!(dims(&bshd(1, 8, 2, 64).unwrap(), "K").unwrap().stride, [1024, 128, 64, 1]);
+/// // (B,S,H,D) = (1,8,2,64):(1024,2,128,1): S's stride is not a whole number of 16-byte chunks
+/// let bad: cute_layout_core::Layout = "(1,8,2,64):(1024,2,128,1)".parse().unwrap();
+/// assert!(dims(&bad, "K").unwrap_err().to_string().contains("stride 2 of mode S must be a non-negative multiple of 8"));
+/// let strided: cute_layout_core::Layout = "(1,8,2,64):(2048,256,128,2)".parse().unwrap();
+/// assert!(dims(&strided, "K").unwrap_err().to_string().contains("the head dim must be contiguous (stride 1), not 2"));
+/// ```
 pub fn dims(l: &Layout, what: &str) -> Result<Dims> {
     let m = flat_modes(l)?;
     if m.len() != 4 {
@@ -97,6 +113,14 @@ pub fn dims(l: &Layout, what: &str) -> Result<Dims> {
 }
 
 /// An attention request (CPU side).
+///
+/// ```
+/// use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+/// let l = bshd(2, 100, 8, 128).unwrap();
+/// let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+/// let p = plan(&r).unwrap();
+/// assert_eq!((p.args.batch, p.args.sq, p.args.hq), (2, 100, 8));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Request<'a> {
     /// Q `(B,Sq,Hq,D)`.
@@ -119,6 +143,15 @@ pub struct Request<'a> {
 }
 
 /// A validated request: the kernel variant, its arguments and the bytes each buffer must hold.
+///
+/// ```
+/// use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+/// let l = bshd(1, 64, 2, 64).unwrap(); // (1,64,2,64):(8192,128,64,1)
+/// let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::F16, scale: None, causal: false, varlen: None };
+/// let p = plan(&r).unwrap();
+/// assert_eq!(p.needed, [16384, 16384, 16384, 16384, 2 * 64 * 4]); // bytes of Q, K, V, O, LSE
+/// assert!(p.sm90.is_some() && !p.empty && p.args.scale == 0.125);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The kernel variant (mma.sync, any SM80+ GPU).
@@ -165,6 +198,15 @@ fn seqlens(cu: &[i32], what: &str, total: i64) -> Result<i64> {
 }
 
 /// Validates `r` and plans its launch.
+///
+/// ```
+/// use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+/// let (q, kv) = (bshd(1, 16, 8, 64).unwrap(), bshd(1, 32, 3, 64).unwrap());
+/// let r = Request { q: &q, k: &kv, v: &kv, o: &q, dtype: DType::F16, scale: None, causal: false, varlen: None };
+/// assert!(plan(&r).unwrap_err().to_string().contains("3 K/V heads do not divide 8 query heads"));
+/// let r = Request { dtype: DType::F32, ..r };
+/// assert!(plan(&r).unwrap_err().to_string().contains("f32: Q, K, V, O must be f16 or bf16"));
+/// ```
 pub fn plan(r: &Request) -> Result<Plan> {
     if !r.dtype.is_half() {
         return bad(format!(
@@ -293,6 +335,12 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
 }
 
 /// A buffer as the launch checks see it: name, device address, bytes.
+///
+/// ```
+/// use cute_gpu::attention::plan::Bound;
+/// let b = Bound { name: "Q", ptr: 0x1000, bytes: 4096 };
+/// assert_eq!((b.name, b.ptr % 16), ("Q", 0));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Bound {
     /// `Q`, `K`, `V`, `O` or `LSE`.
@@ -304,6 +352,18 @@ pub struct Bound {
 }
 
 /// Every buffer holds what the plan needs, is 16-byte aligned, and O and LSE overlap no input.
+///
+/// ```
+/// use cute_gpu::{attention::{bshd, plan::{check_bound, plan, Bound, Request}}, DType, GpuError};
+/// let l = bshd(1, 64, 1, 64).unwrap(); // 8 KiB per tensor in f16, LSE 256 bytes
+/// let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::F16, scale: None, causal: false, varlen: None };
+/// let p = plan(&r).unwrap();
+/// let at = |name, i: u64, bytes| Bound { name, ptr: 0x10000 * (i + 1), bytes };
+/// let mut b = [at("Q", 0, 8192), at("K", 1, 8192), at("V", 2, 8192), at("O", 3, 8192), at("LSE", 4, 256)];
+/// assert!(check_bound(&p, &b).is_ok());
+/// b[1].bytes = 100;
+/// assert!(matches!(check_bound(&p, &b), Err(GpuError::BufferTooSmall { needed: 8192, .. })));
+/// ```
 pub fn check_bound(plan: &Plan, bound: &[Bound; 5]) -> Result<()> {
     for (b, &needed) in bound.iter().zip(&plan.needed) {
         if b.bytes < needed {

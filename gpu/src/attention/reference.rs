@@ -3,6 +3,14 @@
 //! convention); a row that sees no key has `O = 0` and `LSE = -inf`.
 
 /// Sizes of a reference problem (dense arrays, `(B,S,H,D)` row-major).
+///
+/// ```
+/// use cute_gpu::attention::reference::{reference_attention, RefProblem};
+/// // causal, Sq = Sk = 2: query 0 sees key 0 only, query 1 both
+/// let p = RefProblem { batch: 1, sq: 2, sk: 2, hq: 1, hkv: 1, d: 1, causal: true, scale: 1.0 };
+/// let (o, _lse) = reference_attention(&p, &[0.0, 0.0], &[0.0, 0.0], &[1.0, 3.0]);
+/// assert_eq!(o, [1.0, 2.0]);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct RefProblem {
     /// Batches.

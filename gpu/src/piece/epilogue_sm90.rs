@@ -20,6 +20,12 @@ use cute_layout_core::{IntTuple, Layout, Swizzle, tile_to_shape};
 
 /// Where the accumulators of one `m64nN` wgmma live, from [`gmma_c_layout`]: the thread's first row and
 /// column, and the value mode's steps.
+///
+/// ```
+/// use cute_gpu::piece::epilogue_sm90::Accumulators;
+/// let acc = Accumulators::new(64).unwrap(); // m64n64: value v0 + 2h + 4j at + (8h, 8j + v0)
+/// assert_eq!((acc.h_rows, acc.j_cols, acc.fragment.value(1).unwrap()), (8, 8, [0, 1]));
+/// ```
 pub struct Accumulators {
     /// The fragment of `gmma_c_layout(n)` for thread `tid`.
     pub fragment: Fragment,
@@ -31,6 +37,12 @@ pub struct Accumulators {
 
 impl Accumulators {
     /// The accumulator placement of a `64 x n` GMMA.
+    ///
+    /// ```
+    /// use cute_gpu::piece::epilogue_sm90::Accumulators;
+    /// let acc = Accumulators::new(128).unwrap();
+    /// assert_eq!(acc.fragment.value(6).unwrap(), [8, 8]); // h = 1, j = 1
+    /// ```
     pub fn new(n: i64) -> Result<Accumulators> {
         let fragment = Fragment::new(&gmma_c_layout(n)?, 64, "tid")?;
         fragment.pairs_along_columns()?;
@@ -53,6 +65,12 @@ impl Accumulators {
 }
 
 /// The TMA-store staging box: `(64, cols)` output elements, 128-byte rows, swizzled like the atom.
+///
+/// ```
+/// use cute_gpu::{piece::epilogue_sm90::Staging, DType};
+/// let s = Staging::new(DType::F32).unwrap();
+/// assert_eq!((s.cols, s.byte_swizzle.to_string()), (32, "Sw<3,4,3>".to_string())); // 32 floats per 128-byte row
+/// ```
 pub struct Staging {
     /// `tile_to_shape(atom, (64, cols))`.
     pub layout: Layout,
@@ -66,6 +84,12 @@ pub struct Staging {
 
 impl Staging {
     /// The staging box of `output`.
+    ///
+    /// ```
+    /// use cute_gpu::{piece::epilogue_sm90::Staging, DType};
+    /// let s = Staging::new(DType::BF16).unwrap();
+    /// assert_eq!((s.cols, s.byte_swizzle.to_string()), (64, "Sw<3,4,3>".to_string()));
+    /// ```
     pub fn new(output: DType) -> Result<Staging> {
         let osz = output.bytes();
         let cols = 128 / osz;
@@ -94,6 +118,14 @@ impl Staging {
 }
 
 /// The epilogue of one consumer warp group.
+///
+/// ```
+/// # use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::*}, DType};
+/// # let acc = Accumulators::new(128).unwrap();
+/// # let epi = Sm90Epilogue { acc: &acc, tile: (128, 128), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
+/// assert_eq!((epi.tile, epi.osz), ((128, 128), 2));
+/// assert!(epi.direct().contains("const int frag_row = "));
+/// ```
 pub struct Sm90Epilogue<'a> {
     /// Accumulator placement.
     pub acc: &'a Accumulators,
@@ -118,6 +150,14 @@ impl Sm90Epilogue<'_> {
     }
 
     /// Stores of the accumulators, predicated at the M and N edges.
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::*}, DType};
+    /// # let acc = Accumulators::new(128).unwrap();
+    /// # let epi = Sm90Epilogue { acc: &acc, tile: (128, 128), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
+    /// let c = epi.direct();
+    /// assert!(c.contains("epilogue: gmma_c_layout(128) = ") && c.contains("store_pair("));
+    /// ```
     pub fn direct(&self) -> String {
         let ((bm, bn), m_chunks, cw_row) = (self.tile, self.m_chunks, &self.cw_row);
         let v0 = self.op.apply("acc[c][4 * j + 2 * h]", "row", "col");
@@ -191,6 +231,14 @@ impl Sm90Epilogue<'_> {
     }
 
     /// The TMA-store epilogue through the staging boxes at `ebase` (two per consumer).
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::*}, DType};
+    /// # let acc = Accumulators::new(128).unwrap();
+    /// # let epi = Sm90Epilogue { acc: &acc, tile: (128, 128), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
+    /// let c = epi.tma_store(&Staging::new(DType::BF16).unwrap());
+    /// assert!(c.contains("st_shared_pair(buf + ") && c.contains("tma_store_2d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64);"));
+    /// ```
     pub fn tma_store(&self, staging: &Staging) -> String {
         let ((bm, bn), m_chunks, cw_row, osz) = (self.tile, self.m_chunks, &self.cw_row, self.osz);
         let (ecols, ejs, h_rows, j_cols) = (
@@ -261,6 +309,12 @@ impl Sm90Epilogue<'_> {
 
 /// `store_pair(p, x, y, both)` to global memory and `st_shared_pair(a, x, y)`, converting f32 pairs to
 /// the output type, and `out_t`.
+///
+/// ```
+/// use cute_gpu::{piece::epilogue_sm90::store_fns, DType};
+/// assert!(store_fns(DType::BF16).contains("cvt.rn.bf16x2.f32") && store_fns(DType::BF16).contains("typedef unsigned short out_t;"));
+/// assert!(store_fns(DType::F32).contains("typedef float out_t;"));
+/// ```
 pub fn store_fns(output: DType) -> String {
     match output {
         DType::F32 => {

@@ -13,6 +13,16 @@ use crate::piece::smem_tile::OperandTile;
 /// address when it is the same for every lane and warp (then one add), else `None` (full expression);
 /// with [`AddressPlan::with_xor`], also the bits by which the address differs from the step's base when
 /// they are the same for every lane and warp (then one xor: the swizzle is linear over xor).
+///
+/// ```
+/// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+/// # let mma = sm80_mma(DType::F16).unwrap();
+/// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// # let a = make_tile(&mma, sa).unwrap();
+/// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+/// let p = AddressPlan::new(&a, 2, 2).unwrap(); // 2 blocks of 16 rows along m, 2 k16 steps
+/// assert_eq!(p.address(0, 1), "a_ld[1] + 0");
+/// ```
 pub struct AddressPlan<'a> {
     tile: &'a OperandTile,
     deltas: Vec<Vec<Option<i64>>>,
@@ -20,6 +30,16 @@ pub struct AddressPlan<'a> {
 }
 
 /// Fragment loads and MMAs of one warp: `mi_n x ni_n` m16n8k16 atoms per k16 step.
+///
+/// ```
+/// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+/// # let mma = sm80_mma(DType::F16).unwrap();
+/// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// # let a = make_tile(&mma, sa).unwrap();
+/// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+/// let w = WarpMma::new(&a, &b, (2, 4, 2)).unwrap(); // 2 x 4 m16n8k16 atoms per warp, 2 k16 steps
+/// assert_eq!((w.mi_n, w.ni_n, w.ks_n), (2, 4, 2));
+/// ```
 pub struct WarpMma<'a> {
     plans: [AddressPlan<'a>; 2],
     /// Atoms along m per warp.
@@ -32,6 +52,16 @@ pub struct WarpMma<'a> {
 
 impl AddressPlan<'_> {
     /// The plan of tile `t` for `blocks` 16-wide blocks along mn and `ks_n` k16 steps.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let p = AddressPlan::new(&a, 2, 2).unwrap();
+    /// assert_eq!(p.address(1, 0), "a_ld[0] + 1024"); // 16 rows of 32 halves further: the swizzle keeps the delta
+    /// ```
     pub fn new(t: &OperandTile, blocks: i64, ks_n: i64) -> Result<AddressPlan<'_>> {
         let per_warp = t.mn_tile / t.warps_along;
         let mut deltas = Vec::new();
@@ -82,6 +112,16 @@ impl AddressPlan<'_> {
 
     /// The plan where blocks with no constant byte delta use a constant xor of the step's base address
     /// when there is one (checked for every lane and warp).
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let p = AddressPlan::new(&b, 2, 2).unwrap().with_xor().unwrap();
+    /// assert!(p.address(1, 0).starts_with("b_ld[0]") || p.address(1, 0).starts_with("(b_ld[0] ^"));
+    /// ```
     pub fn with_xor(mut self) -> Result<Self> {
         let mut xors = Vec::new();
         for (blk, row) in self.deltas.iter().enumerate() {
@@ -106,6 +146,16 @@ impl AddressPlan<'_> {
 
     /// Per-thread setup: the lane's (mn, k) from the lane layout plus the warp offset, and the swizzled
     /// byte address of each k16 step's first block.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let c = AddressPlan::new(&a, 2, 2).unwrap().setup("wm").unwrap();
+    /// assert!(c.contains("const int a_lmn = wm * 64 + ") && c.contains("unsigned int a_ld[2];"));
+    /// ```
     pub fn setup(&self, warp_var: &str) -> Result<String> {
         let t = self.tile;
         let low = t.prefix();
@@ -145,6 +195,16 @@ impl AddressPlan<'_> {
     }
 
     /// The byte address (relative to the stage's operand base) of block `blk` at k16 step `ks`.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let p = AddressPlan::new(&a, 2, 2).unwrap();
+    /// assert_eq!(p.address(0, 0), "a_ld[0] + 0");
+    /// ```
     pub fn address(&self, blk: i64, ks: i64) -> String {
         let xor = self.xors.get(blk as usize).and_then(|r| r[ks as usize]);
         match (self.deltas[blk as usize][ks as usize], xor) {
@@ -157,6 +217,16 @@ impl AddressPlan<'_> {
 
 impl WarpMma<'_> {
     /// The plan for tiles `a` and `b` with `(mi_n, ni_n)` atoms per warp and `ks_n` k16 steps per stage.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let w = WarpMma::new(&a, &b, (2, 8, 2)).unwrap();
+    /// assert_eq!(w.ni_n / 2, 4); // B's ldmatrix.x4 loads two n8 atoms at a time
+    /// ```
     pub fn new<'t>(
         a: &'t OperandTile,
         b: &'t OperandTile,
@@ -174,6 +244,16 @@ impl WarpMma<'_> {
     }
 
     /// Per-thread ldmatrix address setup and the zeroed accumulators.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let c = WarpMma::new(&a, &b, (2, 4, 2)).unwrap().setup().unwrap();
+    /// assert!(c.contains("float acc[2][4][4];") && c.contains("a_ld[1] = ") && c.contains("b_ld[1] = "));
+    /// ```
     pub fn setup(&self) -> Result<String> {
         let mut c = "  // ldmatrix addresses: lane -> (mn,k) by the lane layouts above, + warp offset, swizzled\n".to_string();
         c += &self.plans[0].setup("wm")?;
@@ -187,6 +267,16 @@ impl WarpMma<'_> {
     }
 
     /// The ldmatrix calls filling fragment buffer `buf` for k16 step `ks` from stage bases `a`, `b`.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let c = WarpMma::new(&a, &b, (2, 4, 2)).unwrap().load_fragments(0, 1, "sa", "sb");
+    /// assert!(c.contains("(af[0][1], sa + ") && c.contains("bf[0][3][1] = r[3];"));
+    /// ```
     pub fn load_fragments(&self, buf: i64, ks: i64, a: &str, b: &str) -> String {
         let [pa, pb] = &self.plans;
         let (opa, opb) = (ldmatrix_fn(pa.tile.major), ldmatrix_fn(pb.tile.major));
@@ -210,6 +300,16 @@ impl WarpMma<'_> {
     /// The warp's (mi_n, ni_n) atoms of one k16 step, visited serpentine along n: row i runs j forward
     /// when i is even and backward when odd, so consecutive mmas share the A fragment within a row and the
     /// B fragment at each turn, and no two consecutive mmas write the same accumulator.
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::*, smem_tile::{TileShape, make_tile}}};
+    /// # let mma = sm80_mma(DType::F16).unwrap();
+    /// # let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+    /// # let a = make_tile(&mma, sa).unwrap();
+    /// # let b = make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap();
+    /// let c = WarpMma::new(&a, &b, (2, 4, 2)).unwrap().mma_block(1);
+    /// assert!(c.contains("const int jj = (i & 1) ? 3 - j : j;") && c.contains("mma_16816(acc[i][jj], af[1][i], bf[1][jj]);"));
+    /// ```
     pub fn mma_block(&self, buf: i64) -> String {
         format!(
             "      #pragma unroll\n      for (int i = 0; i < {}; ++i)\n        #pragma unroll\n        for (int j = 0; j < {}; ++j) {{\n          const int jj = (i & 1) ? {} - j : j;  // serpentine n\n          mma_16816(acc[i][jj], af[{buf}][i], bf[{buf}][jj]);\n        }}\n",
@@ -224,6 +324,14 @@ impl WarpMma<'_> {
 /// operand registers `a[MI][NS/tiles][regs]` of the next MMA, by the register map of
 /// [`crate::atom::accumulator_as_a`] (`tiles` consecutive C atoms along n form one A atom along k), with
 /// the conversion function `pack(lo, hi)` (f32 pair -> f16x2/bf16x2).
+///
+/// ```
+/// use cute_gpu::{atom::{accumulator_as_a, sm80_mma}, piece::fragment::accumulators_as_a, DType};
+/// let map = accumulator_as_a(&sm80_mma(DType::BF16).unwrap()).unwrap();
+/// let c = accumulators_as_a(&map, ("s", "p"), (1, 8), "pack_bf16");
+/// assert!(c.contains("unsigned int p[1][4][4];"));
+/// assert!(c.contains("p[mi][kk][3] = pack_bf16(s[mi][kk * 2 + 1][2], s[mi][kk * 2 + 1][3]);"));
+/// ```
 pub fn accumulators_as_a(
     map: &[[(i64, i64); 2]],
     (s, a): (&str, &str),

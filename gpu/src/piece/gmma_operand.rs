@@ -20,6 +20,13 @@ use cute_layout_core::atom::gmma::{SmemSwizzle, smem_atom};
 use cute_layout_core::{IntTuple, Layout, tile_to_shape};
 
 /// One operand's shared-memory stage, descriptor and TMA boxes, derived from its GMMA layout atom.
+///
+/// ```
+/// use cute_gpu::{piece::gmma_operand::gmma_operand, Major};
+/// let b = gmma_operand(Major::MN, 128, 64, 16, "B").unwrap(); // 16-bit B, N contiguous
+/// assert_eq!((b.tnsp, b.mma_k), (1, 16));
+/// assert!(gmma_operand(Major::MN, 128, 128, 8, "B").is_err()); // FP8 wgmma reads K-major only
+/// ```
 #[derive(Clone, Debug)]
 pub struct GmmaOperand {
     /// The stage layout: `(rows, bk)` -> element offset.

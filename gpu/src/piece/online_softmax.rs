@@ -24,20 +24,43 @@ use crate::error::{Result, config};
 
 /// How generated code names one accumulator value: `(array, m-atom index, n-atom index, value)` -> an
 /// lvalue (the atom indices are C expressions).
+///
+/// ```
+/// use cute_gpu::piece::online_softmax::{gmma_index, mma_index, AccIndex};
+/// let ix: [AccIndex; 2] = [mma_index, gmma_index];
+/// assert_eq!(ix.map(|f| f("s", "mi", "nj", 3)), ["s[mi][nj][3]".to_string(), "s[(nj) * 4 + 3]".to_string()]);
+/// ```
 pub type AccIndex = fn(&str, &str, &str, i64) -> String;
 
 /// `name[mi][nj][v]`: `mma.sync` accumulators declared `float name[MI][NJ][4]`.
+///
+/// ```
+/// use cute_gpu::piece::online_softmax::mma_index;
+/// assert_eq!(mma_index("acc", "0", "nj", 2), "acc[0][nj][2]");
+/// ```
 pub fn mma_index(name: &str, mi: &str, nj: &str, v: i64) -> String {
     format!("{name}[{mi}][{nj}][{v}]")
 }
 
 /// `name[nj * 4 + v]`: wgmma accumulators declared `float name[N/2]`, as `N/8` atoms of the `64 x 8`
 /// fragment's 4 values (checked by [`crate::atom::gmma_n8_values`]); one atom along m.
+///
+/// ```
+/// use cute_gpu::piece::online_softmax::gmma_index;
+/// assert_eq!(gmma_index("o", "0", "dj + 1", 1), "o[(dj + 1) * 4 + 1]");
+/// ```
 pub fn gmma_index(name: &str, _mi: &str, nj: &str, v: i64) -> String {
     format!("{name}[({nj}) * 4 + {v}]")
 }
 
 /// The online softmax of one accumulator fragment type.
+///
+/// ```
+/// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+/// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+/// let sm = OnlineSoftmax::new(&f, 2, mma_index).unwrap();
+/// assert_eq!((sm.atoms_m, sm.row_offsets.clone()), (2, vec![0, 8])); // rows r and r + 8 of each atom
+/// ```
 #[derive(Clone, Debug)]
 pub struct OnlineSoftmax {
     /// Atoms along m per thread (each with its own rows).
@@ -59,6 +82,13 @@ const P: &str = "sm";
 
 impl OnlineSoftmax {
     /// The softmax of `fragment` (an atom's C layout as coordinates) with `atoms_m` atoms along m per thread.
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::BF16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let sm = OnlineSoftmax::new(&f, 1, mma_index).unwrap();
+    /// assert_eq!(sm.xor_masks, [1, 2]); // a row is shared by the 4 lanes of a quad
+    /// ```
     pub fn new(fragment: &Fragment, atoms_m: i64, index: AccIndex) -> Result<OnlineSoftmax> {
         let threads_mode = fragment.layout.mode(0)?;
         let threads = cute_layout_core::size(&threads_mode)?.value;
@@ -126,6 +156,13 @@ impl OnlineSoftmax {
 
     /// The running state `sm_max[MI][R]` (raw scores) and `sm_sum[MI][R]` (this thread's columns only;
     /// reduced across the row at the end), initialized to `-inf` and 0.
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let d = OnlineSoftmax::new(&f, 2, mma_index).unwrap().declare();
+    /// assert!(d.contains("float sm_max[2][2], sm_sum[2][2];") && d.contains("sm_max[i][r] = neg_inf();"));
+    /// ```
     pub fn declare(&self) -> String {
         let (mi, r) = (self.atoms_m, self.rows);
         format!(
@@ -136,6 +173,14 @@ impl OnlineSoftmax {
     /// One key block: scores `s` (`s_n` atoms along n) become probabilities in place, the running max and
     /// sum advance, and the output accumulators `o` (`o_n` atoms along n) are rescaled. `scale_log2` is
     /// the C expression of `scale * log2(e)` (scale > 0).
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let u = OnlineSoftmax::new(&f, 1, mma_index).unwrap().update("s", 8, "o", 16, "sl2");
+    /// assert!(u.contains("s[mi][nj][0] = fast_exp2(fmaf(s[mi][nj][0], sl2, -ms[0]));"));
+    /// assert!(u.contains("o[mi][dj][3] *= corr[1];") && u.contains("__shfl_xor_sync(0xffffffffu, mx[0], 2)"));
+    /// ```
     pub fn update(&self, s: &str, s_n: i64, o: &str, o_n: i64, scale_log2: &str) -> String {
         let mut c = self.probabilities(s, s_n, scale_log2);
         c += &self.scale_rows(o, o_n, "corr");
@@ -143,6 +188,12 @@ impl OnlineSoftmax {
     }
 
     /// `sm_corr[MI][R]`: the factors [`OnlineSoftmax::update_scores`] leaves for [`OnlineSoftmax::rescale`].
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// assert!(OnlineSoftmax::new(&f, 1, mma_index).unwrap().declare_corr().contains("float sm_corr[1][2];"));
+    /// ```
     pub fn declare_corr(&self) -> String {
         format!(
             "  float {P}_corr[{}][{}];  // the rescale of O by the last key block's new row max\n",
@@ -153,6 +204,13 @@ impl OnlineSoftmax {
     /// [`OnlineSoftmax::update`] without touching the output accumulators (they may still be the target
     /// of an asynchronous MMA): the factors go to `sm_corr` ([`OnlineSoftmax::declare_corr`]) for a later
     /// [`OnlineSoftmax::rescale`].
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let u = OnlineSoftmax::new(&f, 1, mma_index).unwrap().update_scores("s", 8, "sl2");
+    /// assert!(u.contains("sm_corr[mi][1] = corr[1];") && !u.contains("dj")); // O is not touched
+    /// ```
     pub fn update_scores(&self, s: &str, s_n: i64, scale_log2: &str) -> String {
         let mut c = self.probabilities(s, s_n, scale_log2);
         for r in 0..self.rows {
@@ -162,6 +220,13 @@ impl OnlineSoftmax {
     }
 
     /// Multiplies the output accumulators `o` by the factors of the last [`OnlineSoftmax::update_scores`].
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let r = OnlineSoftmax::new(&f, 1, mma_index).unwrap().rescale("o", 16);
+    /// assert!(r.contains("o[mi][dj][2] *= sm_corr[mi][1];"));
+    /// ```
     pub fn rescale(&self, o: &str, o_n: i64) -> String {
         format!(
             "    #pragma unroll\n    for (int mi = 0; mi < {}; ++mi) {{  // O *= exp2(m_old - m_new)\n{}    }}\n",
@@ -218,6 +283,13 @@ impl OnlineSoftmax {
 
     /// The end: row sums reduced across the row, `o` multiplied by `1/l` (0 for a row with no key), and
     /// `sm_lse[MI][R]` = `ln(sum_j exp(scale * s_j))` (`-inf` for a row with no key).
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let c = OnlineSoftmax::new(&f, 1, mma_index).unwrap().finalize("o", 16, "sl2");
+    /// assert!(c.contains("float sm_lse[1][2];") && c.contains("o[mi][dj][0] *= inv[0];"));
+    /// ```
     pub fn finalize(&self, o: &str, o_n: i64, scale_log2: &str) -> String {
         let (mi_n, r_n) = (self.atoms_m, self.rows);
         let mut c = format!(

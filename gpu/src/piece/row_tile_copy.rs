@@ -11,6 +11,14 @@ use crate::piece::smem_tile::OperandTile;
 use cute_layout_core::Layout;
 
 /// The copy of one tile by `threads` threads.
+///
+/// ```
+/// use cute_gpu::{DType, Major, atom::sm80_mma, piece::{row_tile_copy::RowTileCopy, smem_tile::{TileShape, make_tile}}};
+/// let shape = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+/// let tile = make_tile(&sm80_mma(DType::F16).unwrap(), shape).unwrap();
+/// let c = RowTileCopy { tile: &tile, threads: 128 }.emit().unwrap();
+/// assert!(c.contains("cp.async TV layout (_128,_4):(_1,_128)")); // 512 chunks of 16 bytes, 4 per thread
+/// ```
 pub struct RowTileCopy<'a> {
     /// The shared tile (its prefix names the generated variables).
     pub tile: &'a OperandTile,
@@ -41,6 +49,14 @@ impl RowTileCopy<'_> {
     /// Per-thread setup (the chunk's row, column and swizzled shared offset) and the lambda
     /// `copy_<prefix>(dst, base, stride, r0, limit)`: rows `r0 ..` of the tensor at `base` (row stride
     /// `stride` elements) into the shared tile at `dst`, rows `>= limit` zero-filled.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, Major, atom::sm80_mma, piece::{row_tile_copy::RowTileCopy, smem_tile::{TileShape, make_tile}}};
+    /// let shape = TileShape { name: "A", major: Major::K, mn_tile: 64, bk: 64, warps_along: 2, threads: 128 };
+    /// let tile = make_tile(&sm80_mma(DType::F16).unwrap(), shape).unwrap();
+    /// assert!(RowTileCopy { tile: &tile, threads: 128 }.emit().unwrap().contains("chunk q -> (row,col) = (_8,_64):(_8@1,_1@0)"));
+    /// assert!(RowTileCopy { tile: &tile, threads: 96 }.emit().is_err()); // 512 chunks do not split over 96 threads
+    /// ```
     pub fn emit(&self) -> Result<String> {
         let (t, threads, cpr) = (self.tile, self.threads, self.cpr());
         let low = t.prefix();

@@ -8,6 +8,13 @@ use crate::error::Result;
 use crate::piece::online_softmax::AccIndex;
 
 /// The mask of a thread's `(atoms_m, atoms_n)` accumulator atoms of extent `atom` (rows, columns).
+///
+/// ```
+/// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::{online_softmax::mma_index, score_mask::ScoreMask}, DType};
+/// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+/// let m = ScoreMask { fragment: &f, atoms: (1, 8), atom: (16, 8), index: mma_index };
+/// assert_eq!((m.atoms, m.atom), ((1, 8), (16, 8)));
+/// ```
 pub struct ScoreMask<'a> {
     /// The atom's C fragment.
     pub fragment: &'a Fragment,
@@ -22,6 +29,14 @@ pub struct ScoreMask<'a> {
 impl ScoreMask<'_> {
     /// Statements setting `s[mi][nj][v] = -inf` where the column `col0 + nj*atom_n + col(v)` is not below
     /// `limit(row)`, row = `row0 + mi*atom_m + row(v)` (`limit` maps a row variable to its C expression).
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::{online_softmax::mma_index, score_mask::ScoreMask}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let m = ScoreMask { fragment: &f, atoms: (1, 8), atom: (16, 8), index: mma_index };
+    /// let c = m.emit("s", "r0", "c0", &|_row| "Sk".to_string()).unwrap(); // padding: keys past Sk
+    /// assert!(c.contains("const int lim0 = Sk;") && c.contains("if (col + 1 >= lim1) s[mi][nj][3] = neg_inf();"));
+    /// ```
     pub fn emit(
         &self,
         s: &str,
