@@ -10,6 +10,16 @@ use crate::piece::gmma_operand::GmmaOperand;
 use crate::piece::schedule::{grouped_raster, persistent_loop};
 
 /// The pipeline of one CTA.
+///
+/// ```
+/// # use cute_gpu::{piece::{gmma_operand::gmma_operand, tma_mainloop::WarpSpecialized}, Major};
+/// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
+/// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
+/// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
+/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+/// // 128x128x64 bf16 tiles, a 4-stage ring, two cooperative consumers of 64 rows each
+/// assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 32768u);")); // (128 + 128) * 64 * 2 bytes
+/// ```
 pub struct WarpSpecialized<'a> {
     /// Operand stages of A and B.
     pub operands: [&'a GmmaOperand; 2],
@@ -57,6 +67,16 @@ impl WarpSpecialized<'_> {
     }
 
     /// Shared-memory carve-up, barrier initialization, tensor-map prefetch and the tile counts.
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{gmma_operand::gmma_operand, tma_mainloop::WarpSpecialized}, Major};
+    /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
+    /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
+    /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+    /// let c = ws.setup(&["tmA", "tmB"]);
+    /// assert!(c.contains("for (int s = 0; s < 4; ++s) { mbar_init(full_bar + 8 * s, 1);") && c.contains("(u64)&tmB"));
+    /// ```
     pub fn setup(&self, maps: &[&str]) -> String {
         let (stages, epi_bytes, stage_bytes) = (self.stages, self.epi_bytes, self.stage_bytes());
         let empty_count = if self.pingpong { 1 } else { self.consumers };
@@ -104,6 +124,16 @@ impl WarpSpecialized<'_> {
 
     /// The producer warp group: one thread walks the CTA's tiles and k-blocks, waits for a free stage and
     /// issues its TMA loads.
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{gmma_operand::gmma_operand, tma_mainloop::WarpSpecialized}, Major};
+    /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
+    /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
+    /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+    /// let c = ws.producer();
+    /// assert!(c.contains("setmaxnreg.dec.sync.aligned.u32 40;") && c.contains("tma_load_2d("));
+    /// ```
     pub fn producer(&self) -> String {
         let (stages, stage_bytes, a_bytes) = (self.stages, self.stage_bytes(), self.a_bytes());
         format!(
@@ -205,6 +235,17 @@ impl WarpSpecialized<'_> {
 
     /// The consumer warp groups: for each tile, zero the accumulators, run the k-blocks, release the
     /// stages, then `epilogue`; `drain` runs once after the last tile.
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{gmma_operand::gmma_operand, tma_mainloop::WarpSpecialized}, Major};
+    /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
+    /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
+    /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+    /// let c = ws.consumer("", "    // epilogue\n", "");
+    /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
+    /// assert!(c.contains("// epilogue"));
+    /// ```
     pub fn consumer(&self, doc: &str, epilogue: &str, drain: &str) -> String {
         let (stages, stage_bytes, a_bytes) = (self.stages, self.stage_bytes(), self.a_bytes());
         let (m_chunks, nacc) = (self.m_chunks, self.tile.1 / 2);
