@@ -38,6 +38,12 @@ use cute_layout_core::atom::MmaTraits;
 const WARPS: i64 = 4;
 
 /// The compiled variant: types, head dim, mask, varlen, tiles. The problem sizes are arguments.
+///
+/// ```
+/// use cute_gpu::{kernels::attention_sm80::AttentionConfig, DType};
+/// let c = AttentionConfig::new(DType::BF16, 64, true, false);
+/// assert_eq!((c.block_m, c.block_n, c.q_in_registers), (128, 64, true)); // 32 query rows per warp
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AttentionConfig {
     /// f16 or bf16 (Q, K, V, O).
@@ -60,6 +66,12 @@ pub struct AttentionConfig {
 impl AttentionConfig {
     /// The default tiles for `head_dim`: 128x64 (d = 64: 32 rows per warp), 64x64 (d = 128), 64x32
     /// (d = 256: the register budget of O and S; Q read from shared memory per k16 step).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm80::AttentionConfig, DType};
+    /// let c = AttentionConfig::new(DType::F16, 256, false, true);
+    /// assert_eq!((c.block_m, c.block_n, c.q_in_registers, c.varlen), (64, 32, false, true));
+    /// ```
     pub fn new(dtype: DType, head_dim: i64, causal: bool, varlen: bool) -> AttentionConfig {
         let (block_m, block_n) = match head_dim {
             64 => (128, 64),
@@ -102,6 +114,15 @@ impl AttentionConfig {
 }
 
 /// The per-call values of the kernel's parameters (element strides; `sq`, `sk` are the maxima for varlen).
+///
+/// ```
+/// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+/// # let l = bshd(2, 100, 8, 128).unwrap(); // (2,100,8,128):(102400,1024,128,1)
+/// # let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+/// # let p = plan(&r).unwrap();
+/// assert_eq!((p.args.batch, p.args.sq, p.args.sk, p.args.hq, p.args.hkv), (2, 100, 100, 8, 8));
+/// assert_eq!(p.args.strides[0], [102400, 1024, 128]); // Q's (batch, sequence, head) strides
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AttentionArgs {
     /// Batches (sequences for varlen).
@@ -132,6 +153,17 @@ const STRIDE_NAMES: [[&str; 3]; 5] = [
 
 impl AttentionArgs {
     /// Sets the values of `k`'s parameters (by name) and its grid for this problem.
+    ///
+    /// ```
+    /// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+    /// # let l = bshd(2, 100, 8, 128).unwrap(); // (2,100,8,128):(102400,1024,128,1)
+    /// # let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+    /// # let p = plan(&r).unwrap();
+    /// use cute_gpu::kernels::attention_sm80::generate_attention;
+    /// let mut k = generate_attention(&p.config).unwrap();
+    /// p.args.apply(&p.config, &mut k).unwrap();
+    /// assert_eq!(k.grid, (2, 8, 2)); // ceil(100 / 64) query blocks, heads, batches
+    /// ```
     pub fn apply(&self, cfg: &AttentionConfig, k: &mut Kernel) -> Result<()> {
         self.set_scalars(k)?;
         let blocks = (self.sq + cfg.block_m - 1) / cfg.block_m;
@@ -145,6 +177,17 @@ impl AttentionArgs {
 
     /// Sets the values of `k`'s integer, stride and scale parameters (by name; every one `k` declares
     /// must be known).
+    ///
+    /// ```
+    /// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+    /// # let l = bshd(2, 100, 8, 128).unwrap(); // (2,100,8,128):(102400,1024,128,1)
+    /// # let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+    /// # let p = plan(&r).unwrap();
+    /// use cute_gpu::kernels::attention_sm80::generate_attention;
+    /// let mut k = generate_attention(&p.config).unwrap();
+    /// let gqa = cute_gpu::kernels::attention_sm80::AttentionArgs { hkv: 3, ..p.args };
+    /// assert!(gqa.set_scalars(&mut k).unwrap_err().to_string().contains("3 K/V heads do not divide 8 query heads"));
+    /// ```
     pub fn set_scalars(&self, k: &mut Kernel) -> Result<()> {
         if self.hkv <= 0 || self.hq % self.hkv != 0 {
             return config(
@@ -582,6 +625,12 @@ fn placeholder_parameters(cfg: &AttentionConfig) -> (Vec<Arg>, Vec<Buffer>) {
 }
 
 /// The kernel of variant `cfg` (problem values are arguments: set them with [`AttentionArgs::apply`]).
+///
+/// ```
+/// use cute_gpu::{kernels::attention_sm80::{generate_attention, AttentionConfig}, DType};
+/// let k = generate_attention(&AttentionConfig::new(DType::BF16, 128, true, false)).unwrap();
+/// assert_eq!((k.name.as_str(), k.block), ("cute_attention_bf16_d128_64x64_causal", (128, 1, 1)));
+/// ```
 pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
     cfg.check()?;
     let mma = sm80_mma(cfg.dtype)?;

@@ -47,6 +47,12 @@ const CHUNK: i64 = 64;
 const STAGES: i64 = 2;
 
 /// The compiled variant of the Hopper kernel (problem sizes are arguments).
+///
+/// ```
+/// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+/// let c = Sm90AttentionConfig::new(DType::BF16, 128, true);
+/// assert_eq!((c.block_m(), c.block_n, c.overlap, c.pingpong), (128, 128, true, true));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sm90AttentionConfig {
     /// f16 or bf16.
@@ -67,6 +73,11 @@ pub struct Sm90AttentionConfig {
 
 impl Sm90AttentionConfig {
     /// The default tile for `head_dim`: 128 keys per tile (64 for d = 256: O and S then fit 240 registers).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 256, false).block_n, 64); // O and S fit 240 registers
+    /// ```
     pub fn new(dtype: DType, head_dim: i64, causal: bool) -> Sm90AttentionConfig {
         Sm90AttentionConfig {
             dtype,
@@ -100,6 +111,11 @@ impl Sm90AttentionConfig {
     }
 
     /// Query rows per CTA.
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 64, false).block_m(), 128); // two consumer warp groups x 64
+    /// ```
     pub fn block_m(&self) -> i64 {
         BLOCK_M
     }
@@ -644,6 +660,18 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
 /// Whether the Hopper kernel can take a problem with these strides (elements, `(batch, sequence, head)`
 /// of Q, K, V): TMA strides are positive multiples of 16 bytes below 2^40 (the stride of an extent-1
 /// mode does not matter).
+///
+/// ```
+/// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+/// # let l = bshd(2, 100, 8, 128).unwrap(); // (2,100,8,128):(102400,1024,128,1)
+/// # let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+/// # let p = plan(&r).unwrap();
+/// use cute_gpu::kernels::attention_sm90::takes;
+/// assert!(takes(&p.args));
+/// let mut odd = p.args;
+/// odd.strides[1][1] = 1028; // K rows 2056 bytes apart: not a multiple of 16 bytes
+/// assert!(!takes(&odd));
+/// ```
 pub fn takes(args: &AttentionArgs) -> bool {
     let extents = [
         [args.batch, args.sq, args.hq],
@@ -660,6 +688,18 @@ pub fn takes(args: &AttentionArgs) -> bool {
 
 /// Sets the values of the kernel's parameters for `args`: the scalars, the tensor maps' extents and
 /// strides (`(D, S, H, B)`), the grid.
+///
+/// ```
+/// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+/// # let l = bshd(2, 100, 8, 128).unwrap(); // (2,100,8,128):(102400,1024,128,1)
+/// # let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+/// # let p = plan(&r).unwrap();
+/// use cute_gpu::kernels::attention_sm90::{apply, generate_attention_sm90};
+/// let cfg = p.sm90.unwrap();
+/// let mut k = generate_attention_sm90(&cfg).unwrap();
+/// apply(&cfg, &p.args, &mut k).unwrap();
+/// assert_eq!(k.grid, (1, 8, 2)); // ceil(100 / 128) query blocks, heads, batches
+/// ```
 pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) -> Result<()> {
     if !takes(args) {
         return config(
@@ -692,6 +732,12 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
 }
 
 /// The kernel of variant `cfg` (problem values are arguments: set them with [`apply`]).
+///
+/// ```
+/// use cute_gpu::{kernels::attention_sm90::{generate_attention_sm90, Sm90AttentionConfig}, DType};
+/// let k = generate_attention_sm90(&Sm90AttentionConfig::new(DType::BF16, 128, false)).unwrap();
+/// assert!(k.source.contains("m64n128k16.f32.bf16.bf16") && k.source.contains("tma_load_4d("));
+/// ```
 pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     cfg.check()?;
     let ops = Operands::new(cfg)?;
