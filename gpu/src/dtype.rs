@@ -1,4 +1,10 @@
 //! Element types and operand majors, shared by every kernel.
+//!
+//! ```
+//! use cute_gpu::DType;
+//! assert_eq!([DType::F16, DType::E4M3, DType::F32].map(|t| t.bits()), [16, 8, 32]);
+//! assert!(DType::E5M2.is_fp8() && !DType::BF16.is_fp8());
+//! ```
 
 /// Which mode of an operand is contiguous in memory (CuTe's `GMMA::Major`, used for every kernel):
 /// `K` (A row-major, B column-major) or `MN` (A column-major, B row-major).

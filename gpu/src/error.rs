@@ -1,4 +1,10 @@
 //! The crate's error type: one variant per kind of failure, each carrying the values involved.
+//!
+//! ```
+//! use cute_gpu::{kernels::attention_sm80::{generate_attention, AttentionConfig}, DType, GpuError};
+//! let e = generate_attention(&AttentionConfig::new(DType::F32, 64, false, false)).unwrap_err();
+//! assert!(matches!(e, GpuError::Config { kernel: "attention_sm80", .. }));
+//! ```
 
 use std::fmt;
 

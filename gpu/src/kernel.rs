@@ -1,5 +1,13 @@
 //! The kernel description every generator returns and the runtime launches: CUDA C source, launch shape,
 //! and the parameter list (buffers, TMA tensor maps over them, scalars), described once.
+//!
+//! ```
+//! use cute_gpu::kernels::copy::{generate_copy, CopySpec};
+//! let l: cute_layout_core::Layout = "(64,64):(_1,64)".parse().unwrap();
+//! let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+//! assert_eq!(k.buffer_names().len(), 2); // source and destination
+//! assert!(k.source.contains(&k.name) && k.block.0 > 0);
+//! ```
 
 use crate::dtype::DType;
 use crate::error::Result;

@@ -5,6 +5,13 @@
 //! candle-core's `cuda` feature turns on, and which then wins for the whole build) they are linked
 //! into the binary and cudarc has no presence check. Asking the dynamic loader for the library under
 //! the names cudarc tries answers both: a linked library is already loaded under its SONAME.
+//!
+//! ```
+//! // whatever the machine has, the answer is a plain bool (no panic when a library is missing)
+//! let nvrtc = cute_gpu::libs::present(&["nvrtc"]);
+//! assert_eq!(nvrtc, cute_gpu::libs::present(&["nvrtc"]));
+//! assert!(!cute_gpu::libs::present(&["cute-no-such-library"]));
+//! ```
 
 use std::env::consts::{DLL_PREFIX, DLL_SUFFIX};
 

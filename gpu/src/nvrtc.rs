@@ -1,4 +1,13 @@
 //! NVRTC: generated source -> CUBIN for one architecture. Needs only libnvrtc (no driver, no GPU).
+//!
+//! ```
+//! use cute_gpu::nvrtc::{compile, nvrtc_available};
+//! let src = "extern \"C\" __global__ void twice(float* x) { x[threadIdx.x] *= 2.f; }";
+//! if nvrtc_available() {
+//!     let c = compile(src, "twice", "sm_80").unwrap();
+//!     assert!(c.cubin.starts_with(b"\x7fELF")); // a CUBIN is an ELF image
+//! }
+//! ```
 
 use crate::error::{GpuError, Result, driver};
 use cudarc::nvrtc::{result as nv, sys};

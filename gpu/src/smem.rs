@@ -4,6 +4,15 @@
 //! as a layout from lane to offset, composes it with a candidate `Swizzle<B,M,S>` and counts bank
 //! conflicts with layout-core's bank model (the one `cute analyze` reports); it takes the first
 //! candidate with none.
+//!
+//! ```
+//! use cute_gpu::smem::{total_conflicts, WarpAccess};
+//! use cute_layout_core::Swizzle;
+//! // 8 lanes x 16 bytes (ldmatrix rows) down a column of a (8,64):(64,_1) f16 tile: all in one bank group
+//! let sw = Swizzle { bits: 3, base: 3, shift: 3 }; // Sw<3,3,3>
+//! let rows = |f: &dyn Fn(i64) -> i64| vec![WarpAccess { addrs: (0..8).map(|r| f(r * 64) * 2).collect(), width: 16 }];
+//! assert_eq!((total_conflicts(&rows(&|x| x)), total_conflicts(&rows(&|x| sw.apply_i64(x)))), (7, 0));
+//! ```
 
 use cute_layout_core::Swizzle;
 use cute_layout_core::analysis::bank::phase_wavefronts_at;

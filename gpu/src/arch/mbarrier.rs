@@ -1,4 +1,13 @@
 //! `mbarrier` (SM90): transaction-counting barriers in shared memory, the handshake of TMA pipelines.
+//!
+//! ```
+//! use cute_gpu::{arch::{mbarrier::{INIT_FENCE, MBARRIER}, memory::SMEM_ADDR}, nvrtc::{compile, nvrtc_available}};
+//! let src = format!("typedef unsigned int u32;\n{SMEM_ADDR}{MBARRIER}extern \"C\" __global__ void k() {{
+//!   __shared__ __align__(8) unsigned long long bar; u32 b = smem_u32(&bar);
+//!   if (threadIdx.x == 0) {{ mbar_init(b, blockDim.x); {INIT_FENCE} }} __syncthreads();
+//!   mbar_arrive(b); mbar_wait(b, 0); }}");
+//! if nvrtc_available() { assert!(!compile(&src, "k", "sm_90a").unwrap().cubin.is_empty()); }
+//! ```
 
 /// `mbar_init(bar, count)`, `mbar_expect_tx(bar, bytes)` (arrive and expect `bytes` of TMA traffic),
 /// `mbar_arrive(bar)`, `mbar_wait(bar, parity)` (spin on `try_wait.parity`).

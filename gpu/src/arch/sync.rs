@@ -1,4 +1,12 @@
 //! Warp-group synchronization statements (SM90): register reallocation, named barriers, proxy fences.
+//!
+//! ```
+//! use cute_gpu::arch::sync::{named_barrier_arrive, named_barrier_sync, setmaxnreg};
+//! // a producer warp group gives registers back and signals barrier 1; consumers take more and wait on it
+//! let producer = format!("{} {}", setmaxnreg(false, 40), named_barrier_arrive("1", 256));
+//! let consumer = format!("{} {}", setmaxnreg(true, 232), named_barrier_sync("1", 256));
+//! assert!(producer.contains("setmaxnreg.dec") && consumer.contains("bar.sync %0, 256;"));
+//! ```
 
 /// `setmaxnreg.dec` (producers give registers back) or `.inc` (consumers take them) to `regs` per thread.
 ///

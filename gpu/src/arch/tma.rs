@@ -1,6 +1,13 @@
 //! TMA (SM90, `cp.async.bulk.tensor`): tile copies between global and shared memory described by a tensor
 //! map (`TmaDesc`, a `__grid_constant__` parameter encoded by the runtime from a
 //! [`TensorMapArg`](crate::kernel::TensorMapArg)).
+//!
+//! ```
+//! use cute_gpu::arch::tma::{store_wait_read, STORE_COMMIT, TMA_2D};
+//! // one thread stores a staged tile and waits until shared memory may be reused
+//! let epilogue = format!("tma_store_2d(&tmD, buf, c0, c1); {STORE_COMMIT} {}", store_wait_read(0));
+//! assert!(TMA_2D.contains("void tma_store_2d(") && epilogue.contains("cp.async.bulk.wait_group.read 0;"));
+//! ```
 
 /// The `TmaDesc` type (a 128-byte `CUtensorMap`), `tma_load_2d(dst, map, bar, c0, c1)` completing on an
 /// mbarrier, and `tma_store_2d(map, src, c0, c1)` into the issuing thread's bulk async-group.

@@ -1,4 +1,12 @@
 //! `wgmma.mma_async` (SM90): warp-group MMA from shared-memory descriptors, with its fences.
+//!
+//! ```
+//! use cute_gpu::{arch::wgmma::{descriptor_fn, layout_type, wait, Wgmma, COMMIT, FENCE}, DType};
+//! let w = Wgmma { n: 128, types: (DType::BF16, DType::BF16), tnsp: (0, 0), accumulate_arg: false };
+//! let desc = descriptor_fn("desc_sw128", 16, 1024, layout_type(3)); // Sw<3,4,3> K-major rows of 128 bytes
+//! let step = format!("{FENCE} {}(acc, da, db); {COMMIT} {}", w.name(), wait(0));
+//! assert!(desc.contains("((u64)1 << 62)") && step.contains("wgmma_m64n128k16(acc, da, db);"));
+//! ```
 
 use crate::dtype::DType;
 use std::fmt::Write;

@@ -5,6 +5,16 @@
 //! Q, K, V and O are rank-4 layouts of shape `(B, S, H, D)` with any strides (the head dim contiguous,
 //! the other strides multiples of 8 elements): [`bshd`] and [`bhsd`] build the two common arrangements.
 //! The optional LSE output is f32, `(B, Hq, Sq)` packed (`(Hq, total_q)` for varlen, as FlashAttention).
+//!
+//! ```
+//! use cute_gpu::{attention::{bhsd, bshd, plan::{plan, Request}}, DType};
+//! // Q in torch's (B,H,S,D) storage, K and V in FlashAttention's (B,S,H,D), grouped-query: 8 Q heads, 2 K/V heads
+//! let (q, kv) = (bhsd(1, 256, 8, 64).unwrap(), bshd(1, 512, 2, 64).unwrap());
+//! let r = Request { q: &q, k: &kv, v: &kv, o: &q, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+//! let p = plan(&r).unwrap();
+//! assert_eq!((p.args.sq, p.args.sk, p.args.hq, p.args.hkv), (256, 512, 8, 2));
+//! assert_eq!(p.args.strides[0], [131072, 64, 16384]); // Q's (batch, sequence, head) strides
+//! ```
 
 use crate::dtype::DType;
 use crate::emit::flat_modes;

@@ -1,6 +1,14 @@
 //! The CPU reference of attention in f64: `O = softmax(scale * Q·Kᵀ + mask)·V` and `LSE` per row, with the
 //! causal mask aligned bottom-right (query `i` sees keys `j <= i + Sk - Sq`, FlashAttention 2's
 //! convention); a row that sees no key has `O = 0` and `LSE = -inf`.
+//!
+//! ```
+//! use cute_gpu::attention::reference::{reference_attention, RefProblem};
+//! // one query, keys with scores 0 and ln 3 (scale 1): weights 1/4 and 3/4
+//! let p = RefProblem { batch: 1, sq: 1, sk: 2, hq: 1, hkv: 1, d: 1, causal: false, scale: 3f64.ln() };
+//! let (o, lse) = reference_attention(&p, &[1.0], &[0.0, 1.0], &[0.0, 4.0]);
+//! assert!((o[0] - 3.0).abs() < 1e-12 && (lse[0] - 4f64.ln()).abs() < 1e-12);
+//! ```
 
 /// Sizes of a reference problem (dense arrays, `(B,S,H,D)` row-major).
 ///
