@@ -16,6 +16,13 @@
 //! - Any sequence lengths; Q/K/V/O rows at any stride (head dim contiguous; strides multiples of 8
 //!   elements); heads of K/V shared by `group = Hq / Hkv` query heads (GQA, MQA); packed variable-length
 //!   batches through cumulative offsets `cu_q`, `cu_k` (FlashAttention's `varlen`).
+//!
+//! ```
+//! use cute_gpu::{kernels::attention_sm80::{generate_attention, AttentionConfig}, nvrtc::{compile, nvrtc_available}, DType};
+//! let k = generate_attention(&AttentionConfig::new(DType::F16, 64, true, false)).unwrap();
+//! assert!(k.source.contains("mma.sync.aligned.m16n8k16") && k.source.contains("ldmatrix.sync.aligned.m8n8.x4.trans"));
+//! if nvrtc_available() { assert!(!compile(&k.source, &k.name, "sm_80").unwrap().cubin.is_empty()); }
+//! ```
 
 use crate::arch::convert::{PACK, pack_fn};
 use crate::arch::math::EX2;

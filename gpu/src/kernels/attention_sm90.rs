@@ -20,6 +20,12 @@
 //!   CTAs with the longest rows are launched first.
 //! - Epilogue: O scaled by `1/l`, stored by each thread (value pairs, rows past the sequence skipped), the
 //!   LSE by one lane per row.
+//!
+//! ```
+//! use cute_gpu::{kernels::attention_sm90::{generate_attention_sm90, Sm90AttentionConfig}, DType};
+//! let k = generate_attention_sm90(&Sm90AttentionConfig::new(DType::F16, 64, true)).unwrap();
+//! assert!(k.source.contains("setmaxnreg.inc.sync.aligned.u32 240;") && k.source.contains("mbar_expect_tx("));
+//! ```
 
 use crate::arch::convert::{PACK, pack_fn};
 use crate::arch::math::EX2;

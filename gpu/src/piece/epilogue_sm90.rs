@@ -9,6 +9,14 @@
 //! Where a thread's accumulators sit: `gmma_c_layout(N)` written as coordinates
 //! ([`as_coordinates`](crate::atom::as_coordinates)): thread `t` -> `(frag_row, frag_col)` by the thread
 //! mode, value `v = v0 + 2h + 4j` -> `+ (8h, 8j + v0)` by the value mode.
+//!
+//! ```
+//! use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::{Accumulators, Sm90Epilogue, Staging}}, DType};
+//! let acc = Accumulators::new(256).unwrap(); // m64n256: 128 f32 accumulators per thread
+//! let epi = Sm90Epilogue { acc: &acc, tile: (128, 256), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
+//! assert_eq!(Staging::new(DType::F16).unwrap().cols, 64); // one 128-byte row of halves per box
+//! assert!(epi.tma_store(&Staging::new(DType::F16).unwrap()).contains("tma_store_2d("));
+//! ```
 
 use crate::atom::Fragment;
 use crate::dtype::{DType, Major};

@@ -2,6 +2,15 @@
 //! whose lane addresses come from the copy atom's lane layout ([`OperandTile::lane_layout`]), the
 //! `mma.sync` loop over a warp's atoms, and the multistage loop that interleaves them with the
 //! `cp.async` copies of [`crate::piece::cp_async_mainloop`].
+//!
+//! ```
+//! use cute_gpu::{DType, Major, atom::sm80_mma, piece::{fragment::WarpMma, smem_tile::{TileShape, make_tile}}};
+//! let mma = sm80_mma(DType::F16).unwrap();
+//! let sa = TileShape { name: "A", major: Major::K, mn_tile: 128, bk: 32, warps_along: 2, threads: 128 };
+//! let (a, b) = (make_tile(&mma, sa).unwrap(), make_tile(&mma, TileShape { name: "B", major: Major::MN, ..sa }).unwrap());
+//! let w = WarpMma::new(&a, &b, (4, 8, 2)).unwrap(); // a 64x64 warp tile of m16n8k16 atoms, 2 k16 steps
+//! assert!(w.setup().unwrap().contains("float acc[4][8][4];") && w.mma_block(0).contains("mma_16816("));
+//! ```
 
 use crate::arch::ldmatrix::ldmatrix_fn;
 use crate::dtype::Major;

@@ -4,6 +4,14 @@
 //! (a row is one token's head vector). Thread `tid` copies chunks `q = tid + i*threads`, chunk
 //! `q -> (row, col) = (q / cpr, (q % cpr) * 8)`: the same TV layout as [`crate::piece::cp_async_mainloop`],
 //! so the tile's swizzle (chosen by the bank search over these chunks and the ldmatrix rows) applies.
+//!
+//! ```
+//! use cute_gpu::{DType, Major, atom::sm80_mma, piece::{row_tile_copy::RowTileCopy, smem_tile::{TileShape, make_tile}}};
+//! // a 64x128 K tile of attention (64 keys, head dim 128), 128 threads: 1024 chunks, 8 per thread
+//! let shape = TileShape { name: "K", major: Major::K, mn_tile: 64, bk: 128, warps_along: 1, threads: 128 };
+//! let tile = make_tile(&sm80_mma(DType::BF16).unwrap(), shape).unwrap();
+//! assert!(RowTileCopy { tile: &tile, threads: 128 }.emit().unwrap().contains("(_128,_8):(_1,_128)"));
+//! ```
 
 use crate::emit::{basis_coord_expr, swizzle_expr};
 use crate::error::{Result, config};

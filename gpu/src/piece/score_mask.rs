@@ -2,6 +2,15 @@
 //! past its row's limit becomes `-inf` (its softmax weight is then exactly 0). The limit is a C expression
 //! of the row (the key count for padding, `row + 1 + Sk - Sq` for a causal mask); each value's row and
 //! column come from the atom's C layout ([`Fragment`]), never by hand.
+//!
+//! ```
+//! use cute_gpu::{atom::{sm80_mma, Fragment}, piece::{online_softmax::mma_index, score_mask::ScoreMask}, DType};
+//! let f = Fragment::new(&sm80_mma(DType::BF16).unwrap().layout_c, 16, "lane").unwrap();
+//! let m = ScoreMask { fragment: &f, atoms: (2, 8), atom: (16, 8), index: mma_index };
+//! // causal, bottom-right aligned: row r sees keys below r + 1 + Sk - Sq
+//! let c = m.emit("s", "q0", "k0", &|row| format!("{row} + 1 + Sk - Sq")).unwrap();
+//! assert!(c.contains("const int lim1 = (q0 + mi * 16 + (lane / 4) + 8) + 1 + Sk - Sq;"));
+//! ```
 
 use crate::atom::Fragment;
 use crate::error::Result;

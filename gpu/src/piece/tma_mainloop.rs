@@ -3,6 +3,15 @@
 //! groups that wait for a stage, run the wgmmas of its k16 steps from shared-memory descriptors, keep one
 //! k-block of wgmma in flight and release the stage. Cooperative (consumers split each tile's rows) or
 //! ping-pong (consumers alternate whole tiles, ordered by named barriers).
+//!
+//! ```
+//! use cute_gpu::{piece::{gmma_operand::gmma_operand, tma_mainloop::WarpSpecialized}, Major};
+//! let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
+//! let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 3, consumers: 2, pingpong: false,
+//!     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
+//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None };
+//! assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 49152u);")); // (128 + 256) * 64 * 2 bytes
+//! ```
 
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::piece::fp8_scaling::Promotion;
