@@ -1,5 +1,18 @@
 //! The attention call on cudarc buffers: the plan ([`super::plan`]) and the buffer checks before any
 //! launch, one compiled kernel per variant (cached), the launch on the caller's stream.
+//!
+//! ```no_run
+//! use cute_gpu::attention::{bhsd, Attention, Options, Tensor, TensorMut};
+//! let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+//! let l = bhsd(1, 128, 2, 64).unwrap(); // torch's (B,H,S,D) storage
+//! let x = stream.clone_htod(&vec![half::bf16::from_f32(0.5); 128 * 2 * 64]).unwrap();
+//! let mut o = stream.alloc_zeros::<half::bf16>(128 * 2 * 64).unwrap();
+//! let t = Tensor::new(&x, l.clone());
+//! Attention::new(&stream).unwrap()
+//!     .run(&t, &t, &t, &mut TensorMut::new(&mut o, l), None, &Options { causal: true, ..Options::default() })
+//!     .unwrap();
+//! assert_eq!(stream.clone_dtoh(&o).unwrap()[0].to_f32(), 0.5); // every row averages equal values
+//! ```
 
 use super::plan::{Bound, Plan, Request, check_bound, plan};
 use crate::error::{GpuError, Result};
@@ -14,6 +27,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// A read-only tensor: a device buffer and its `(B,S,H,D)` layout (element offsets).
+///
+/// ```no_run
+/// use cute_gpu::attention::{bshd, Tensor};
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let q = stream.alloc_zeros::<half::f16>(2 * 16 * 4 * 64).unwrap();
+/// let t = Tensor::new(&q, bshd(2, 16, 4, 64).unwrap());
+/// assert_eq!(t.layout.to_string(), "(2,16,4,64):(4096,256,64,1)");
+/// ```
 pub struct Tensor<'a, T> {
     /// The buffer.
     pub data: &'a CudaSlice<T>,
@@ -23,12 +44,27 @@ pub struct Tensor<'a, T> {
 
 impl<'a, T> Tensor<'a, T> {
     /// The tensor `layout` in `data`.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bhsd, Tensor};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let k = stream.alloc_zeros::<half::bf16>(8 * 64).unwrap();
+    /// assert_eq!(Tensor::new(&k, bhsd(1, 8, 1, 64).unwrap()).data.len(), 512);
+    /// ```
     pub fn new(data: &'a CudaSlice<T>, layout: Layout) -> Self {
         Tensor { data, layout }
     }
 }
 
 /// The output tensor.
+///
+/// ```no_run
+/// use cute_gpu::attention::{bshd, TensorMut};
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let mut o = stream.alloc_zeros::<half::f16>(16 * 64).unwrap();
+/// let t = TensorMut::new(&mut o, bshd(1, 16, 1, 64).unwrap());
+/// assert_eq!(t.layout.to_string(), "(1,16,1,64):(1024,64,64,1)");
+/// ```
 pub struct TensorMut<'a, T> {
     /// The buffer.
     pub data: &'a mut CudaSlice<T>,
@@ -38,6 +74,13 @@ pub struct TensorMut<'a, T> {
 
 impl<'a, T> TensorMut<'a, T> {
     /// The tensor `layout` in `data`.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bshd, TensorMut};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let mut o = stream.alloc_zeros::<half::bf16>(16 * 64).unwrap();
+    /// assert_eq!(TensorMut::new(&mut o, bshd(1, 16, 1, 64).unwrap()).data.len(), 1024);
+    /// ```
     pub fn new(data: &'a mut CudaSlice<T>, layout: Layout) -> Self {
         TensorMut { data, layout }
     }
@@ -45,6 +88,13 @@ impl<'a, T> TensorMut<'a, T> {
 
 /// Options of a call: scale (default `1/sqrt(D)`), causal mask, packed variable-length batches
 /// (cumulative offsets on the host: `B + 1` values from 0, checked, copied to the device per call).
+///
+/// ```
+/// use cute_gpu::attention::Options;
+/// let (cq, ck) = ([0, 3, 10], [0, 5, 12]); // two packed sequences
+/// let o = Options { causal: true, varlen: Some((&cq, &ck)), ..Options::default() };
+/// assert!(o.scale.is_none() && o.causal && o.varlen.unwrap().0.len() == 3);
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options<'a> {
     /// Softmax scale.
@@ -56,6 +106,13 @@ pub struct Options<'a> {
 }
 
 /// An attention handle on a stream: the runtime and one loaded kernel per variant.
+///
+/// ```no_run
+/// use cute_gpu::attention::{bshd, Attention, Tiles};
+/// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+/// let attn = Attention::new(&stream).unwrap().with_sm90(false); // mma.sync kernel everywhere
+/// assert!(attn.runtime().arch().starts_with("sm_"));
+/// ```
 pub struct Attention {
     rt: Runtime,
     kernels: Mutex<HashMap<AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
@@ -67,6 +124,12 @@ pub struct Attention {
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
+///
+/// ```
+/// use cute_gpu::attention::Tiles;
+/// let t = Tiles { block_m: 128, block_n: 32, q_in_registers: true };
+/// assert_eq!(t, Tiles { block_n: 32, ..t });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tiles {
     /// Query rows per CTA (64 or 128).
@@ -79,6 +142,13 @@ pub struct Tiles {
 
 impl Attention {
     /// A handle launching on `stream`.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bshd, Attention, Tiles};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let attn = Attention::new(&stream).unwrap();
+    /// assert!(!attn.runtime().arch().is_empty());
+    /// ```
     pub fn new(stream: &Arc<CudaStream>) -> Result<Attention> {
         Ok(Attention {
             rt: Runtime::with_stream(stream.clone())?,
@@ -93,6 +163,13 @@ impl Attention {
     /// The same handle with the Hopper kernel's schedule: intra-warp-group overlap of softmax and
     /// wgmma, and the ping-pong of the consumer warp groups (which needs the overlap); both by default.
     /// An impossible choice (ping-pong without overlap) is an error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bshd, Attention, Tiles};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_schedule(true, false).is_ok()); // overlap, no ping-pong
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_schedule(false, true).is_err()); // ping-pong needs overlap
+    /// ```
     pub fn with_sm90_schedule(mut self, overlap: bool, pingpong: bool) -> Result<Attention> {
         generate_attention_sm90(&Sm90AttentionConfig {
             overlap,
@@ -106,6 +183,13 @@ impl Attention {
     /// The same handle with the Hopper kernel ([`crate::kernels::attention_sm90`]) allowed (the default)
     /// or not: on an sm_90 device it runs every request it takes (not varlen, strides TMA can describe);
     /// the rest, and every request on other GPUs, runs the mma.sync kernel.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bshd, Attention, Tiles};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let attn = Attention::new(&stream).unwrap().with_sm90(false);
+    /// assert!(attn.runtime().arch().starts_with("sm_"));
+    /// ```
     pub fn with_sm90(mut self, allowed: bool) -> Attention {
         self.sm90 = allowed;
         self
@@ -121,6 +205,15 @@ impl Attention {
     }
 
     /// The kernel that runs `plan` on this handle: its name (for benchmarks and tests).
+    ///
+    /// ```no_run
+    /// use cute_gpu::{attention::{bshd, plan::{plan, Request}, Attention}, DType};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let l = bshd(1, 128, 4, 64).unwrap();
+    /// let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::F16, scale: None, causal: false, varlen: None };
+    /// let attn = Attention::new(&stream).unwrap().with_sm90(false);
+    /// assert_eq!(attn.kernel_name(&plan(&r).unwrap()).unwrap(), "cute_attention_f16_d64_128x64");
+    /// ```
     pub fn kernel_name(&self, plan: &Plan) -> Result<String> {
         Ok(match self.takes_sm90(plan) {
             Some(c) => self.kernel90(&c)?.0.name,
@@ -146,6 +239,13 @@ impl Attention {
     /// The same handle with `tiles` instead of the default ones for head dim `head_dim` (for tuning;
     /// the defaults are [`AttentionConfig::new`]'s). Tiles the generator cannot build (sizes, no
     /// conflict-free swizzle) are an error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bshd, Attention, Tiles};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let t = Tiles { block_m: 64, block_n: 64, q_in_registers: true };
+    /// assert!(Attention::new(&stream).unwrap().with_tiles(64, t).is_ok());
+    /// ```
     pub fn with_tiles(mut self, head_dim: i64, tiles: Tiles) -> Result<Attention> {
         for dtype in [crate::DType::F16, crate::DType::BF16] {
             let mut cfg = AttentionConfig::new(dtype, head_dim, false, false);
@@ -161,6 +261,13 @@ impl Attention {
     }
 
     /// The runtime (architecture, compile cache, timing).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bshd, Attention, Tiles};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let attn = Attention::new(&stream).unwrap();
+    /// println!("attention runs on {}", attn.runtime().arch());
+    /// ```
     pub fn runtime(&self) -> &Runtime {
         &self.rt
     }
@@ -186,6 +293,20 @@ impl Attention {
     /// Bad input (head dims that differ, K/V heads not dividing Q heads, buffers shorter than their
     /// layouts' span, unsupported head dims, misaligned strides or pointers, O overlapping an input,
     /// bad offsets) is an error before any launch.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::{bshd, Attention, Options, Tensor, TensorMut};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let l = bshd(1, 64, 1, 64).unwrap(); // 4096 elements
+    /// let (q, mut o) = (stream.alloc_zeros::<half::f16>(4096).unwrap(), stream.alloc_zeros::<half::f16>(4096).unwrap());
+    /// let v = stream.clone_htod(&vec![half::f16::ONE; 4096]).unwrap();
+    /// let mut lse = stream.alloc_zeros::<f32>(64).unwrap();
+    /// let attn = Attention::new(&stream).unwrap();
+    /// let (tq, tv) = (Tensor::new(&q, l.clone()), Tensor::new(&v, l.clone()));
+    /// attn.run(&tq, &tq, &tv, &mut TensorMut::new(&mut o, l.clone()), Some(&mut lse), &Options::default()).unwrap();
+    /// assert_eq!(stream.clone_dtoh(&o).unwrap()[0], half::f16::ONE); // uniform weights average V's ones
+    /// assert!((stream.clone_dtoh(&lse).unwrap()[0] - 64f32.ln()).abs() < 1e-3); // ln(64 keys of weight 1)
+    /// ```
     pub fn run<T: Element>(
         &self,
         q: &Tensor<T>,

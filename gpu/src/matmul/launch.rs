@@ -1,6 +1,18 @@
 //! The GEMM call on cudarc buffers: checks (lengths, overlap, alignment) before any launch, the plan
 //! cache, and the launches (one per batch) on the caller's stream, with cudarc's event tracking kept
 //! around each launch.
+//!
+//! ```no_run
+//! use cute_gpu::matmul::{Gemm, Matrix, MatrixMut};
+//! let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+//! let a = stream.clone_htod(&vec![half::bf16::from_f32(1.0); 64 * 32]).unwrap();
+//! let mut d = stream.alloc_zeros::<f32>(64 * 64).unwrap();
+//! let a = Matrix::new(&a, "(64,32):(32,_1)".parse().unwrap()); // A row-major; its transpose as B:
+//! let at = Matrix::new(a.data, "(32,64):(_1,32)".parse().unwrap());
+//! let gemm = Gemm::new(&stream).unwrap();
+//! gemm.run(&a, &at, None::<&Matrix<f32>>, &mut MatrixMut::new(&mut d, "(64,64):(64,_1)".parse().unwrap()), 1.0, 0.0).unwrap();
+//! assert_eq!(stream.clone_dtoh(&d).unwrap()[0], 32.0); // A·Aᵀ of ones: K = 32
+//! ```
 
 mod fp8;
 
@@ -86,6 +98,14 @@ impl<'a, T> Matrix<'a, T> {
     /// The matrix `layout` in `data` from element `offset` (a view that does not start at the buffer's
     /// start, as a framework's tensor with a start offset). The layout's span is checked against the
     /// elements from `offset` on; the offset's byte address decides the alignment like any pointer's.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::Matrix;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let buf = stream.alloc_zeros::<half::f16>(2 * 128 * 64).unwrap();
+    /// let second = Matrix::at(&buf, "(128,64):(64,_1)".parse().unwrap(), 128 * 64); // the second of two matrices
+    /// assert_eq!(second.offset, 8192);
+    /// ```
     pub fn at(data: &'a CudaSlice<T>, layout: Layout, offset: usize) -> Self {
         Matrix {
             data,

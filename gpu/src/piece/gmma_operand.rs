@@ -53,6 +53,13 @@ pub struct GmmaOperand {
 
 /// `rows` = BM (A) or BN (B); `bk` = one 128-byte swizzle row of `bits`-bit values (64 of 16 bits, 128 of
 /// 8 bits). MN-major operands are 16-bit only (FP8 wgmma reads K-major shared memory).
+///
+/// ```
+/// use cute_gpu::{piece::gmma_operand::gmma_operand, Major};
+/// let b = gmma_operand(Major::K, 256, 64, 16, "B").unwrap(); // a 256-row K-major B stage of halves
+/// assert_eq!((b.sbo, b.tma_box, b.tnsp), (1024, [64, 256], 0));
+/// assert!(gmma_operand(Major::K, 128, 32, 16, "A").is_err()); // bk must fill one 128-byte row
+/// ```
 pub fn gmma_operand(
     major: Major,
     rows: i64,

@@ -1,5 +1,17 @@
 //! The FP8 GEMM call ([`Gemm::run_fp8`]): the request's checks and plan ([`crate::matmul::fp8`]), the
 //! buffers' spans and the scales' lengths checked before the launch, plans cached per request.
+//!
+//! ```no_run
+//! use cute_gpu::{fp8::E4M3, matmul::{Activation, Epilogue, Fp8Scales, Gemm, Matrix, MatrixMut}};
+//! let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+//! let a = stream.clone_htod(&vec![E4M3::from_f32(1.0); 128 * 128]).unwrap();
+//! let (s, mut d) = (stream.clone_htod(&[1.0f32]).unwrap(), stream.alloc_zeros::<f32>(128 * 128).unwrap());
+//! let ep = Epilogue::<f32> { alpha: 1.0, beta: 0.0, bias: None, activation: Activation::None };
+//! let (ar, bc) = (Matrix::new(&a, "(128,128):(128,1)".parse().unwrap()), Matrix::new(&a, "(128,128):(1,128)".parse().unwrap()));
+//! let mut dm = MatrixMut::new(&mut d, "(128,128):(128,1)".parse().unwrap());
+//! Gemm::new(&stream).unwrap().run_fp8(&ar, &bc, None, &mut dm, &Fp8Scales::PerTensor { a: &s, b: &s }, &ep).unwrap();
+//! assert_eq!(stream.clone_dtoh(&d).unwrap()[0], 128.0);
+//! ```
 
 use super::{Element, Epilogue, Gemm, Matrix, MatrixMut};
 use crate::dtype::DType;
