@@ -25,7 +25,7 @@ mod common;
 #[cfg(feature = "cuda")]
 mod attention_run {
     use super::common;
-    use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
+    use cudarc::driver::{CudaSlice, CudaStream};
     use cute_gpu::DType;
     use cute_gpu::attention::plan::dims;
     use cute_gpu::attention::reference::{RefProblem, reference_attention};
@@ -36,18 +36,7 @@ mod attention_run {
     use std::sync::Arc;
 
     fn stream(test: &str) -> Option<Arc<CudaStream>> {
-        let ctx = cute_gpu::runtime::driver_available()
-            .then(|| CudaContext::new(0).ok())
-            .flatten();
-        match ctx {
-            Some(c) => Some(c.default_stream()),
-            None => {
-                let require = std::env::var("CUTE_REQUIRE_GPU").is_ok_and(|v| v == "1");
-                assert!(!require, "CUTE_REQUIRE_GPU=1 but no GPU for {test}");
-                common::loud(&format!("***** SKIP {test}: no GPU here *****"));
-                None
-            }
-        }
+        common::gpu_stream(test)
     }
 
     /// f16 and bf16 as their 16-bit payloads.

@@ -19,7 +19,7 @@ mod common;
 #[cfg(feature = "cuda")]
 mod matmul_run {
     use super::common;
-    use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
+    use cudarc::driver::{CudaSlice, CudaStream};
     use cute_gpu::emit::flat_modes;
     use cute_gpu::host::Rng;
     use cute_gpu::matmul::{Activation, Bias, BiasKind, Epilogue, Gemm, Matrix, MatrixMut};
@@ -28,18 +28,7 @@ mod matmul_run {
     use std::sync::Arc;
 
     fn stream(test: &str) -> Option<Arc<CudaStream>> {
-        let ctx = cute_gpu::runtime::driver_available()
-            .then(|| CudaContext::new(0).ok())
-            .flatten();
-        match ctx {
-            Some(c) => Some(c.default_stream()),
-            None => {
-                let require = std::env::var("CUTE_REQUIRE_GPU").is_ok_and(|v| v == "1");
-                assert!(!require, "CUTE_REQUIRE_GPU=1 but no GPU for {test}");
-                common::loud(&format!("***** SKIP {test}: no GPU here *****"));
-                None
-            }
-        }
+        common::gpu_stream(test)
     }
 
     /// Element offset of (i, j, batch) in a rank-2 or rank-3 layout.

@@ -13,19 +13,10 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
+from torch_timing import time_ms
+
 TOKENS, HIDDEN = 16384, 2048
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
-
-
-def time_ms(fn, iters):
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    fn()
-    start.record()
-    for _ in range(iters):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / iters
 
 
 def main():
@@ -51,7 +42,7 @@ def main():
                     with sdpa_kernel(backend):
                         F.scaled_dot_product_attention(q, k, v, is_causal=causal)
                 try:
-                    times[(sh, name)].append(time_ms(call, iters))
+                    times[(sh, name)].append(time_ms(call, iters, warmup=1))
                 except RuntimeError as e:  # a backend that does not take the shape
                     times[(sh, name)].append(float("nan"))
                     print(f"# {name} {sh}: {str(e).splitlines()[0]}", file=sys.stderr)

@@ -37,7 +37,7 @@ use crate::kernel::{Arg, Buffer, Kernel};
 use crate::piece::fragment::{AddressPlan, accumulators_as_a};
 use crate::piece::online_softmax::{OnlineSoftmax, mma_index};
 use crate::piece::row_tile_copy::RowTileCopy;
-use crate::piece::score_mask::ScoreMask;
+use crate::piece::score_mask::{ScoreMask, key_limit};
 use crate::piece::smem_tile::{OperandTile, TileShape, make_tile};
 use cute_layout_core::atom::MmaTraits;
 
@@ -501,13 +501,7 @@ fn main_loop(
     } else {
         format!("n0 + {bn} > sk")
     };
-    let limit = |row: &str| {
-        if cfg.causal {
-            format!("min(sk, {row} + 1 + sk - sq)")
-        } else {
-            "sk".to_string()
-        }
-    };
+    let limit = |row: &str| key_limit(cfg.causal, row);
     let mask = ScoreMask {
         fragment: f,
         atoms: (mi_n, bn / 8),

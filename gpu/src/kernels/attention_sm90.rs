@@ -38,7 +38,7 @@ use crate::kernel::{Arg, Buffer, Kernel, TensorMapArg};
 use crate::kernels::attention_sm80::AttentionArgs;
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
 use crate::piece::online_softmax::{OnlineSoftmax, gmma_index};
-use crate::piece::score_mask::ScoreMask;
+use crate::piece::score_mask::{ScoreMask, key_limit};
 use cute_layout_core::atom::gmma::gmma_c_layout;
 
 /// Query rows per consumer warp group (the wgmma M).
@@ -459,13 +459,7 @@ fn mask(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     } else {
         format!("n0 + {bn} > sk")
     };
-    let limit = |row: &str| {
-        if cfg.causal {
-            format!("min(sk, {row} + 1 + sk - sq)")
-        } else {
-            "sk".to_string()
-        }
-    };
+    let limit = |row: &str| key_limit(cfg.causal, row);
     let mask = ScoreMask {
         fragment: f,
         atoms: (1, bn / 8),

@@ -16,6 +16,22 @@ use crate::atom::Fragment;
 use crate::error::Result;
 use crate::piece::online_softmax::AccIndex;
 
+/// The C expression of the keys a query row may see (scores at or past it are masked): `sk`, or with the
+/// causal mask aligned bottom-right (FlashAttention 2's convention) `min(sk, row + 1 + sk - sq)`.
+///
+/// ```
+/// use cute_gpu::piece::score_mask::key_limit;
+/// assert_eq!(key_limit(false, "r"), "sk");
+/// assert_eq!(key_limit(true, "m0 + r"), "min(sk, m0 + r + 1 + sk - sq)");
+/// ```
+pub fn key_limit(causal: bool, row: &str) -> String {
+    if causal {
+        format!("min(sk, {row} + 1 + sk - sq)")
+    } else {
+        "sk".to_string()
+    }
+}
+
 /// The mask of a thread's `(atoms_m, atoms_n)` accumulator atoms of extent `atom` (rows, columns).
 ///
 /// ```

@@ -189,3 +189,18 @@ fn gemm_kernels() -> Vec<(String, Kernel)> {
     }
     out
 }
+
+/// The default stream of GPU 0, or `None` after a loud SKIP of `test` when there is no GPU (a panic with
+/// `CUTE_REQUIRE_GPU=1`).
+#[cfg(feature = "cuda")]
+pub fn gpu_stream(test: &str) -> Option<std::sync::Arc<cudarc::driver::CudaStream>> {
+    let ctx = cute_gpu::runtime::driver_available()
+        .then(|| cudarc::driver::CudaContext::new(0).ok())
+        .flatten();
+    if ctx.is_none() {
+        let require = std::env::var("CUTE_REQUIRE_GPU").is_ok_and(|v| v == "1");
+        assert!(!require, "CUTE_REQUIRE_GPU=1 but no GPU for {test}");
+        loud(&format!("***** SKIP {test}: no GPU here *****"));
+    }
+    ctx.map(|c| c.default_stream())
+}
