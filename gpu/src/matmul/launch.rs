@@ -201,6 +201,17 @@ pub struct Epilogue<'a, O> {
     pub activation: Activation,
 }
 
+impl<O> Epilogue<'_, O> {
+    /// The fused op of this epilogue (bias kind and activation; `scale` is decided by the plan).
+    fn op(&self) -> EpilogueOp {
+        EpilogueOp {
+            bias: self.bias.as_ref().map_or(BiasKind::None, |b| b.per),
+            activation: self.activation,
+            scale: false,
+        }
+    }
+}
+
 /// A GEMM handle on a stream: the runtime (compile cache) and the plans of the requests seen so far.
 ///
 /// ```no_run
@@ -342,6 +353,15 @@ impl Gemm {
     pub fn mma_sync_only(mut self) -> Gemm {
         self.mma_sync_only = true;
         self
+    }
+
+    /// The architecture kernels are planned for: the device's, or `sm_80` with [`Gemm::mma_sync_only`].
+    fn target_arch(&self) -> &str {
+        if self.mma_sync_only {
+            "sm_80"
+        } else {
+            self.rt.arch()
+        }
     }
 
     /// The runtime (architecture, SM count, compile cache).
@@ -595,11 +615,7 @@ impl Gemm {
         let (pd, _gd) = d.data.device_ptr_mut(&stream);
         let pc = c_start.map_or(pd, |(p, _)| p);
         let (alpha, beta) = (e.alpha, e.beta);
-        let op = EpilogueOp {
-            bias: e.bias.as_ref().map_or(BiasKind::None, |b| b.per),
-            activation: e.activation,
-            scale: false,
-        };
+        let op = e.op();
         let request = Request {
             a: &a.layout,
             b: &b.layout,
@@ -609,11 +625,7 @@ impl Gemm {
             output: O::DTYPE,
             alpha,
             beta,
-            arch: if self.mma_sync_only {
-                "sm_80"
-            } else {
-                self.rt.arch()
-            },
+            arch: self.target_arch(),
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
             sm_count: self.rt.sm_count(),
             op,

@@ -20,7 +20,7 @@ use crate::fp8::{E4M3, E5M2};
 use crate::kernel::Kernel;
 use crate::matmul::fp8::{Fp8Request, plan_fp8};
 use crate::matmul::plan::{Span, check_spans};
-use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
+use crate::piece::epilogue_op::EpilogueOp;
 use crate::piece::fp8_scaling::Scaling;
 use crate::runtime::{LoadedKernel, RawBuffer};
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr};
@@ -172,18 +172,10 @@ impl Gemm {
             scaling,
             alpha: e.alpha,
             beta: e.beta,
-            arch: if self.mma_sync_only {
-                "sm_80"
-            } else {
-                self.rt.arch()
-            },
+            arch: self.target_arch(),
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
             sm_count: self.rt.sm_count(),
-            op: EpilogueOp {
-                bias: e.bias.as_ref().map_or(BiasKind::None, |b| b.per),
-                activation: e.activation,
-                scale: false,
-            },
+            op: e.op(),
         };
         let Some(entry) = self.fp8_entry(&request)? else {
             return Ok(());
