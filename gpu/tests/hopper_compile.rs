@@ -8,8 +8,10 @@ use cute_gpu::Kernel;
 use cute_gpu::Major;
 use cute_gpu::configs::sm90_persistent_tma_store;
 use cute_gpu::kernels::gemm_sm90::{
-    Fused, HopperConfig, HopperProblem, generate_hopper_fp8_gemm, generate_hopper_gemm,
+    Fused, HopperBatch, HopperConfig, HopperProblem, generate_hopper_fp8_gemm,
+    generate_hopper_gemm, generate_hopper_gemm_with,
 };
+use cute_gpu::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
 use cute_gpu::piece::fp8_scaling::Scaling;
 
 mod common;
@@ -66,6 +68,58 @@ fn hopper_gemm_compiles_without_spills() {
     for ((cfg, tin, tout), problem) in runs {
         let k = generate_hopper_gemm(&problem, tin, tout, &cfg).unwrap();
         compile_clean(&k, &problem, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The strided-batched variants the planner picks (direct epilogue; an operand shared or not; the fused
+/// beta * C and bias read at the tile's batch).
+#[test]
+fn batched_hopper_gemm_compiles_without_spills() {
+    if !common::nvrtc_or_skip("batched_hopper_gemm_compiles_without_spills") {
+        return;
+    }
+    let mut failures = Vec::new();
+    let batch = HopperBatch {
+        count: 32,
+        a: 1 << 20,
+        b: 1 << 20,
+        d: 1 << 20,
+        c: 1 << 20,
+    };
+    let problem = HopperProblem {
+        batch: Some(batch),
+        ..HopperProblem::padded(1024, 1024, 1024)
+    };
+    let direct = HopperConfig {
+        tma_store: false,
+        ..HopperConfig::large()
+    };
+    let shared_b = HopperProblem {
+        batch: Some(HopperBatch { b: 0, ..batch }),
+        ..problem.with_majors(Major::MN, Major::MN)
+    };
+    let fused = Fused {
+        op: EpilogueOp {
+            scale: true,
+            bias: BiasKind::PerColumn,
+            activation: Activation::Gelu,
+        },
+        alpha: 1.0,
+        beta: 0.5,
+    };
+    for (cfg, p, f) in [
+        (direct, problem, Fused::default()),
+        (HopperConfig::default(), shared_b, Fused::default()),
+        (HopperConfig::pingpong(), problem, fused),
+        (sm90_persistent_tma_store(), problem, fused),
+    ] {
+        let cfg = HopperConfig {
+            tma_store: false,
+            ..cfg
+        };
+        let k = generate_hopper_gemm_with(&p, DType::BF16, DType::BF16, &cfg, &f).unwrap();
+        compile_clean(&k, &p, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -94,8 +94,8 @@ mod matmul_run {
     }
 
     /// Runs `c` on the GPU (D starts as small integers too, for the in-place beta) and compares with the
-    /// reference computed here; returns the path taken.
-    fn check(gemm: &Gemm, s: &Arc<CudaStream>, c: &Case) -> &'static str {
+    /// reference computed here; returns the path taken and the launches per call.
+    fn check(gemm: &Gemm, s: &Arc<CudaStream>, c: &Case) -> (&'static str, i64) {
         let mut rng = Rng(7);
         let mut ints = |n: usize| {
             (0..n)
@@ -190,7 +190,7 @@ mod matmul_run {
                 scale: false,
             },
         });
-        plan.unwrap().map_or("none", |p| p.path)
+        plan.unwrap().map_or(("none", 0), |p| (p.path, p.launches))
     }
 
     #[test]
@@ -285,7 +285,51 @@ mod matmul_run {
             (k0, "simt"),
         ];
         for (c, path) in &cases {
-            assert_eq!(check(&gemm, &s, c), *path, "{} {} {}", c.a, c.b, c.d);
+            assert_eq!(check(&gemm, &s, c).0, *path, "{} {} {}", c.a, c.b, c.d);
+        }
+    }
+
+    /// Strided batches: on sm_90 one launch runs every batch (3-D tensor maps, the tiles of all batches in
+    /// one schedule); shared operands (batch stride 0), odd sizes, beta * C with its own batch, bias, a
+    /// column-major D (the transposed problem).
+    #[test]
+    fn strided_batches_in_one_launch() {
+        let Some(s) = stream("strided_batches_in_one_launch") else {
+            return;
+        };
+        let gemm = Gemm::new(&s).unwrap();
+        let hopper = gemm.runtime().arch().starts_with("sm_90");
+        let mut fused = case(
+            "(100,64,4):(64,1,6400)",
+            "(64,72,4):(1,64,0)",
+            "(100,72,4):(72,1,7200)",
+        );
+        fused.c = Some(common::l("(100,72,4):(72,1,7208)"));
+        (fused.alpha, fused.beta) = (0.5, 2.0);
+        (fused.bias, fused.act) = (BiasKind::PerColumn, Activation::Gelu);
+        let cases = [
+            case(
+                "(64,32,3):(32,1,2048)",
+                "(32,128,3):(1,32,4096)",
+                "(64,128,3):(128,1,8192)",
+            ),
+            fused,
+            case(
+                "(96,48,3):(48,1,4608)",
+                "(48,80,3):(80,1,3840)",
+                "(96,80,3):(1,96,7680)",
+            ),
+            case(
+                "(64,32,2):(32,1,0)",
+                "(32,136,2):(1,32,4352)",
+                "(64,136,2):(136,1,8704)",
+            ),
+        ];
+        for c in &cases {
+            let (path, launches) = check(&gemm, &s, c);
+            if hopper {
+                assert_eq!((path, launches), ("sm90", 1), "{} {} {}", c.a, c.b, c.d);
+            }
         }
     }
 

@@ -31,6 +31,21 @@ __device__ __forceinline__ void tma_store_2d(const TmaDesc* map, u32 src, int c0
 }
 "#;
 
+/// `tma_load_3d(dst, map, bar, c0, c1, c2)`: a 3-D tile load (box extent 1 in the outer dimension: one
+/// batch of a strided-batched operand) completing on an mbarrier; needs `TMA_2D`'s `TmaDesc`.
+///
+/// ```
+/// use cute_gpu::arch::tma::TMA_3D;
+/// assert!(TMA_3D.contains("cp.async.bulk.tensor.3d.shared::cluster.global"));
+/// assert!(!TMA_3D.contains("struct")); // TmaDesc comes from TMA_2D
+/// ```
+pub const TMA_3D: &str = r#"// TMA 3-D tile load into smem, completing (complete_tx) on the mbarrier.
+__device__ __forceinline__ void tma_load_3d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1, int c2) {
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
+               :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2) : "memory");
+}
+"#;
+
 /// `tma_load_4d(dst, map, bar, c0, c1, c2, c3)`: a 4-D tile load (box extent 1 in the outer two
 /// dimensions) completing on an mbarrier; needs `TMA_2D`'s `TmaDesc`. Out-of-bounds elements load as zero.
 ///

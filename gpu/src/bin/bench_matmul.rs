@@ -4,7 +4,8 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host]` (quick: three shapes, two rounds; host: only the host cost).
+//! `bench_matmul [--quick] [--host]` (quick: three shapes and the batched one, two rounds; host: only the
+//! host cost).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -46,6 +47,9 @@ mod bench {
         (4095, 4097, 1023),
     ];
 
+    /// The strided-batched shape: `(batches, (M, N, K))`.
+    const BATCHED: (usize, (usize, usize, usize)) = (32, (1024, 1024, 1024));
+
     /// 16-bit element types built from raw bits.
     trait Half: Element + Copy {
         fn from_bits(b: u16) -> Self;
@@ -84,6 +88,7 @@ mod bench {
     fn buffers<T: Half>(
         rt: &Runtime,
         (m, n, k): (usize, usize, usize),
+        batches: usize,
         rng: &mut Rng,
     ) -> Result<Buffers<T>> {
         let up = |x: usize| x.div_ceil(8) * 8;
@@ -98,10 +103,10 @@ mod bench {
                 .map_err(cute_gpu::error::driver("htod"))
         };
         Ok(Buffers {
-            a: upload(m * up(k))?,
-            b: upload(n * up(k))?,
-            d: upload(m * up(n))?,
-            d_lt: upload(m * up(n))?,
+            a: upload(batches * m * up(k))?,
+            b: upload(batches * n * up(k))?,
+            d: upload(batches * m * up(n))?,
+            d_lt: upload(batches * m * up(n))?,
         })
     }
 
@@ -136,18 +141,25 @@ mod bench {
         lt: &mut LtGemm,
         cublas: &Cublas,
         buf: &mut Buffers<T>,
-        (m, n, k): (usize, usize, usize),
+        ((m, n, k), batches): ((usize, usize, usize), usize),
         iters: usize,
         t: &mut Times,
     ) -> Result<()> {
         let up = |x: usize| x.div_ceil(8) * 8;
-        let flops = 2.0 * (m * n * k) as f64;
+        let flops = 2.0 * (batches * m * n * k) as f64;
         let tf = |ms: f64| flops / ms / 1e9;
-        let l = |s: String| -> Result<cute_layout_core::Layout> { Ok(s.parse()?) };
+        // rank 3 (a batch mode, batches packed one after the other) when batched
+        let l = |shape: String, stride: String, size: usize| -> Result<cute_layout_core::Layout> {
+            Ok(match batches {
+                1 => format!("({shape}):({stride})"),
+                _ => format!("({shape},{batches}):({stride},{size})"),
+            }
+            .parse()?)
+        };
         let (la, lb, ld) = (
-            l(format!("({m},{k}):({},1)", up(k)))?,
-            l(format!("({k},{n}):(1,{})", up(k)))?,
-            l(format!("({m},{n}):({},1)", up(n)))?,
+            l(format!("{m},{k}"), format!("{},1", up(k)), m * up(k))?,
+            l(format!("{k},{n}"), format!("1,{}", up(k)), n * up(k))?,
+            l(format!("{m},{n}"), format!("{},1", up(n)), m * up(n))?,
         );
         for (gemm, out) in [(gemms.0, &mut t.ours), (gemms.1, &mut t.mma_sync)] {
             let ms = rt.time_ms(2, iters, || ours(gemm, buf, [&la, &lb, &ld]))?;
@@ -174,6 +186,10 @@ mod bench {
             d: (pd, up(n) as i64),
         };
         let handle = cublas.handle();
+        if batches > 1 {
+            t.gemm_ex.push(f64::NAN); // cublasGemmEx has no batch
+            return Ok(());
+        }
         // SAFETY: the buffers hold the operands and outlive the timed calls (time_ms synchronizes).
         t.gemm_ex
             .push(tf(rt.time_ms(2, iters, || unsafe { ex.run(handle) })?));
@@ -199,13 +215,13 @@ mod bench {
     fn shape<T: Half>(
         rt: &Runtime,
         cublas: &Cublas,
-        dims: (usize, usize, usize),
+        (batches, dims): (usize, (usize, usize, usize)),
         rounds: usize,
     ) -> Result<()> {
         let (m, n, k) = dims;
         let up = |x: usize| (x.div_ceil(8) * 8) as i64;
         let mut rng = Rng(m as u64 * 31 + n as u64 * 7 + k as u64);
-        let mut buf = buffers::<T>(rt, dims, &mut rng)?;
+        let mut buf = buffers::<T>(rt, dims, batches, &mut rng)?;
         let ours = Gemm::new(rt.stream())?;
         let mma_sync = Gemm::new(rt.stream())?.mma_sync_only();
         let mut lt = LtGemm::new(
@@ -216,7 +232,12 @@ mod bench {
             None,
             8,
         )?;
-        let iters = (2e12 / (2.0 * (m * n * k) as f64)).clamp(3.0, 50.0) as usize;
+        if batches > 1 {
+            let (m, n, k) = (m as i64, n as i64, k as i64);
+            let strides = (m * up(k as usize), n * up(k as usize), m * up(n as usize));
+            lt = lt.strided_batch(batches as i32, strides, 8)?;
+        }
+        let iters = (2e12 / (2.0 * (batches * m * n * k) as f64)).clamp(3.0, 50.0) as usize;
         let mut t = Times {
             ours: vec![],
             mma_sync: vec![],
@@ -231,7 +252,7 @@ mod bench {
                 &mut lt,
                 cublas,
                 &mut buf,
-                dims,
+                (dims, batches),
                 iters,
                 &mut t,
             )?;
@@ -244,8 +265,13 @@ mod bench {
             median(t.lt_best),
             median(t.gemm_ex),
         );
+        let batch = if batches > 1 {
+            format!("{batches}x")
+        } else {
+            String::new()
+        };
         println!(
-            "| {} {m}x{n}x{k} | {o:.0} | {s:.0} | {l1:.0} | {l8:.0} ({} algos) | {ex:.0} | {:.2} | {:.2} | {:.2} | {diff:.1e} |",
+            "| {} {batch}{m}x{n}x{k} | {o:.0} | {s:.0} | {l1:.0} | {l8:.0} ({} algos) | {ex:.0} | {:.2} | {:.2} | {:.2} | {diff:.1e} |",
             T::DTYPE.name(),
             lt.algos.len(),
             o / l8,
@@ -259,7 +285,7 @@ mod bench {
     fn host_cost(rt: &Runtime) -> Result<()> {
         let gemm = Gemm::new(rt.stream())?;
         let mut rng = Rng(5);
-        let mut buf = buffers::<bf16>(rt, (64, 64, 64), &mut rng)?;
+        let mut buf = buffers::<bf16>(rt, (64, 64, 64), 1, &mut rng)?;
         let l = |s: &str| -> Result<cute_layout_core::Layout> { Ok(s.parse()?) };
         let (la, lb, ld) = (
             l("(64,64):(64,1)")?,
@@ -305,6 +331,9 @@ mod bench {
     pub fn run() -> Result<()> {
         let quick = std::env::args().any(|a| a == "--quick");
         let rt = Runtime::new(0)?;
+        if std::env::args().any(|a| a == "--host") {
+            return host_cost(&rt);
+        }
         let cublas = Cublas::new(&rt)?;
         println!(
             "device: {} ({}, {} SMs)",
@@ -322,10 +351,11 @@ mod bench {
         } else {
             (SHAPES, 3)
         };
-        for &dims in shapes {
+        let shapes: Vec<_> = shapes.iter().map(|&d| (1, d)).chain([BATCHED]).collect();
+        for &dims in &shapes {
             shape::<bf16>(&rt, &cublas, dims, rounds)?;
         }
-        for &dims in shapes {
+        for &dims in &shapes {
             shape::<f16>(&rt, &cublas, dims, rounds)?;
         }
         host_cost(&rt)

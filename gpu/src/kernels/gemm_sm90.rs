@@ -26,7 +26,7 @@
 //! ```
 
 use crate::arch::memory::SMEM_ADDR;
-use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, wgmma};
+use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, tma::TMA_3D, wgmma};
 use crate::dtype::{DType, Major};
 use crate::emit::{Leaf, Params, offset_at, pattern, tile_origin_expr};
 use crate::error::{Result, to_u32};
@@ -230,6 +230,32 @@ pub struct HopperProblem {
     pub a_major: Major,
     /// Which mode of B is contiguous: K (column-major) or N (row-major).
     pub b_major: Major,
+    /// A strided batch of problems computed by one launch, or `None` for one problem.
+    pub batch: Option<HopperBatch>,
+}
+
+/// `count` problems of one shape computed by one launch (the tiles of every batch in one schedule):
+/// batch `l` of an operand starts `l * stride` elements after batch 0. A and B strides of 0 share the
+/// operand between batches; otherwise they must be 16-byte multiples (a third tensor-map dimension).
+///
+/// ```
+/// use cute_gpu::kernels::gemm_sm90::{HopperBatch, HopperProblem};
+/// let b = HopperBatch { count: 32, a: 1024 * 1024, b: 0, d: 1024 * 1024, c: 1024 * 1024 };
+/// let p = HopperProblem { batch: Some(b), ..HopperProblem::padded(1024, 1024, 1024) };
+/// assert_eq!(p.batch.unwrap().count, 32);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HopperBatch {
+    /// Batches (at least 1).
+    pub count: i64,
+    /// Elements between batches of A (0: one A for every batch).
+    pub a: i64,
+    /// Elements between batches of B (0: one B for every batch).
+    pub b: i64,
+    /// Elements between batches of D.
+    pub d: i64,
+    /// Elements between batches of C (read by the fused `beta * C`).
+    pub c: i64,
 }
 
 impl HopperProblem {
@@ -252,6 +278,7 @@ impl HopperProblem {
             ldd: up(n),
             a_major: Major::K,
             b_major: Major::K,
+            batch: None,
         }
     }
     /// The same sizes with the given operand majors (leading dimensions recomputed, rounded up to 8).
@@ -441,11 +468,37 @@ fn check(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Re
             "lda, ldb must be multiples of {align} (16-byte TMA strides) covering the contiguous mode, ldd even: {p:?}"
         ));
     }
+    check_batch(p, inp, output, c)?;
     let osz = output.bytes();
     if c.tma_store && (c.pingpong || c.bn % (128 / osz) != 0 || (p.ldd * osz) % 16 != 0) {
         return unsupported(format!(
             "the TMA-store epilogue needs the cooperative schedule, bn a multiple of {} and 16-byte rows of D: {p:?}",
             128 / osz
+        ));
+    }
+    Ok(())
+}
+
+/// A batch: 16-bit inputs, batch strides of A and B that a tensor map can step (0 or 16-byte multiples),
+/// D's and C's even (the direct epilogue's paired stores), the direct epilogue.
+fn check_batch(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Result<()> {
+    let Some(b) = p.batch else { return Ok(()) };
+    let steppable = |s: i64| s == 0 || (s > 0 && (s * inp.bytes()) % 16 == 0);
+    let paired = |s: i64| s >= 0 && s % 2 == 0;
+    if b.count < 1
+        || inp.scaling.is_some()
+        || c.tma_store
+        || !steppable(b.a)
+        || !steppable(b.b)
+        || !paired(b.d)
+        || !paired(b.c)
+    {
+        return unsupported(format!(
+            "a batch needs count >= 1, 16-bit inputs, the direct epilogue, A and B strides of 0 or 16-byte \
+             multiples, D and C strides even: {b:?}, {} inputs, tma_store {}, D {}",
+            inp.name(),
+            c.tma_store,
+            output.name()
         ));
     }
     Ok(())
@@ -520,7 +573,19 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
             format!("_{}", p.majors_tag())
         },
         inp.scaling.map_or("", Scaling::tag)
-    )
+    ) + &batch_tag(p)
+}
+
+/// `_batch`, and which operands every batch shares (`_sa`, `_sb`: no batch mode, a 2-D tensor map).
+fn batch_tag(p: &HopperProblem) -> String {
+    match p.batch {
+        None => String::new(),
+        Some(b) => format!(
+            "_batch{}{}",
+            if b.a == 0 { "_sa" } else { "" },
+            if b.b == 0 { "_sb" } else { "" }
+        ),
+    }
 }
 
 fn header(
@@ -629,6 +694,14 @@ fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result
                 outer: Vec::new(),
             }
         };
+    // a batched operand: a third dimension of `count` batches `stride` elements apart
+    let batched = |m: TensorMapArg, stride: fn(&HopperBatch) -> i64| match p.batch {
+        Some(b) if stride(&b) != 0 => TensorMapArg {
+            outer: vec![(b.count as u64, stride(&b) as u64)],
+            ..m
+        },
+        _ => m,
+    };
     // (contiguous extent, lines): K-major (K, M or N), MN-major (M or N, K)
     let a_ext = if p.a_major == Major::K {
         [p.k, p.m]
@@ -640,23 +713,29 @@ fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result
     } else {
         [p.n, p.k]
     };
-    params.tensor_map(map(
-        "tmA",
-        "A",
-        inp.a,
-        a_ext,
-        p.lda,
-        plan.op_a.tma_box,
-        plan.swizzle.0,
+    params.tensor_map(batched(
+        map(
+            "tmA",
+            "A",
+            inp.a,
+            a_ext,
+            p.lda,
+            plan.op_a.tma_box,
+            plan.swizzle.0,
+        ),
+        |b| b.a,
     ));
-    params.tensor_map(map(
-        "tmB",
-        "B",
-        inp.b,
-        b_ext,
-        p.ldb,
-        plan.op_b.tma_box,
-        plan.swizzle.0,
+    params.tensor_map(batched(
+        map(
+            "tmB",
+            "B",
+            inp.b,
+            b_ext,
+            p.ldb,
+            plan.op_b.tma_box,
+            plan.swizzle.0,
+        ),
+        |b| b.b,
     ));
     if let Some(st) = &plan.staging {
         // D (M,N) row-major: N contiguous; the smem box is 128-byte swizzled like the staging layout
@@ -679,6 +758,11 @@ fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result
         params.extent(&Leaf::new(Int::d(v), name))?;
     }
     params.stride(&Leaf::new(Int::d(p.ldd), "ldd"));
+    if let Some(b) = p.batch {
+        params.extent(&Leaf::new(Int::d(b.count), "L"))?;
+        params.stride(&Leaf::new(Int::d(b.d), "batch_d"));
+        params.stride(&Leaf::new(Int::d(b.c), "batch_c"));
+    }
     Ok(params)
 }
 
@@ -699,10 +783,20 @@ fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> R
         name: name.into(),
         bytes,
     };
+    // batch `count - 1` starts `(count - 1) * stride` elements after batch 0
+    let last = |stride: fn(&HopperBatch) -> i64| {
+        p.batch.map_or(0, |b| ((b.count - 1) * stride(&b)) as usize)
+    };
     let mut v = vec![
-        buffer("A", span(p.lda, a_out, a_in) * inp.bytes() as usize),
-        buffer("B", span(p.ldb, b_out, b_in) * inp.bytes() as usize),
-        buffer("D", span(p.ldd, p.m, p.n) * osz),
+        buffer(
+            "A",
+            (span(p.lda, a_out, a_in) + last(|b| b.a)) * inp.bytes() as usize,
+        ),
+        buffer(
+            "B",
+            (span(p.ldb, b_out, b_in) + last(|b| b.b)) * inp.bytes() as usize,
+        ),
+        buffer("D", (span(p.ldd, p.m, p.n) + last(|b| b.d)) * osz),
     ];
     if let Some(scaling) = inp.scaling {
         let (sa, sb) = scaling.scale_lens(p.m, p.n, p.k)?;
@@ -710,7 +804,7 @@ fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> R
         v.push(buffer("scale_b", sb as usize * 4));
     }
     if op.scale {
-        v.push(buffer("C", span(p.ldd, p.m, p.n) * osz));
+        v.push(buffer("C", (span(p.ldd, p.m, p.n) + last(|b| b.c)) * osz));
     }
     match op.bias {
         BiasKind::None => {}
@@ -845,6 +939,7 @@ fn mainloop<'a>(
             coords(&plan.tiles_b, "tn", p.b_major)?,
         ],
         elem_bytes: inp.bytes(),
+        batch: p.batch.map(|b| [b.a != 0, b.b != 0]),
         promotion: (inp.scaling == Some(Scaling::Block)).then(|| Promotion {
             acc: &plan.acc,
             m_chunks: plan.m_chunks,
@@ -887,6 +982,30 @@ fn epilogue(
     }
 }
 
+/// The epilogue lambdas (kernel scope) and the epilogue; with a batch, the tile's D and C (shadows of
+/// the kernel parameters at the tile's batch) are declared first and the lambdas after them, in the tile
+/// loop, so that they read the tile's C.
+fn batch_scope(p: &HopperProblem, output: DType, fused: &Fused, epi: String) -> (String, String) {
+    let lambdas = fused.op.lambdas(output, ("M", "N"));
+    if p.batch.is_none() {
+        return (lambdas, epi);
+    }
+    let (c_all, c_tile) = if fused.op.scale {
+        (
+            "  const out_t* const C_all = C;\n",
+            "      const out_t* const C = C_all + (long long)tb * batch_c;\n",
+        )
+    } else {
+        ("", "")
+    };
+    (
+        format!("  out_t* const D_all = D;\n{c_all}"),
+        format!(
+            "      out_t* const D = D_all + (long long)tb * batch_d;   // this tile's batch\n{c_tile}{lambdas}{epi}"
+        ),
+    )
+}
+
 fn generate(
     p: &HopperProblem,
     inp: &Inputs,
@@ -903,6 +1022,7 @@ fn generate(
         .params(&mut params, output, fused.alpha, fused.beta);
     let mainloop = mainloop(p, inp, c, &plan)?;
     let (epi, drain) = epilogue(inp, output, c, &plan, fused);
+    let (lambdas, epi) = batch_scope(p, output, fused, epi);
     let doc = if c.pingpong {
         "ping-pong: consumer cw takes the CTA's tiles cw, cw+2, ... (all rows)".to_string()
     } else {
@@ -918,6 +1038,9 @@ fn generate(
     };
     let mut s = header(&name, p, inp, output, c, &plan);
     s += &device_fns(inp, output, c, &plan);
+    if p.batch.is_some() {
+        s += TMA_3D;
+    }
     if !fused.op.is_identity() {
         s += crate::arch::convert::CONVERT;
     }
@@ -927,11 +1050,12 @@ fn generate(
         params.signature()
     );
     s += &mainloop.setup(&maps);
-    s += &fused.op.lambdas(output, ("M", "N"));
+    s += &lambdas;
     s += &mainloop.producer();
     s += &mainloop.consumer(&doc, &epi, &drain);
     s += "}\n";
-    let tiles = ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn);
+    let tiles =
+        ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn) * p.batch.map_or(1, |b| b.count);
     Ok(Kernel {
         name,
         source: s,
@@ -978,6 +1102,54 @@ mod tests {
                 .contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16")
         );
         assert_eq!(k.buffer_names(), ["A", "B", "D"]);
+    }
+
+    #[test]
+    fn a_strided_batch_in_one_launch() {
+        let batch = HopperBatch {
+            count: 5,
+            a: 1024 * 1024,
+            b: 0,
+            d: 1024 * 1030,
+            c: 0,
+        };
+        let p = HopperProblem {
+            batch: Some(batch),
+            ..HopperProblem::padded(1000, 1024, 1024)
+        };
+        let k =
+            generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::default()).unwrap();
+        assert!(k.name.ends_with("_batch_sb"), "{}", k.name);
+        // every batch's tiles in one grid; A stepped by a third tensor-map dimension, B shared (2-D)
+        assert_eq!(k.grid.0, 8 * 8 * 5);
+        let m = maps(&k);
+        assert_eq!(
+            (m[0].outer.clone(), m[1].outer.len()),
+            (vec![(5, 1 << 20)], 0)
+        );
+        for want in [
+            "tma_load_3d(sa + 0u, &tmA, full_bar + 8 * s, kb * 64, tm * 128, tb)",
+            "tma_load_2d(sb + 0u, &tmB",
+            "const int tb = t / tiles_mn, t_mn = t % tiles_mn;",
+            "out_t* const D = D_all + (long long)tb * batch_d;",
+        ] {
+            assert!(k.source.contains(want), "{want}");
+        }
+        assert_eq!(k.buffers[0].bytes, (1000 * 1024 + 4 * (1 << 20)) * 2);
+        assert_eq!(
+            k.buffers[2].bytes,
+            (999 * 1024 + 1024 + 4 * 1024 * 1030) * 4
+        );
+        // batches need the direct epilogue and steppable strides
+        assert!(generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::large()).is_err());
+        let odd = HopperProblem {
+            batch: Some(HopperBatch { a: 1004, ..batch }),
+            ..p
+        };
+        let err = generate_hopper_gemm(&odd, DType::BF16, DType::F32, &HopperConfig::default())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a: 1004"), "{err}");
     }
 
     #[test]

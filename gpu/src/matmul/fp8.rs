@@ -134,6 +134,7 @@ fn problem(r: &Fp8Request) -> Result<HopperProblem> {
         ldd,
         a_major: crate::Major::K,
         b_major: crate::Major::K,
+        batch: None,
     })
 }
 

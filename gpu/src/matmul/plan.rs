@@ -20,7 +20,9 @@ use crate::error::{GpuError, Result};
 use crate::kernel::Kernel;
 use crate::kernels::gemm_simt::generate_gemm_simt;
 use crate::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm_with};
-use crate::kernels::gemm_sm90::{Fused, HopperConfig, HopperProblem, generate_hopper_gemm_with};
+use crate::kernels::gemm_sm90::{
+    Fused, HopperBatch, HopperConfig, HopperProblem, generate_hopper_gemm_with,
+};
 use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::fp8_scaling::Scaling;
 use cute_layout_core::{Int, IntTuple, Layout, cosize};
@@ -122,6 +124,9 @@ pub struct Plan {
     pub batches: i64,
     /// Element offsets between batches of A, B, C, D.
     pub batch_strides: [i64; 4],
+    /// Launches per call: 1 when the kernel runs every batch (the SM90 kernel's strided batch), else one
+    /// per batch.
+    pub launches: i64,
 }
 
 fn bad<T>(reason: String) -> Result<T> {
@@ -288,8 +293,9 @@ pub fn plan(r: &Request) -> Result<Option<Plan>> {
     let Some((batch, batches, batch_strides)) = normalize(r)? else {
         return Ok(None);
     };
-    let (kernel, path) = choose(r, &batch, batch_strides)?;
+    let (kernel, path) = choose(r, &batch, batches, batch_strides)?;
     Ok(Some(Plan {
+        launches: launches(&kernel, batches),
         kernel,
         path,
         batch,
@@ -317,13 +323,13 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
     let Some((batch, batches, batch_strides)) = normalize(r)? else {
         return Ok(Vec::new());
     };
-    let (first, path) = choose(r, &batch, batch_strides)?;
+    let (first, path) = choose(r, &batch, batches, batch_strides)?;
     let mut kernels = vec![(first, path)];
     if path != "simt" {
         let op = oriented(r.op, batch.swapped);
         if path == "sm90" {
             for config in sm90_candidates(true).into_iter().map(|c| c.0) {
-                if let Ok(k) = sm90_kernel_with(r, &batch, op, config) {
+                if let Ok(k) = sm90_kernel_with(r, &batch, op, config, (batches, batch_strides)) {
                     kernels.push((k, "sm90"));
                 }
             }
@@ -349,6 +355,7 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
     Ok(kernels
         .into_iter()
         .map(|(kernel, path)| Plan {
+            launches: launches(&kernel, batches),
             kernel,
             path,
             batch: batch.clone(),
@@ -454,12 +461,26 @@ fn oriented(op: EpilogueOp, swapped: bool) -> EpilogueOp {
     }
 }
 
-fn choose(r: &Request, p: &Batch, strides: [i64; 4]) -> Result<(Kernel, &'static str)> {
+/// 1 when `kernel` runs every batch itself (a strided-batched SM90 kernel), else `batches`.
+fn launches(kernel: &Kernel, batches: i64) -> i64 {
+    if kernel.name.contains("_batch") {
+        1
+    } else {
+        batches
+    }
+}
+
+fn choose(
+    r: &Request,
+    p: &Batch,
+    batches: i64,
+    strides: [i64; 4],
+) -> Result<(Kernel, &'static str)> {
     let k = flat_modes(&p.a)?[1].0.value;
     let op = oriented(r.op, p.swapped);
     if k > 0 && vectorizable(r, p, strides) {
         let hopper = if r.arch.starts_with("sm_90") {
-            sm90_kernel(r, p, op).ok()
+            sm90_kernel(r, p, op, (batches, strides)).ok()
         } else {
             None
         };
@@ -608,18 +629,42 @@ fn best_filling(
         .map(|(c, _)| *c)
 }
 
-fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Kernel> {
+/// `(batches, batch strides of A, B, C, D of the request)`.
+type Batches = (i64, [i64; 4]);
+
+/// The SM90 kernel by shape; a batch fills the SMs with every batch's tiles (as `batches` times the
+/// rows), its kernel has the direct epilogue.
+fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Result<Kernel> {
     let d = flat_modes(&p.d)?;
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
-    let config = sm90_config(m, n, ldd * r.output.bytes(), r.sm_count);
-    sm90_kernel_with(r, p, op, config)
+    let config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    sm90_kernel_with(r, p, op, config, batches)
 }
 
+/// The batch of the kernel's operands (A and B swapped with the problem), `None` for one batch.
+fn hopper_batch(p: &Batch, (count, s): Batches) -> Option<HopperBatch> {
+    let (a, b) = if p.swapped {
+        (s[1], s[0])
+    } else {
+        (s[0], s[1])
+    };
+    (count > 1).then_some(HopperBatch {
+        count,
+        a,
+        b,
+        c: s[2],
+        d: s[3],
+    })
+}
+
+/// The SM90 kernel with `config`: with every batch in one launch where the batch strides allow (else
+/// one launch per batch).
 fn sm90_kernel_with(
     r: &Request,
     p: &Batch,
     op: EpilogueOp,
     config: HopperConfig,
+    batches: Batches,
 ) -> Result<Kernel> {
     let (a, b) = (major_ld(&p.a, 1), major_ld(&p.b, 0));
     let (Some((a_major, lda)), Some((b_major, ldb))) = (a, b) else {
@@ -636,6 +681,7 @@ fn sm90_kernel_with(
         ldd,
         a_major,
         b_major,
+        batch: None,
     };
     let fused = Fused {
         op: EpilogueOp {
@@ -645,5 +691,18 @@ fn sm90_kernel_with(
         alpha: r.alpha,
         beta: r.beta,
     };
+    if let Some(batch) = hopper_batch(p, batches) {
+        let batched = HopperProblem {
+            batch: Some(batch),
+            ..problem
+        };
+        let direct = HopperConfig {
+            tma_store: false,
+            ..config
+        };
+        if let Ok(k) = generate_hopper_gemm_with(&batched, r.input, r.output, &direct, &fused) {
+            return Ok(k);
+        }
+    }
     generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)
 }

@@ -22,6 +22,28 @@ pub fn grouped_raster(indent: &str, tile: &str, group_m: i64, out: (&str, &str))
     )
 }
 
+/// [`grouped_raster`] over a strided batch: the linear tile index `tile` runs over `L` batches of
+/// `tiles_mn = tiles_m * tiles_n` tiles each; `batch` is the batch, the tile within it is rastered as one
+/// problem's. Needs `tiles_m`, `tiles_n` and `tiles_mn` in scope.
+///
+/// ```
+/// let s = cute_gpu::piece::schedule::batched_raster("", "t", 8, ("tm", "tn"), "tb");
+/// assert!(s.starts_with("const int tb = t / tiles_mn, t_mn = t % tiles_mn;"));
+/// assert!(s.contains("group = t_mn / per_group"));
+/// ```
+pub fn batched_raster(
+    indent: &str,
+    tile: &str,
+    group_m: i64,
+    out: (&str, &str),
+    batch: &str,
+) -> String {
+    format!(
+        "{indent}const int {batch} = {tile} / tiles_mn, {tile}_mn = {tile} % tiles_mn;\n{}",
+        grouped_raster(indent, &format!("{tile}_mn"), group_m, out)
+    )
+}
+
 /// The tile counts of an `(M,N)` output in `(bm, bn)` tiles: `tiles_m`, `tiles_n` from the extent
 /// expressions `m`, `n`.
 ///

@@ -9,14 +9,14 @@
 //! let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
 //! let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 3, consumers: 2, pingpong: false,
 //!     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None };
+//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None };
 //! assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 49152u);")); // (128 + 256) * 64 * 2 bytes
 //! ```
 
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::piece::fp8_scaling::Promotion;
 use crate::piece::gmma_operand::GmmaOperand;
-use crate::piece::schedule::{grouped_raster, persistent_loop};
+use crate::piece::schedule::{batched_raster, grouped_raster, persistent_loop};
 
 /// The pipeline of one CTA.
 ///
@@ -25,7 +25,7 @@ use crate::piece::schedule::{grouped_raster, persistent_loop};
 /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
 /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
 /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
 /// // 128x128x64 bf16 tiles, a 4-stage ring, two cooperative consumers of 64 rows each
 /// assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 32768u);")); // (128 + 128) * 64 * 2 bytes
 /// ```
@@ -52,6 +52,10 @@ pub struct WarpSpecialized<'a> {
     pub regs: (u32, u32),
     /// TMA coordinates of a tile's box, innermost first, for A and B (C expressions of `tm`/`tn`, `kb`).
     pub coords: [[String; 2]; 2],
+    /// A strided batch of `L` problems (the tiles run over `L * tiles_m * tiles_n`, `tb` is a tile's
+    /// batch): whether A and B have a batch mode (a 3-D tensor map loaded at batch `tb`; `false`: one
+    /// operand shared by every batch). `None`: one problem.
+    pub batch: Option<[bool; 2]>,
     /// Bytes per operand element (2, or 1 for FP8).
     pub elem_bytes: i64,
     /// Block-scaled FP8: each k-block's wgmmas start from zero into `tmp`, then are promoted into `acc`.
@@ -82,7 +86,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
     /// let c = ws.setup(&["tmA", "tmB"]);
     /// assert!(c.contains("for (int s = 0; s < 4; ++s) { mbar_init(full_bar + 8 * s, 1);") && c.contains("(u64)&tmB"));
     /// ```
@@ -108,10 +112,23 @@ impl WarpSpecialized<'_> {
 {prefetch}  }}
   __syncthreads();
   const int tiles_m = (M + {bm} - 1) / {bm}, tiles_n = (N + {bn} - 1) / {bn}, ktiles = (K + {bk} - 1) / {bk};
-  const int tiles = tiles_m * tiles_n;
+  {}
 "#,
-            mbarrier::INIT_FENCE
+            mbarrier::INIT_FENCE,
+            match self.batch {
+                Some(_) =>
+                    "const int tiles_mn = tiles_m * tiles_n, tiles = tiles_mn * L;   // L batches",
+                None => "const int tiles = tiles_m * tiles_n;",
+            }
         )
+    }
+
+    /// Tile `t` -> (`tm`, `tn`) (and its batch `tb` when batched).
+    fn raster(&self, indent: &str) -> String {
+        match self.batch {
+            Some(_) => batched_raster(indent, "t", self.group_m, ("tm", "tn"), "tb"),
+            None => grouped_raster(indent, "t", self.group_m, ("tm", "tn")),
+        }
     }
 
     fn loads(&self) -> String {
@@ -123,9 +140,14 @@ impl WarpSpecialized<'_> {
                     0 => (c0.clone(), c1.clone()),
                     _ => (format!("{c0} + {mn}"), c1.clone()),
                 };
-                l += &format!(
-                    "          tma_load_2d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1});   // TMA {{{c0}, {c1}}}\n"
-                );
+                l += &match self.batch {
+                    Some(b) if b[i] => format!(
+                        "          tma_load_3d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1}, tb);   // TMA {{{c0}, {c1}, tb}}\n"
+                    ),
+                    _ => format!(
+                        "          tma_load_2d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1});   // TMA {{{c0}, {c1}}}\n"
+                    ),
+                };
             }
         }
         l
@@ -139,7 +161,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
     /// let c = ws.producer();
     /// assert!(c.contains("setmaxnreg.dec.sync.aligned.u32 40;") && c.contains("tma_load_2d("));
     /// ```
@@ -165,7 +187,7 @@ impl WarpSpecialized<'_> {
             sync::setmaxnreg(false, self.regs.0),
             persistent_loop("blockIdx.x", "gridDim.x"),
             self.group_m,
-            grouped_raster("        ", "t", self.group_m, ("tm", "tn")),
+            self.raster("        "),
             self.loads()
         )
     }
@@ -250,7 +272,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
     /// let c = ws.consumer("", "    // epilogue\n", "");
     /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
     /// assert!(c.contains("// epilogue"));
@@ -328,7 +350,7 @@ impl WarpSpecialized<'_> {
 "#,
             sync::setmaxnreg(true, self.regs.1),
             persistent_loop(first, step),
-            grouped_raster("      ", "t", self.group_m, ("tm", "tn")),
+            self.raster("      "),
             body,
             tail,
         )

@@ -217,6 +217,47 @@ impl LtGemm {
         Ok(g)
     }
 
+    /// The same GEMM over `batches` strided batches: A, B, D batch `l` start `l * strides` elements after
+    /// batch 0 (`(a, b, d)`); the algorithms are asked for again (up to `count`).
+    ///
+    /// ```no_run
+    /// use cute_gpu::{DType, runtime::{Runtime, cublaslt::{LtGemm, LtTypes}}};
+    /// let rt = Runtime::new(0).unwrap();
+    /// let g = LtGemm::new(&rt, LtTypes::half(DType::BF16), (1024, 1024, 1024), (1024, 1024, 1024), None, 8).unwrap();
+    /// let g = g.strided_batch(32, (1 << 20, 1 << 20, 1 << 20), 8).unwrap();
+    /// assert!(!g.algos.is_empty());
+    /// ```
+    pub fn strided_batch(
+        mut self,
+        batches: i32,
+        (a, b, d): (i64, i64, i64),
+        count: usize,
+    ) -> Result<LtGemm> {
+        use sys::cublasLtMatrixLayoutAttribute_t as La;
+        // cuBLAS's A is our B (Dᵀ = Bᵀ·Aᵀ)
+        for (layout, stride) in self.layouts.into_iter().zip([b, a, d]) {
+            // SAFETY: the layouts are live; the values outlive the calls, sizes as documented.
+            unsafe {
+                lt::set_matrix_layout_attribute(
+                    layout,
+                    La::CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                    &batches as *const i32 as *const c_void,
+                    4,
+                )
+                .map_err(lt_err("cublasLtMatrixLayoutSetAttribute"))?;
+                lt::set_matrix_layout_attribute(
+                    layout,
+                    La::CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                    &stride as *const i64 as *const c_void,
+                    8,
+                )
+                .map_err(lt_err("cublasLtMatrixLayoutSetAttribute"))?;
+            }
+        }
+        self.algos = self.heuristic(count)?;
+        Ok(self)
+    }
+
     fn heuristic(&self, count: usize) -> Result<Vec<sys::cublasLtMatmulAlgo_t>> {
         let pref = lt::create_matmul_pref().map_err(lt_err("cublasLtMatmulPreferenceCreate"))?;
         let bytes = WORKSPACE_BYTES as u64;
