@@ -72,8 +72,8 @@ fn hopper_gemm_compiles_without_spills() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The strided-batched variants the planner picks (direct epilogue; an operand shared or not; the fused
-/// beta * C and bias read at the tile's batch).
+/// The strided-batched variants the planner picks (direct or TMA-store epilogue; an operand shared or
+/// not; the fused beta * C and bias read at the tile's batch).
 #[test]
 fn batched_hopper_gemm_compiles_without_spills() {
     if !common::nvrtc_or_skip("batched_hopper_gemm_compiles_without_spills") {
@@ -113,11 +113,8 @@ fn batched_hopper_gemm_compiles_without_spills() {
         (HopperConfig::default(), shared_b, Fused::default()),
         (HopperConfig::pingpong(), problem, fused),
         (sm90_persistent_tma_store(), problem, fused),
+        (HopperConfig::large(), problem, Fused::default()),
     ] {
-        let cfg = HopperConfig {
-            tma_store: false,
-            ..cfg
-        };
         let k = generate_hopper_gemm_with(&p, DType::BF16, DType::BF16, &cfg, &f).unwrap();
         compile_clean(&k, &p, &mut failures);
     }

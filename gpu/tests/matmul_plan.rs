@@ -210,6 +210,27 @@ fn batches_and_empty_problems() {
     );
     let p = planned(&request(&a, &b, &d, "sm_80"));
     assert_eq!((p.batches, p.batch_strides), (3, [2048, 2048, 0, 4096]));
+    assert_eq!(p.launches, 3); // one launch per batch
+    // sm_90: one launch runs every batch; 32 x 1024^3 has the tiles for the TMA-store kernel
+    let p = planned(&request(&a, &b, &d, "sm_90a"));
+    assert_eq!((p.path, p.launches), ("sm90", 1));
+    assert!(p.kernel.name.ends_with("_batch"), "{}", p.kernel.name);
+    let (a, b, d) = (
+        l("(1024,1024,32):(1024,1,1048576)"),
+        l("(1024,1024,32):(1,1024,1048576)"),
+        l("(1024,1024,32):(1024,1,1048576)"),
+    );
+    let p = planned(&request(&a, &b, &d, "sm_90a"));
+    assert!(p.kernel.name.contains("_ts_batch"), "{}", p.kernel.name);
+    assert_eq!((p.launches, p.kernel.grid.0), (1, 32 * 8 * 4));
+    // a batch stride that is not a 16-byte multiple (A: 2056 bytes): the fallback kernel, per batch
+    let (a, b, d) = (
+        l("(64,32,3):(32,1,1028)"),
+        l("(32,64,3):(1,32,2048)"),
+        l("(64,64,3):(64,1,4096)"),
+    );
+    let p = planned(&request(&a, &b, &d, "sm_90a"));
+    assert_eq!((p.path, p.launches), ("simt", 3));
     let (a, b, d) = (l("(0,32):(32,1)"), l("(32,64):(1,32)"), l("(0,64):(64,1)"));
     assert!(plan(&request(&a, &b, &d, "sm_80")).unwrap().is_none());
 }
@@ -271,12 +292,14 @@ fn every_kernel_the_heuristic_picks_compiles() {
         return;
     }
     let mut seen = std::collections::BTreeMap::new();
-    for (m, n, k) in [
-        (4096, 4096, 4096),
-        (128, 8192, 512),
-        (16, 8192, 512),
-        (128, 128, 64),
-        (100, 50, 101),
+    for (m, n, k, batches) in [
+        (4096, 4096, 4096, 1),
+        (128, 8192, 512, 1),
+        (16, 8192, 512, 1),
+        (128, 128, 64, 1),
+        (100, 50, 101, 1),
+        (1024, 1024, 1024, 32),
+        (128, 128, 64, 3),
     ] {
         for (arch, out) in [
             ("sm_90a", DType::BF16),
@@ -284,10 +307,15 @@ fn every_kernel_the_heuristic_picks_compiles() {
             ("sm_80", DType::F16),
         ] {
             let up = |x: i64| if m == 100 { x } else { (x + 7) / 8 * 8 };
+            // rank 3 with a batch mode (batches packed) when batched
+            let batched = |shape: String, stride: String, size: i64| match batches {
+                1 => l(&format!("({shape}):({stride})")),
+                _ => l(&format!("({shape},{batches}):({stride},{size})")),
+            };
             let (a, b, d) = (
-                l(&format!("({m},{k}):({},1)", up(k))),
-                l(&format!("({k},{n}):(1,{})", up(k))),
-                l(&format!("({m},{n}):({},1)", up(n))),
+                batched(format!("{m},{k}"), format!("{},1", up(k)), m * up(k)),
+                batched(format!("{k},{n}"), format!("1,{}", up(k)), n * up(k)),
+                batched(format!("{m},{n}"), format!("{},1", up(n)), m * up(n)),
             );
             let fused = cute_gpu::piece::epilogue_op::EpilogueOp {
                 bias: cute_gpu::matmul::BiasKind::PerRow,

@@ -32,7 +32,8 @@ __device__ __forceinline__ void tma_store_2d(const TmaDesc* map, u32 src, int c0
 "#;
 
 /// `tma_load_3d(dst, map, bar, c0, c1, c2)`: a 3-D tile load (box extent 1 in the outer dimension: one
-/// batch of a strided-batched operand) completing on an mbarrier; needs `TMA_2D`'s `TmaDesc`.
+/// batch of a strided-batched operand) completing on an mbarrier, and `tma_store_3d(map, src, c0, c1,
+/// c2)` into the issuing thread's bulk async-group; needs `TMA_2D`'s `TmaDesc`.
 ///
 /// ```
 /// use cute_gpu::arch::tma::TMA_3D;
@@ -43,6 +44,11 @@ pub const TMA_3D: &str = r#"// TMA 3-D tile load into smem, completing (complete
 __device__ __forceinline__ void tma_load_3d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1, int c2) {
   asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
                :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2) : "memory");
+}
+// TMA 3-D tile store from smem (bulk async-group of the issuing thread).
+__device__ __forceinline__ void tma_store_3d(const TmaDesc* map, u32 src, int c0, int c1, int c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];"
+               :: "l"((u64)map), "r"(src), "r"(c0), "r"(c1), "r"(c2) : "memory");
 }
 "#;
 

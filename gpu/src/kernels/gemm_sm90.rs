@@ -485,17 +485,18 @@ fn check_batch(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
     let Some(b) = p.batch else { return Ok(()) };
     let steppable = |s: i64| s == 0 || (s > 0 && (s * inp.bytes()) % 16 == 0);
     let paired = |s: i64| s >= 0 && s % 2 == 0;
+    let stored = b.d != 0 && (!c.tma_store || (b.d * output.bytes()) % 16 == 0);
     if b.count < 1
         || inp.scaling.is_some()
-        || c.tma_store
+        || !stored
         || !steppable(b.a)
         || !steppable(b.b)
         || !paired(b.d)
         || !paired(b.c)
     {
         return unsupported(format!(
-            "a batch needs count >= 1, 16-bit inputs, the direct epilogue, A and B strides of 0 or 16-byte \
-             multiples, D and C strides even: {b:?}, {} inputs, tma_store {}, D {}",
+            "a batch needs count >= 1, 16-bit inputs, A and B strides of 0 or 16-byte multiples, D and C \
+             strides even (16-byte multiples for the TMA-store epilogue): {b:?}, {} inputs, tma_store {}, D {}",
             inp.name(),
             c.tma_store,
             output.name()
@@ -739,14 +740,17 @@ fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result
     ));
     if let Some(st) = &plan.staging {
         // D (M,N) row-major: N contiguous; the smem box is 128-byte swizzled like the staging layout
-        params.tensor_map(map(
-            "tmD",
-            "D",
-            output,
-            [p.n, p.m],
-            p.ldd,
-            [st.cols as u32, 64],
-            128,
+        params.tensor_map(batched(
+            map(
+                "tmD",
+                "D",
+                output,
+                [p.n, p.m],
+                p.ldd,
+                [st.cols as u32, 64],
+                128,
+            ),
+            |b| b.d,
         ));
     }
     params.ptr("out_t* __restrict__", "D");
@@ -951,6 +955,7 @@ fn mainloop<'a>(
 
 /// The epilogue (with the per-tensor scaling first) and what runs after the last tile.
 fn epilogue(
+    p: &HopperProblem,
     inp: &Inputs,
     output: DType,
     c: &HopperConfig,
@@ -971,7 +976,7 @@ fn epilogue(
     };
     match &plan.staging {
         Some(st) => {
-            epi += &epilogue.tma_store(st);
+            epi += &epilogue.tma_store_at(st, p.batch.map(|_| "tb"));
             let drain = format!(
                 "\n    if (tid == 0) {}   // stores done before exit",
                 tma::store_wait(0)
@@ -1021,7 +1026,7 @@ fn generate(
         .op
         .params(&mut params, output, fused.alpha, fused.beta);
     let mainloop = mainloop(p, inp, c, &plan)?;
-    let (epi, drain) = epilogue(inp, output, c, &plan, fused);
+    let (epi, drain) = epilogue(p, inp, output, c, &plan, fused);
     let (lambdas, epi) = batch_scope(p, output, fused, epi);
     let doc = if c.pingpong {
         "ping-pong: consumer cw takes the CTA's tiles cw, cw+2, ... (all rows)".to_string()
@@ -1140,8 +1145,14 @@ mod tests {
             k.buffers[2].bytes,
             (999 * 1024 + 1024 + 4 * 1024 * 1030) * 4
         );
-        // batches need the direct epilogue and steppable strides
-        assert!(generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::large()).is_err());
+        // the TMA-store epilogue stores at the tile's batch (a 3-D map of D)
+        let k = generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::large()).unwrap();
+        assert!(
+            k.source
+                .contains("tma_store_3d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64, tb);")
+        );
+        assert_eq!(maps(&k)[2].outer, vec![(5, 1024 * 1030)]);
+        // batch strides a tensor map cannot step (A: 2008 bytes) are refused
         let odd = HopperProblem {
             batch: Some(HopperBatch { a: 1004, ..batch }),
             ..p

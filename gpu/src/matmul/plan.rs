@@ -633,7 +633,7 @@ fn best_filling(
 type Batches = (i64, [i64; 4]);
 
 /// The SM90 kernel by shape; a batch fills the SMs with every batch's tiles (as `batches` times the
-/// rows), its kernel has the direct epilogue.
+/// rows).
 fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Result<Kernel> {
     let d = flat_modes(&p.d)?;
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
@@ -700,8 +700,11 @@ fn sm90_kernel_with(
             tma_store: false,
             ..config
         };
-        if let Ok(k) = generate_hopper_gemm_with(&batched, r.input, r.output, &direct, &fused) {
-            return Ok(k);
+        // the TMA-store epilogue where D's batch stride allows, else the direct one
+        for config in [config, direct] {
+            if let Ok(k) = generate_hopper_gemm_with(&batched, r.input, r.output, &config, &fused) {
+                return Ok(k);
+            }
         }
     }
     generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)

@@ -248,7 +248,25 @@ impl Sm90Epilogue<'_> {
     /// assert!(c.contains("st_shared_pair(buf + ") && c.contains("tma_store_2d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64);"));
     /// ```
     pub fn tma_store(&self, staging: &Staging) -> String {
+        self.tma_store_at(staging, None)
+    }
+
+    /// [`Sm90Epilogue::tma_store`] into one batch of a strided-batched D: the tensor map's third
+    /// coordinate is `batch` (a C expression), or a 2-D store for `None`.
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::*}, DType};
+    /// # let acc = Accumulators::new(128).unwrap();
+    /// # let epi = Sm90Epilogue { acc: &acc, tile: (128, 128), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
+    /// let c = epi.tma_store_at(&Staging::new(DType::BF16).unwrap(), Some("tb"));
+    /// assert!(c.contains("tma_store_3d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64, tb);"));
+    /// ```
+    pub fn tma_store_at(&self, staging: &Staging, batch: Option<&str>) -> String {
         let ((bm, bn), m_chunks, cw_row, osz) = (self.tile, self.m_chunks, &self.cw_row, self.osz);
+        let store = match batch {
+            Some(b) => format!("tma_store_3d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64, {b});"),
+            None => format!("tma_store_2d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64);"),
+        };
         let (ecols, ejs, h_rows, j_cols) = (
             staging.cols,
             staging.cols / 8,
@@ -288,7 +306,7 @@ impl Sm90Epilogue<'_> {
           {}   // generic-proxy writes -> TMA
           {}
           if (tid == 0) {{
-            tma_store_2d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64);
+            {store}
             {}
           }}
           ++eb;
