@@ -247,7 +247,9 @@ impl WarpSpecialized<'_> {
     fn k_block_promoted(&self, p: &Promotion) -> String {
         let mut c = String::new();
         for s in 0..p.splits() {
+            c += &p.turn_wait(s);
             c += &self.wgmmas("tmp", ", k > 0", s * p.split_n());
+            c += &p.turn_pass(s);
             if s == 0 {
                 c += &p.scales();
             }
