@@ -1,8 +1,8 @@
 //! FP8 GEMM on Hopper (issue 14): correctness against the exactly decoded f64 reference, the accumulation
 //! error with and without promotion, and TFLOP/s against cuBLASLt FP8 (per-tensor scales, bf16 out).
 //!
-//! `bench_fp8 [check [small]] [error] [sweep | sweep8k] [bench] [quick]`: `check` runs every scaling, type pair and output
-//! on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer); `error` measures the error of
+//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [bench] [quick]`: `check` runs every scaling, type pair and
+//! output on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer; `block`: block scaling only); `error` measures the error of
 //! the per-tensor kernel (accumulation inside the tensor core over all of K) and of the block-scaled
 //! kernel with unit scales (promoted to f32 every 128 of K) at K = 4096 and 16384; `bench` times ours
 //! (per-tensor and block-scaled) and cuBLASLt (heuristic first and best of its top 8, 32 MiB workspace,
@@ -42,7 +42,7 @@ mod imp {
             let rt = Runtime::new(0)?;
             println!("device: {} ({})", rt.device_name()?, rt.arch());
             if has("check") {
-                check(&rt, has("small"))?;
+                check(&rt, has("small"), has("block"))?;
             }
             if has("error") {
                 error(&rt)?;
@@ -304,7 +304,7 @@ mod imp {
     }
 
     /// Every scaling, type pair and output type on each shape.
-    fn check(rt: &Runtime, small: bool) -> Result<()> {
+    fn check(rt: &Runtime, small: bool, block_only: bool) -> Result<()> {
         let mut shapes = vec![(128i64, 128i64, 128i64), (77, 300, 40), (200, 136, 384)];
         if !small {
             shapes.extend([
@@ -326,6 +326,9 @@ mod imp {
             let p = problem(m, n, k);
             let pts = check_points(&p);
             for scaling in [Scaling::PerTensor, Scaling::Block] {
+                if block_only && scaling == Scaling::PerTensor {
+                    continue;
+                }
                 for (i, &(types, out)) in cases.iter().enumerate() {
                     let ops = Operands::new(rt, &p, types, scaling, false, 11 + i as u64)?;
                     for cfg in check_configs(scaling) {

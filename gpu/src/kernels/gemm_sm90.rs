@@ -81,8 +81,9 @@ pub struct HopperConfig {
     /// Registers per thread of the consumer warp groups after `setmaxnreg.inc`.
     pub consumer_regs: u32,
     /// Block-scaled FP8 with 2 cooperative consumers: the consumers take turns issuing each column split's
-    /// wgmmas (named barriers 1 and 2), so that one's promotion runs while the tensor core works through
-    /// the other's split instead of both waiting at once.
+    /// wgmmas (named barriers 1 and 2; the turn passes once the first half of a split is done), so that
+    /// one's promotion runs while the tensor core works through the other's split instead of both waiting
+    /// at once.
     pub turns: bool,
 }
 

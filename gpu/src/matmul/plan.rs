@@ -590,7 +590,6 @@ pub fn sm90_fp8_config(m: i64, n: i64, ldd_bytes: i64, sms: u32, scaling: Scalin
             let tma_store = ldd_bytes % 16 == 0;
             let wide = HopperConfig {
                 tma_store,
-                turns: true,
                 ..HopperConfig::large()
             };
             let cooperative = HopperConfig {

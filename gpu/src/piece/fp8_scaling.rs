@@ -120,8 +120,9 @@ pub struct Promotion<'a> {
     /// `" + cw * rows"` when consumers split the tile's rows, else empty.
     pub row_base: String,
     /// The two cooperative consumers take turns issuing their splits' wgmmas (named barriers 1 and 2):
-    /// consumer 0's split, consumer 1's split, consumer 0's next split, ... so that the tensor core works
-    /// through one consumer's split while the other waits for its own and promotes it.
+    /// consumer 0's split, consumer 1's split, consumer 0's next split, ..., each passing the turn once the
+    /// first half of its split is done, so that the tensor core works through one consumer's split while
+    /// the other finishes its own and promotes it.
     pub turns: bool,
 }
 
@@ -247,7 +248,7 @@ impl Promotion<'_> {
         }
     }
 
-    /// After split `s`'s wgmmas are committed, with [`turns`](Self::turns): the other consumer's turn
+    /// Once the first half of split `s`'s wgmmas is done, with [`turns`](Self::turns): the other consumer's turn
     /// (consumer 1's last split of the CTA passes to no one). Empty without turns.
     ///
     /// ```
