@@ -181,38 +181,6 @@ fn fp8_gemm_compiles_without_spills() {
         (block, (e4, e4), Scaling::Block, DType::F32, odd),
         (
             HopperConfig {
-                turns: true,
-                ..HopperConfig::large()
-            },
-            (e4, e4),
-            Scaling::Block,
-            DType::BF16,
-            even,
-        ),
-        (
-            HopperConfig {
-                turns: true,
-                ..block
-            },
-            (e4, e5),
-            Scaling::Block,
-            DType::F32,
-            odd,
-        ),
-        (
-            HopperConfig {
-                bn: 64,
-                stages: 8,
-                turns: true,
-                ..HopperConfig::large()
-            },
-            (e4, e4),
-            Scaling::Block,
-            DType::BF16,
-            odd,
-        ),
-        (
-            HopperConfig {
                 bm: 64,
                 ..HopperConfig::default()
             },

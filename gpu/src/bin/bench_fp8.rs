@@ -241,18 +241,8 @@ mod imp {
             Scaling::Block => vec![
                 HopperConfig::large(),
                 HopperConfig {
-                    turns: true,
-                    ..HopperConfig::large()
-                },
-                HopperConfig {
                     bn: 128,
                     stages: 6,
-                    ..HopperConfig::large()
-                },
-                HopperConfig {
-                    bn: 64,
-                    stages: 8,
-                    turns: true,
                     ..HopperConfig::large()
                 },
                 HopperConfig {
@@ -474,24 +464,21 @@ mod imp {
         ))
     }
 
-    /// The configurations of the sweep: per-tensor's reference tiles, block scaling with and without turns.
+    /// The configurations of the sweep: per-tensor's reference tiles, block scaling's candidates.
     fn sweep_configs() -> Vec<(Scaling, HopperConfig)> {
         let large = HopperConfig::large();
-        let tiles = |bm, bn, stages, turns| HopperConfig {
+        let tiles = |bm, bn, stages| HopperConfig {
             bm,
             bn,
             stages,
-            turns,
             ..large
         };
         let mut v = vec![
-            (Scaling::PerTensor, tiles(128, 256, 4, false)),
-            (Scaling::PerTensor, tiles(128, 128, 6, false)),
+            (Scaling::PerTensor, tiles(128, 256, 4)),
+            (Scaling::PerTensor, tiles(128, 128, 6)),
         ];
-        for turns in [false, true] {
-            for (bm, bn, stages) in [(128, 256, 4), (128, 128, 6), (128, 64, 8), (256, 128, 4)] {
-                v.push((Scaling::Block, tiles(bm, bn, stages, turns)));
-            }
+        for (bm, bn, stages) in [(128, 256, 4), (128, 128, 6), (128, 64, 8)] {
+            v.push((Scaling::Block, tiles(bm, bn, stages)));
         }
         v.push((
             Scaling::Block,

@@ -80,11 +80,6 @@ pub struct HopperConfig {
     pub producer_regs: u32,
     /// Registers per thread of the consumer warp groups after `setmaxnreg.inc`.
     pub consumer_regs: u32,
-    /// Block-scaled FP8 with 2 cooperative consumers: the consumers take turns issuing each column split's
-    /// wgmmas (named barriers 1 and 2; the turn passes once the first half of a split is done), so that
-    /// one's promotion runs while the tensor core works through the other's split instead of both waiting
-    /// at once.
-    pub turns: bool,
 }
 
 impl Default for HopperConfig {
@@ -102,7 +97,6 @@ impl Default for HopperConfig {
             tma_store: false,
             producer_regs: 40,
             consumer_regs: 232,
-            turns: false,
         }
     }
 }
@@ -430,13 +424,6 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
             c.bn
         ));
     }
-    let cooperative_pair = c.consumers == 2 && !c.pingpong;
-    if c.turns && (inp.scaling != Some(Scaling::Block) || !cooperative_pair) {
-        return unsupported(format!(
-            "turns are for block-scaled FP8 with 2 cooperative consumers: {:?}, {} consumers, ping-pong {}",
-            inp.scaling, c.consumers, c.pingpong
-        ));
-    }
     Ok(())
 }
 
@@ -569,7 +556,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -581,7 +568,6 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
         c.group_m,
         if c.persistent { "_p" } else { "" },
         if c.tma_store { "_ts" } else { "" },
-        if c.turns { "_tt" } else { "" },
         if p.majors_tag() == "kk" {
             String::new()
         } else {
@@ -963,7 +949,6 @@ fn mainloop<'a>(
             m_chunks: plan.m_chunks,
             tile: (c.bm, c.bn),
             row_base: cw_row(c, plan),
-            turns: c.turns,
         }),
     })
 }

@@ -14,7 +14,7 @@
 //! ```
 //! use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::{Promotion, Scaling}};
 //! let acc = Accumulators::new(128).unwrap();
-//! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into(), turns: false };
+//! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into() };
 //! assert!(p.scales().contains("scale_a[(long long)(kb + 1) * M + r]"));
 //! assert_eq!((p.splits(), p.split_n()), (1, 128));
 //! assert_eq!(Scaling::Block.tag(), "_bs");
@@ -107,7 +107,7 @@ impl Scaling {
 /// ```
 /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
 /// let acc = Accumulators::new(128).unwrap();
-/// let p = Promotion { acc: &acc, m_chunks: 2, tile: (128, 128), row_base: String::new(), turns: false };
+/// let p = Promotion { acc: &acc, m_chunks: 2, tile: (128, 128), row_base: String::new() };
 /// assert!(p.prologue().contains("float sa_a[2][2], sa_b[1];"));
 /// ```
 pub struct Promotion<'a> {
@@ -119,11 +119,6 @@ pub struct Promotion<'a> {
     pub tile: (i64, i64),
     /// `" + cw * rows"` when consumers split the tile's rows, else empty.
     pub row_base: String,
-    /// The two cooperative consumers take turns issuing their splits' wgmmas (named barriers 1 and 2):
-    /// consumer 0's split, consumer 1's split, consumer 0's next split, ..., each passing the turn once the
-    /// first half of its split is done, so that the tensor core works through one consumer's split while
-    /// the other finishes its own and promotes it.
-    pub turns: bool,
 }
 
 impl Promotion<'_> {
@@ -134,7 +129,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), turns: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
     /// assert_eq!(p.splits(), 2); // bn = 256: two 128-column B scale blocks
     /// ```
     pub fn splits(&self) -> i64 {
@@ -146,7 +141,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), turns: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
     /// assert_eq!(p.split_n(), 128);
     /// ```
     pub fn split_n(&self) -> i64 {
@@ -185,7 +180,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), turns: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
     /// let c = p.prologue();
     /// assert!(c.contains("float sa_a[1][2], sa_b[2];"));
     /// assert!(c.contains("scale_a[(long long)(0) * M + r]"));
@@ -209,7 +204,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), turns: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
     /// let c = p.scales();
     /// assert!(c.contains("float ns_a[1][2] = {}, ns_b[2] = {};"));
     /// assert!(c.contains("if (kb + 1 < ktiles)"));
@@ -225,53 +220,6 @@ impl Promotion<'_> {
         )
     }
 
-    /// Before split `s`'s wgmmas, with [`turns`](Self::turns): wait until the other consumer has issued its
-    /// previous split (consumer 0's first split of the CTA waits for nothing). Empty without turns.
-    ///
-    /// ```
-    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
-    /// let acc = Accumulators::new(256).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: " + cw * 64".into(), turns: true };
-    /// assert!(p.turn_wait(0).contains("if (cw == 1 || kb > 0 || t != (int)blockIdx.x)"));
-    /// assert!(p.turn_wait(1).contains("bar.sync %0, 256;") && p.turn_wait(1).contains("cw == 0 ? 1 : 2"));
-    /// ```
-    pub fn turn_wait(&self, s: i64) -> String {
-        if !self.turns {
-            return String::new();
-        }
-        let wait = crate::arch::sync::named_barrier_sync("cw == 0 ? 1 : 2", 256);
-        match s {
-            0 => format!(
-                "        if (cw == 1 || kb > 0 || t != (int)blockIdx.x) {wait}   // my turn\n"
-            ),
-            _ => format!("        {wait}   // my turn\n"),
-        }
-    }
-
-    /// Once the first half of split `s`'s wgmmas is done, with [`turns`](Self::turns): the other consumer's turn
-    /// (consumer 1's last split of the CTA passes to no one). Empty without turns.
-    ///
-    /// ```
-    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
-    /// let acc = Accumulators::new(256).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: " + cw * 64".into(), turns: true };
-    /// assert!(p.turn_pass(1).contains("if (cw == 0 || kb + 1 < ktiles || t + (int)gridDim.x < tiles)"));
-    /// assert!(p.turn_pass(0).contains("bar.arrive %0, 256;") && p.turn_pass(0).contains("cw == 0 ? 2 : 1"));
-    /// ```
-    pub fn turn_pass(&self, s: i64) -> String {
-        if !self.turns {
-            return String::new();
-        }
-        let pass = crate::arch::sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256);
-        if s + 1 == self.splits() {
-            format!(
-                "        if (cw == 0 || kb + 1 < ktiles || t + (int)gridDim.x < tiles) {pass}   // the other's turn\n"
-            )
-        } else {
-            format!("        {pass}   // the other's turn\n")
-        }
-    }
-
     /// `acc += tmp * scale` for split `s`'s registers (value `i` of the split is in row pair
     /// `h = (i / 2) % 2`, column group `s * split_n / 8 + i / 4`); after the last split the next k-block's
     /// scales become current.
@@ -279,7 +227,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), turns: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
     /// // split 1 of 2 adds into the accumulators' second half (registers 64..128)
     /// assert!(p.promote(1).contains("acc[c][64 + i] += tmp[c][i]"));
     /// assert!(p.promote(0).contains("acc[c][0 + i] += tmp[c][i]"));

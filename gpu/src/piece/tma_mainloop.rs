@@ -193,44 +193,29 @@ impl WarpSpecialized<'_> {
     }
 
     /// The wgmmas of one k-block: for each K step of the instruction and 64-row chunk, descriptors advanced
-    /// by the stage layout's offsets; one commit group.
+    /// by the stage layout's offsets.
     /// `b_rows`: the first B row (N) of the wgmmas (a promotion split's).
     fn wgmmas(&self, target: &str, accumulate: &str, b_rows: i64) -> String {
-        let steps = self.tile.2 / self.operands[0].mma_k;
-        self.wgmma_steps(target, accumulate, b_rows, (0, steps))
-    }
-
-    /// The wgmmas of K steps `k0..k1` of one k-block as one commit group; the fences before the first step.
-    fn wgmma_steps(
-        &self,
-        target: &str,
-        accumulate: &str,
-        b_rows: i64,
-        (k0, k1): (i64, i64),
-    ) -> String {
         let [a, b] = self.operands;
-        let m_chunks = self.m_chunks;
+        let (m_chunks, bk) = (self.m_chunks, self.tile.2);
         let b_off = match b.mn64 * b_rows / 64 {
             0 => String::new(),
             bytes => format!("{bytes}u + "),
         };
-        let fences = if k0 == 0 {
-            format!(
-                "#pragma unroll\n        for (int c = 0; c < {m_chunks}; ++c) fence_acc({target}[c]);\n        {}\n",
-                wgmma::FENCE
-            )
-        } else {
-            String::new()
-        };
         format!(
-            r#"{fences}#pragma unroll
-        for (int k = {k0}; k < {k1}; ++k) {{
+            r#"#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) fence_acc({target}[c]);
+        {}
+#pragma unroll
+        for (int k = 0; k < {}; ++k) {{
 #pragma unroll
           for (int c = 0; c < {m_chunks}; ++c)
             wgmma_m64n{}k{}({target}[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + {b_off}k * {}u){accumulate});
         }}
         {}
 "#,
+            wgmma::FENCE,
+            bk / a.mma_k,
             self.mma_n(),
             a.mma_k,
             a.mn64,
@@ -261,24 +246,10 @@ impl WarpSpecialized<'_> {
     /// released after the last split's wgmmas.
     fn k_block_promoted(&self, p: &Promotion) -> String {
         let mut c = String::new();
-        let steps = self.tile.2 / self.operands[0].mma_k;
         for s in 0..p.splits() {
-            let b_rows = s * p.split_n();
-            if p.turns {
-                // two commit groups: the other consumer's turn comes once the first half is done, so that
-                // its split runs while this one finishes and is promoted
-                c += &p.turn_wait(s);
-                c += &self.wgmma_steps("tmp", ", k > 0", b_rows, (0, steps / 2));
-                c += &self.wgmma_steps("tmp", ", k > 0", b_rows, (steps / 2, steps));
-            } else {
-                c += &self.wgmmas("tmp", ", k > 0", b_rows);
-            }
+            c += &self.wgmmas("tmp", ", k > 0", s * p.split_n());
             if s == 0 {
                 c += &p.scales();
-            }
-            if p.turns {
-                c += &format!("        {}\n", wgmma::wait(1));
-                c += &p.turn_pass(s);
             }
             c += &format!(
                 "        {}\n#pragma unroll\n        for (int c = 0; c < {}; ++c) fence_acc(tmp[c]);\n",
