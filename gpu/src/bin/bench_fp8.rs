@@ -246,6 +246,19 @@ mod imp {
                     ..HopperConfig::large()
                 },
                 HopperConfig {
+                    bn: 128,
+                    stages: 5,
+                    smem_scales: true,
+                    ..HopperConfig::large()
+                },
+                HopperConfig {
+                    bm: 64,
+                    stages: 8,
+                    persistent: true,
+                    smem_scales: true,
+                    ..HopperConfig::default()
+                },
+                HopperConfig {
                     bm: 64,
                     persistent: true,
                     ..HopperConfig::default()
@@ -464,29 +477,46 @@ mod imp {
         ))
     }
 
-    /// The configurations of the sweep: per-tensor's reference tiles, block scaling's candidates.
+    /// The configurations of the sweep: per-tensor's reference tiles, block scaling's candidates with the
+    /// scales loaded by the consumers or staged in shared memory.
     fn sweep_configs() -> Vec<(Scaling, HopperConfig)> {
         let large = HopperConfig::large();
-        let tiles = |bm, bn, stages| HopperConfig {
+        let tiles = |bm, bn, stages, smem_scales| HopperConfig {
             bm,
             bn,
             stages,
+            smem_scales,
             ..large
         };
         let mut v = vec![
-            (Scaling::PerTensor, tiles(128, 256, 4)),
-            (Scaling::PerTensor, tiles(128, 128, 6)),
+            (Scaling::PerTensor, tiles(128, 256, 4, false)),
+            (Scaling::PerTensor, tiles(128, 128, 6, false)),
         ];
-        for (bm, bn, stages) in [(128, 256, 4), (128, 128, 6), (128, 64, 8)] {
-            v.push((Scaling::Block, tiles(bm, bn, stages)));
+        for staged in [false, true] {
+            for (bm, bn, stages) in [
+                (128, 256, 4),
+                (128, 256, 3),
+                (128, 128, 6),
+                (128, 128, 5),
+                (128, 64, 8),
+            ] {
+                v.push((Scaling::Block, tiles(bm, bn, stages, staged)));
+            }
+            let small = HopperConfig {
+                bm: 64,
+                stages: 8,
+                persistent: true,
+                smem_scales: staged,
+                ..HopperConfig::default()
+            };
+            v.push((Scaling::Block, small));
         }
         v.push((
             Scaling::Block,
             HopperConfig {
-                bm: 64,
-                stages: 8,
-                persistent: true,
-                ..HopperConfig::default()
+                tma_store: false,
+                smem_scales: true,
+                ..large
             },
         ));
         v
