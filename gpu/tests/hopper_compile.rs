@@ -204,6 +204,7 @@ fn fp8_gemm_compiles_without_spills() {
         (
             HopperConfig {
                 bm: 64,
+                bn: 64,
                 stages: 8,
                 persistent: true,
                 smem_scales: true,

@@ -502,12 +502,15 @@ mod imp {
             ] {
                 v.push((Scaling::Block, tiles(bm, bn, stages, staged)));
             }
+            // one consumer of 64x128 (the skinny shapes' tile)
             let small = HopperConfig {
                 bm: 64,
+                bn: 128,
+                consumers: 1,
                 stages: 8,
-                persistent: true,
+                tma_store: false,
                 smem_scales: staged,
-                ..HopperConfig::default()
+                ..large
             };
             v.push((Scaling::Block, small));
         }
