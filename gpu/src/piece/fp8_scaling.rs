@@ -296,7 +296,8 @@ impl Promotion<'_> {
         )
     }
 
-    /// While the first split's wgmmas run: the next k-block's scales (`ns_a`, `ns_b`).
+    /// While the first split's wgmmas run: the next k-block's scales (`ns_a`, `ns_b`), or with [`staged`](Self::staged)
+    /// scales this k-block's from the stage's slot (`sa_a`, `sa_b`).
     ///
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
