@@ -181,6 +181,42 @@ fn fp8_gemm_compiles_without_spills() {
         (block, (e4, e4), Scaling::Block, DType::F32, odd),
         (
             HopperConfig {
+                stages: 5,
+                smem_scales: true,
+                ..block
+            },
+            (e4, e4),
+            Scaling::Block,
+            DType::BF16,
+            even,
+        ),
+        (
+            HopperConfig {
+                tma_store: false,
+                smem_scales: true,
+                ..HopperConfig::large()
+            },
+            (e4, e5),
+            Scaling::Block,
+            DType::F32,
+            odd,
+        ),
+        (
+            HopperConfig {
+                bm: 64,
+                bn: 64,
+                stages: 8,
+                persistent: true,
+                smem_scales: true,
+                ..HopperConfig::default()
+            },
+            (e5, e4),
+            Scaling::Block,
+            DType::BF16,
+            odd,
+        ),
+        (
+            HopperConfig {
                 bm: 64,
                 ..HopperConfig::default()
             },

@@ -72,7 +72,7 @@ fn one_kernel_serves_many_sizes_of_one_alignment_class() {
 }
 
 /// FP8 with per-tensor scales (k32 wgmma, 128-value K stages) and with block scales (128-column splits,
-/// promotion every 128 of K).
+/// promotion every 128 of K), the latter also with the scales staged in shared memory by the producer.
 #[test]
 fn hopper_fp8_per_tensor_and_block_scaled() {
     let p = HopperProblem {
@@ -80,10 +80,21 @@ fn hopper_fp8_per_tensor_and_block_scaled() {
         ldb: 4096,
         ..HopperProblem::padded(4096, 4096, 4096)
     };
-    let cfg = HopperConfig::large().for_bits(8);
-    for (label, scaling) in [
-        ("hopper_fp8_per_tensor", Scaling::PerTensor),
-        ("hopper_fp8_block_scaled", Scaling::Block),
+    let large = HopperConfig::large().for_bits(8);
+    let staged = HopperConfig {
+        bn: 128,
+        stages: 5,
+        smem_scales: true,
+        ..large
+    };
+    for (label, scaling, cfg) in [
+        ("hopper_fp8_per_tensor", Scaling::PerTensor, large),
+        ("hopper_fp8_block_scaled", Scaling::Block, large),
+        (
+            "hopper_fp8_block_scaled_smem_scales",
+            Scaling::Block,
+            staged,
+        ),
     ] {
         let types = (DType::E4M3, DType::E4M3);
         let k = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &Fused::default())

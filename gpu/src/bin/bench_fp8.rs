@@ -1,8 +1,8 @@
 //! FP8 GEMM on Hopper (issue 14): correctness against the exactly decoded f64 reference, the accumulation
 //! error with and without promotion, and TFLOP/s against cuBLASLt FP8 (per-tensor scales, bf16 out).
 //!
-//! `bench_fp8 [check [small]] [error] [bench] [quick]`: `check` runs every scaling, type pair and output
-//! on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer); `error` measures the error of
+//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [bench] [quick]`: `check` runs every scaling, type pair and
+//! output on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer; `block`: block scaling only); `error` measures the error of
 //! the per-tensor kernel (accumulation inside the tensor core over all of K) and of the block-scaled
 //! kernel with unit scales (promoted to f32 every 128 of K) at K = 4096 and 16384; `bench` times ours
 //! (per-tensor and block-scaled) and cuBLASLt (heuristic first and best of its top 8, 32 MiB workspace,
@@ -42,13 +42,13 @@ mod imp {
             let rt = Runtime::new(0)?;
             println!("device: {} ({})", rt.device_name()?, rt.arch());
             if has("check") {
-                check(&rt, has("small"))?;
+                check(&rt, has("small"), has("block"))?;
             }
             if has("error") {
                 error(&rt)?;
             }
-            if has("sweep") {
-                sweep(&rt)?;
+            if has("sweep") || has("sweep8k") {
+                sweep(&rt, has("sweep8k"))?;
             }
             if has("bench") || has("quick") {
                 bench(&rt, has("quick"))?;
@@ -246,6 +246,19 @@ mod imp {
                     ..HopperConfig::large()
                 },
                 HopperConfig {
+                    bn: 128,
+                    stages: 5,
+                    smem_scales: true,
+                    ..HopperConfig::large()
+                },
+                HopperConfig {
+                    bm: 64,
+                    stages: 8,
+                    persistent: true,
+                    smem_scales: true,
+                    ..HopperConfig::default()
+                },
+                HopperConfig {
                     bm: 64,
                     persistent: true,
                     ..HopperConfig::default()
@@ -294,7 +307,7 @@ mod imp {
     }
 
     /// Every scaling, type pair and output type on each shape.
-    fn check(rt: &Runtime, small: bool) -> Result<()> {
+    fn check(rt: &Runtime, small: bool, block_only: bool) -> Result<()> {
         let mut shapes = vec![(128i64, 128i64, 128i64), (77, 300, 40), (200, 136, 384)];
         if !small {
             shapes.extend([
@@ -316,6 +329,9 @@ mod imp {
             let p = problem(m, n, k);
             let pts = check_points(&p);
             for scaling in [Scaling::PerTensor, Scaling::Block] {
+                if block_only && scaling == Scaling::PerTensor {
+                    continue;
+                }
                 for (i, &(types, out)) in cases.iter().enumerate() {
                     let ops = Operands::new(rt, &p, types, scaling, false, 11 + i as u64)?;
                     for cfg in check_configs(scaling) {
@@ -461,55 +477,98 @@ mod imp {
         ))
     }
 
-    /// Tile configurations of both scalings at 8192^3 (TFLOP/s, medians of 3 interleaved rounds).
-    fn sweep(rt: &Runtime) -> Result<()> {
-        let (m, n, k) = (8192i64, 8192i64, 8192i64);
+    /// The configurations of the sweep: per-tensor's reference tiles, block scaling's candidates with the
+    /// scales loaded by the consumers or staged in shared memory.
+    fn sweep_configs() -> Vec<(Scaling, HopperConfig)> {
+        let large = HopperConfig::large();
+        let tiles = |bm, bn, stages, smem_scales| HopperConfig {
+            bm,
+            bn,
+            stages,
+            smem_scales,
+            ..large
+        };
+        let mut v = vec![
+            (Scaling::PerTensor, tiles(128, 256, 4, false)),
+            (Scaling::PerTensor, tiles(128, 128, 6, false)),
+        ];
+        for staged in [false, true] {
+            for (bm, bn, stages) in [
+                (128, 256, 4),
+                (128, 256, 3),
+                (128, 128, 6),
+                (128, 128, 5),
+                (128, 64, 8),
+            ] {
+                v.push((Scaling::Block, tiles(bm, bn, stages, staged)));
+            }
+            // one consumer of 64x128 (the skinny shapes' tile)
+            let small = HopperConfig {
+                bm: 64,
+                bn: 128,
+                consumers: 1,
+                stages: 8,
+                tma_store: false,
+                smem_scales: staged,
+                ..large
+            };
+            v.push((Scaling::Block, small));
+        }
+        v.push((
+            Scaling::Block,
+            HopperConfig {
+                tma_store: false,
+                smem_scales: true,
+                ..large
+            },
+        ));
+        v
+    }
+
+    /// Tile configurations of both scalings at 8192^3, 128x8192x8192 and 4096^3 (`sweep8k`: 8192^3 only;
+    /// TFLOP/s, medians of 3 interleaved rounds).
+    fn sweep(rt: &Runtime, only_8k: bool) -> Result<()> {
+        let shapes = [
+            (8192i64, 8192i64, 8192i64),
+            (128, 8192, 8192),
+            (4096, 4096, 4096),
+        ];
+        for shape in shapes.into_iter().take(if only_8k { 1 } else { 3 }) {
+            sweep_shape(rt, shape)?;
+        }
+        Ok(())
+    }
+
+    fn sweep_shape(rt: &Runtime, (m, n, k): (i64, i64, i64)) -> Result<()> {
         let p = problem(m, n, k);
         let types = (DType::E4M3, DType::E4M3);
         let d = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
-        let cooperative = |bn, stages| HopperConfig {
-            bn,
-            stages,
-            ..HopperConfig::large()
-        };
-        let configs = [
-            cooperative(256, 4),
-            cooperative(128, 6),
-            HopperConfig::pingpong(),
-            HopperConfig {
-                bm: 256,
-                bn: 128,
-                ..HopperConfig::large()
-            },
-        ];
         let mut runs = Vec::new();
         // the operands stay alive while the prepared launches (raw addresses) run
         let operands = [
             Operands::new(rt, &p, types, Scaling::PerTensor, false, 1)?,
             Operands::new(rt, &p, types, Scaling::Block, false, 1)?,
         ];
-        for ops in &operands {
-            let scaling = ops.scaling;
-            for cfg in configs {
-                let fused = Fused::default();
-                let cfg = cfg.for_bits(8);
-                let Ok(kern) =
-                    generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &fused)
-                else {
-                    continue;
-                };
-                let bufs = ops.buffers(rt, rt.bind(&d));
-                runs.push((kern.name.clone(), rt.prepare(&kern, &bufs)?, Vec::new()));
-            }
+        for (scaling, cfg) in sweep_configs() {
+            let ops = &operands[usize::from(scaling == Scaling::Block)];
+            let fused = Fused::default();
+            let cfg = cfg.for_bits(8);
+            let Ok(kern) = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &fused)
+            else {
+                continue;
+            };
+            let bufs = ops.buffers(rt, rt.bind(&d));
+            runs.push((kern.name.clone(), rt.prepare(&kern, &bufs)?, Vec::new()));
         }
+        let iters = (4e12 / (2.0 * (m * n * k) as f64)).clamp(5.0, 100.0) as usize;
         for _ in 0..3 {
             for (_, prepared, t) in runs.iter_mut() {
-                let ms = rt.time_ms(2, 10, || rt.run(prepared))?;
+                let ms = rt.time_ms(2, iters, || rt.run(prepared))?;
                 t.push(2.0 * (m * n * k) as f64 / ms / 1e9);
             }
         }
         for (name, _, t) in runs.iter_mut() {
-            println!("sweep 8192^3 {name}: {:.0} TFLOP/s", median(t));
+            println!("sweep {m}x{n}x{k} {name}: {:.0} TFLOP/s", median(t));
         }
         Ok(())
     }

@@ -80,6 +80,10 @@ pub struct HopperConfig {
     pub producer_regs: u32,
     /// Registers per thread of the consumer warp groups after `setmaxnreg.inc`.
     pub consumer_regs: u32,
+    /// Block-scaled FP8: a producer warp stages each k-block's scales (the tile's rows of A, B's per
+    /// 128 columns) in shared memory with the operands, so the consumers read them there when they promote
+    /// instead of loading them from global memory a k-block ahead.
+    pub smem_scales: bool,
 }
 
 impl Default for HopperConfig {
@@ -97,6 +101,7 @@ impl Default for HopperConfig {
             tma_store: false,
             producer_regs: 40,
             consumer_regs: 232,
+            smem_scales: false,
         }
     }
 }
@@ -188,18 +193,27 @@ impl HopperConfig {
         }
     }
     /// Dynamic shared memory: the stages, the epilogue staging buffers, 1024 bytes of alignment slack,
-    /// the mbarriers.
+    /// the mbarriers, the staged scales ([`smem_scales`](Self::smem_scales)).
     ///
     /// ```
     /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
     /// assert_eq!(HopperConfig::default().smem_bytes(), 4 * 32768 + 1024 + 4 * 16);
     /// assert_eq!(HopperConfig::large().smem_bytes(), 4 * 49152 + 32768 + 1024 + 4 * 16);
+    /// // 128 A scales + 1 B scale per stage, padded to 16 bytes
+    /// let staged = HopperConfig { bn: 128, stages: 5, smem_scales: true, ..HopperConfig::large() };
+    /// assert_eq!(staged.smem_bytes(), 5 * 32768 + 32768 + 1024 + 5 * 16 + 5 * 528);
     /// ```
     pub fn smem_bytes(&self) -> u32 {
+        let scales = if self.smem_scales {
+            crate::piece::fp8_scaling::scale_slot_bytes(self.bm, self.bn) * self.stages as i64
+        } else {
+            0
+        };
         (self.stage_bytes() * self.stages as i64
             + self.epi_bytes()
             + 1024
-            + 16 * self.stages as i64) as u32
+            + 16 * self.stages as i64
+            + scales) as u32
     }
 }
 
@@ -424,6 +438,12 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
             c.bn
         ));
     }
+    if c.smem_scales && inp.scaling != Some(Scaling::Block) {
+        return unsupported(format!(
+            "staged scales (smem_scales) are for block-scaled FP8: got {:?}",
+            inp.scaling
+        ));
+    }
     Ok(())
 }
 
@@ -556,7 +576,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -568,6 +588,7 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
         c.group_m,
         if c.persistent { "_p" } else { "" },
         if c.tma_store { "_ts" } else { "" },
+        if c.smem_scales { "_ss" } else { "" },
         if p.majors_tag() == "kk" {
             String::new()
         } else {
@@ -676,6 +697,9 @@ fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> Str
         accumulate_arg: block,
     };
     s += &mma.device_fns();
+    if block && c.smem_scales {
+        s += crate::piece::fp8_scaling::STAGED_SCALE_FNS;
+    }
     s += &store_fns(output);
     s
 }
@@ -949,6 +973,7 @@ fn mainloop<'a>(
             m_chunks: plan.m_chunks,
             tile: (c.bm, c.bn),
             row_base: cw_row(c, plan),
+            staged: c.smem_scales,
         }),
     })
 }

@@ -14,7 +14,7 @@
 //! ```
 //! use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::{Promotion, Scaling}};
 //! let acc = Accumulators::new(128).unwrap();
-//! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into() };
+//! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into(), staged: false };
 //! assert!(p.scales().contains("scale_a[(long long)(kb + 1) * M + r]"));
 //! assert_eq!((p.splits(), p.split_n()), (1, 128));
 //! assert_eq!(Scaling::Block.tag(), "_bs");
@@ -107,7 +107,7 @@ impl Scaling {
 /// ```
 /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
 /// let acc = Accumulators::new(128).unwrap();
-/// let p = Promotion { acc: &acc, m_chunks: 2, tile: (128, 128), row_base: String::new() };
+/// let p = Promotion { acc: &acc, m_chunks: 2, tile: (128, 128), row_base: String::new(), staged: false };
 /// assert!(p.prologue().contains("float sa_a[2][2], sa_b[1];"));
 /// ```
 pub struct Promotion<'a> {
@@ -119,7 +119,44 @@ pub struct Promotion<'a> {
     pub tile: (i64, i64),
     /// `" + cw * rows"` when consumers split the tile's rows, else empty.
     pub row_base: String,
+    /// The scales are staged in shared memory by the producer ([`stage_scales`](Self::stage_scales)) and
+    /// read there (`scl`, one [`scale_slot_bytes`] slot per stage) instead of from global memory.
+    pub staged: bool,
 }
+
+/// Bytes of one stage's staged scales: the tile's `bm` A scales, then one B scale per 128 columns (at least
+/// one), padded to 16 bytes.
+///
+/// ```
+/// use cute_gpu::piece::fp8_scaling::scale_slot_bytes;
+/// assert_eq!(scale_slot_bytes(128, 256), 528); // 130 floats -> 528 bytes
+/// assert_eq!(scale_slot_bytes(64, 64), 272);
+/// ```
+pub fn scale_slot_bytes(bm: i64, bn: i64) -> i64 {
+    ((bm + (bn / SCALE_BLOCK).max(1)) * 4 + 15) / 16 * 16
+}
+
+/// Device functions of the staged scales: `cp_async_f32` (4 bytes global -> shared, zero-filled when
+/// `bytes` is 0), `cp_async_arrive` (the mbarrier counts one arrival once this thread's copies landed),
+/// `lds_f32`.
+///
+/// ```
+/// let f = cute_gpu::piece::fp8_scaling::STAGED_SCALE_FNS;
+/// assert!(f.contains("cp.async.ca.shared.global [%0], [%1], 4, %2;"));
+/// assert!(f.contains("cp.async.mbarrier.arrive.noinc.shared::cta.b64"));
+/// ```
+pub const STAGED_SCALE_FNS: &str = r#"__device__ __forceinline__ void cp_async_f32(u32 dst, const float* src, u32 bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" :: "r"(dst), "l"(src), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void cp_async_arrive(u32 bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" :: "r"(bar) : "memory");
+}
+__device__ __forceinline__ float lds_f32(u32 a) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(a) : "memory");
+  return v;
+}
+"#;
 
 impl Promotion<'_> {
     /// Column splits of the tile, one per 128-column B scale block (1 when `bn` <= 128): each k-block runs
@@ -129,7 +166,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
     /// assert_eq!(p.splits(), 2); // bn = 256: two 128-column B scale blocks
     /// ```
     pub fn splits(&self) -> i64 {
@@ -141,7 +178,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
     /// assert_eq!(p.split_n(), 128);
     /// ```
     pub fn split_n(&self) -> i64 {
@@ -175,17 +212,77 @@ impl Promotion<'_> {
         )
     }
 
+    /// Reads of this stage's staged scales into `sa_a`, `sa_b` (the thread's rows, each split's B scale).
+    fn read_staged(&self) -> String {
+        let ((bm, _), m_chunks, splits) = (self.tile, self.m_chunks, self.splits());
+        format!(
+            r#"{{   // this stage's scales, staged by the producer: A's {bm} rows, then B's per split
+          const u32 sc = scl + s * {}u;
+#pragma unroll
+          for (int c = 0; c < {m_chunks}; ++c)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+              sa_a[c][h] = lds_f32(sc + 4u * (0{} + c * 64 + ({}) + {} * h));
+#pragma unroll
+          for (int q = 0; q < {splits}; ++q) sa_b[q] = lds_f32(sc + 4u * ({bm} + q));
+        }}
+"#,
+            scale_slot_bytes(self.tile.0, self.tile.1),
+            self.row_base,
+            self.acc.fragment.row,
+            self.acc.h_rows
+        )
+    }
+
+    /// The producer's scale warp, for stage `s` of k-block `kb` of tile (`tm`, `tn`): each lane copies A
+    /// scales (rows `lane`, `lane + 32`, ...; zeros past M) and B scales (one per split, zeros past N) into
+    /// the stage's slot with `cp.async`, and the stage's full barrier counts the lane once they landed.
+    ///
+    /// ```
+    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+    /// let acc = Accumulators::new(128).unwrap();
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: true };
+    /// let c = p.stage_scales();
+    /// assert!(c.contains("for (int i = lane; i < 128; i += 32)") && c.contains("if (lane < 2)"));
+    /// assert!(c.contains("cp_async_arrive(full_bar + 8 * s);"));
+    /// ```
+    pub fn stage_scales(&self) -> String {
+        let ((bm, bn), splits) = (self.tile, self.splits());
+        format!(
+            r#"          const u32 sc = scl + s * {}u;
+          for (int i = lane; i < {bm}; i += 32) {{
+            const int r = tm * {bm} + i;
+            cp_async_f32(sc + 4u * i, scale_a + (r < M ? (long long)kb * M + r : 0), r < M ? 4u : 0u);
+          }}
+          if (lane < {splits}) {{   // splits past N read nothing
+            const int col0 = tn * {bn} + lane * {};
+            cp_async_f32(sc + 4u * ({bm} + lane), scale_b + (col0 < N ? (long long)(col0 / {SCALE_BLOCK}) * ktiles + kb : 0), col0 < N ? 4u : 0u);
+          }}
+          cp_async_arrive(full_bar + 8 * s);
+"#,
+            scale_slot_bytes(bm, bn),
+            self.split_n()
+        )
+    }
+
     /// Before a tile's k-blocks: the first k-block's scales (`sa_a`, `sa_b`).
     ///
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
     /// let c = p.prologue();
     /// assert!(c.contains("float sa_a[1][2], sa_b[2];"));
     /// assert!(c.contains("scale_a[(long long)(0) * M + r]"));
     /// ```
     pub fn prologue(&self) -> String {
+        if self.staged {
+            return format!(
+                "float sa_a[{}][2], sa_b[{}];   // this k-block's scales, read from the stage\n",
+                self.m_chunks,
+                self.splits()
+            );
+        }
         format!(
             "// block scales: B per ({SCALE_BLOCK} cols, {SCALE_BLOCK} of K), A per (row, {SCALE_BLOCK} of K) for the thread's rows
       // (gmma_c_layout: value 2h + .. is in row frag_row + {} * h); loaded one k-block ahead
@@ -199,17 +296,21 @@ impl Promotion<'_> {
         )
     }
 
-    /// While the first split's wgmmas run: the next k-block's scales (`ns_a`, `ns_b`).
+    /// While the first split's wgmmas run: the next k-block's scales (`ns_a`, `ns_b`), or with [`staged`](Self::staged)
+    /// scales this k-block's from the stage's slot (`sa_a`, `sa_b`).
     ///
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
     /// let c = p.scales();
     /// assert!(c.contains("float ns_a[1][2] = {}, ns_b[2] = {};"));
     /// assert!(c.contains("if (kb + 1 < ktiles)"));
     /// ```
     pub fn scales(&self) -> String {
+        if self.staged {
+            return format!("        {}", self.read_staged());
+        }
         format!(
             "        float ns_a[{}][2] = {{}}, ns_b[{}] = {{}};
         if (kb + 1 < ktiles) {}
@@ -227,7 +328,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new() };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
     /// // split 1 of 2 adds into the accumulators' second half (registers 64..128)
     /// assert!(p.promote(1).contains("acc[c][64 + i] += tmp[c][i]"));
     /// assert!(p.promote(0).contains("acc[c][0 + i] += tmp[c][i]"));
@@ -245,7 +346,7 @@ impl Promotion<'_> {
 "#,
             s * nacc
         );
-        if s + 1 == self.splits() {
+        if s + 1 == self.splits() && !self.staged {
             c += &format!(
                 r#"#pragma unroll
         for (int c = 0; c < {m_chunks}; ++c) {{ sa_a[c][0] = ns_a[c][0]; sa_a[c][1] = ns_a[c][1]; }}

@@ -93,6 +93,16 @@ impl WarpSpecialized<'_> {
     pub fn setup(&self, maps: &[&str]) -> String {
         let (stages, epi_bytes, stage_bytes) = (self.stages, self.epi_bytes, self.stage_bytes());
         let empty_count = if self.pingpong { 1 } else { self.consumers };
+        // staged scales: the full barrier also counts the 32 lanes of the producer's scale warp
+        let (full_count, scl) = match self.staged() {
+            true => (
+                33,
+                format!(
+                    "\n  const u32 scl = empty_bar + {stages}u * 8u;   // staged scales, one slot per stage"
+                ),
+            ),
+            false => (1, String::new()),
+        };
         let (bm, bn, bk) = self.tile;
         let prefetch: String = maps
             .iter()
@@ -104,10 +114,10 @@ impl WarpSpecialized<'_> {
   const u32 sbase = (smem_u32(smem_raw) + 1023u) & ~1023u;
   const u32 ebase = sbase + {stages}u * {stage_bytes}u;      // epilogue staging boxes ({epi_bytes} B)
   const u32 full_bar = ebase + {epi_bytes}u;   // TMA bytes landed (count 1 + tx)
-  const u32 empty_bar = full_bar + {stages}u * 8u;            // consumers released the stage (count {empty_count})
+  const u32 empty_bar = full_bar + {stages}u * 8u;            // consumers released the stage (count {empty_count}){scl}
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
-    for (int s = 0; s < {stages}; ++s) {{ mbar_init(full_bar + 8 * s, 1); mbar_init(empty_bar + 8 * s, {empty_count}); }}
+    for (int s = 0; s < {stages}; ++s) {{ mbar_init(full_bar + 8 * s, {full_count}); mbar_init(empty_bar + 8 * s, {empty_count}); }}
     {}
 {prefetch}  }}
   __syncthreads();
@@ -120,6 +130,35 @@ impl WarpSpecialized<'_> {
                     "const int tiles_mn = tiles_m * tiles_n, tiles = tiles_mn * L;   // L batches",
                 None => "const int tiles = tiles_m * tiles_n;",
             }
+        )
+    }
+
+    fn staged(&self) -> bool {
+        self.promotion.as_ref().is_some_and(|p| p.staged)
+    }
+
+    /// The producer's second warp with staged scales: the same walk over tiles and k-blocks as the TMA
+    /// thread, copying each k-block's scales into its stage's slot.
+    fn scale_warp(&self) -> String {
+        let Some(p) = self.promotion.as_ref().filter(|p| p.staged) else {
+            return String::new();
+        };
+        format!(
+            r#" else if (tid / 32 == 1) {{
+      // the scale warp: each k-block's scales into its stage's slot (cp.async, counted by the full barrier)
+      const int lane = tid % 32;
+      u32 it = 0;
+      {} {{
+{}        for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+          const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
+          mbar_wait(empty_bar + 8 * s, phase ^ 1u);
+{}        }}
+      }}
+    }}"#,
+            persistent_loop("blockIdx.x", "gridDim.x"),
+            self.raster("        "),
+            p.stage_scales(),
+            stages = self.stages,
         )
     }
 
@@ -182,13 +221,14 @@ impl WarpSpecialized<'_> {
           const u32 sa = sbase + s * {stage_bytes}u, sb = sa + {a_bytes}u;
 {}        }}
       }}
-    }}
+    }}{}
 "#,
             sync::setmaxnreg(false, self.regs.0),
             persistent_loop("blockIdx.x", "gridDim.x"),
             self.group_m,
             self.raster("        "),
-            self.loads()
+            self.loads(),
+            self.scale_warp()
         )
     }
 
