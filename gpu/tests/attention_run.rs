@@ -456,8 +456,8 @@ mod attention_run {
         long_sequences(256);
     }
 
-    /// On an sm_90 device the default handle runs the Hopper kernel (not varlen), and the mma.sync one
-    /// when told to or for varlen.
+    /// On an sm_90 device the default handle runs the Hopper kernel (varlen too), and the mma.sync one
+    /// when told to.
     #[test]
     fn hopper_kernel_is_chosen_on_sm90() {
         use cute_gpu::attention::plan::{Request, plan};
@@ -495,7 +495,8 @@ mod attention_run {
             );
             let hopper = sm90 && a.runtime().arch() == "sm_90a";
             assert_eq!(name.starts_with("cute_attention90_"), hopper, "{name}");
-            assert!(varlen.starts_with("cute_attention_"), "{varlen}");
+            assert_eq!(varlen.starts_with("cute_attention90_"), hopper, "{varlen}");
+            assert!(varlen.ends_with("_varlen"), "{varlen}");
         }
     }
 
@@ -513,6 +514,36 @@ mod attention_run {
                     };
                     check::<half::bf16>(s, a, &c);
                     check::<half::f16>(s, a, &Case { bhsd: true, ..c });
+                }
+            }
+        });
+    }
+
+    /// Packed sequences of lengths 1, 17, 127, 129 (Q and K/V lengths different, a sequence crossing
+    /// a 128-row block, the last one ending at the buffer's end), causal and not, grouped-query and
+    /// multi-query heads, d = 64, 128, 256: on an H100 through the Hopper kernel and the mma.sync one.
+    #[test]
+    fn varlen_lengths_and_heads() {
+        with_gpu("varlen_lengths_and_heads", |s, a| {
+            let cq = vec![0, 1, 18, 145, 274, 403];
+            let ck = vec![0, 129, 130, 147, 274, 401];
+            for causal in [false, true] {
+                for (d, hq, hkv) in [(64, 4, 1), (128, 6, 2), (256, 2, 2)] {
+                    let c = Case {
+                        b: 5,
+                        hq,
+                        hkv,
+                        varlen: Some((cq.clone(), ck.clone())),
+                        ..case(0, 0, d, causal)
+                    };
+                    check::<half::bf16>(s, a, &c);
+                    // Q's lengths as K's and back: more rows than keys in some sequences
+                    let swapped = Case {
+                        varlen: Some((ck.clone(), cq.clone())),
+                        bhsd: true,
+                        ..c
+                    };
+                    check::<half::f16>(s, a, &swapped);
                 }
             }
         });
@@ -536,6 +567,32 @@ mod attention_run {
                 let a = Attention::new(s).unwrap().with_tiles(d, t).unwrap();
                 for causal in [false, true] {
                     for (sq, sk) in [(17, 129), (129, 17), (256, 256)] {
+                        check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
+                    }
+                    let c = Case {
+                        b: 3,
+                        varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
+                        ..case(0, 0, d, causal)
+                    };
+                    check::<half::f16>(s, &a, &c);
+                }
+            }
+        });
+    }
+
+    /// The Hopper kernel's other K/V tiles (`bench_attention --sm90-block-n`): 80 keys for d = 256 (V
+    /// in one 80-key chunk), 176 and 160 for d = 128, 192 for d = 64, on lengths that end mid-tile,
+    /// causal and not, varlen.
+    #[test]
+    fn sm90_block_n_tiles() {
+        with_gpu_variants("sm90_block_n_tiles", &[(true, true, true)], |s, a| {
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            for (d, bn) in [(256, 80), (128, 176), (128, 160), (64, 192)] {
+                let a = Attention::new(s).unwrap().with_sm90_block_n(d, bn).unwrap();
+                for causal in [false, true] {
+                    for (sq, sk) in [(17, 129), (129, 17), (300, 300)] {
                         check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
                     }
                     let c = Case {

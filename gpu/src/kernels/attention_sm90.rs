@@ -8,6 +8,10 @@
 //!   `setmaxnreg` 24 / 240).
 //! - The tensor maps view Q, K, V as `(D, S, H, B)` (4-D, strides from the layouts): rows past a sequence
 //!   are zero-filled by the TMA unit, never read from the next batch or head.
+//! - Varlen (packed sequences, `cu_q`/`cu_k` offsets): one CTA per (query block, head, sequence), the maps
+//!   span the packed `(total, H, D)` tensors (one batch) and the boxes start at the sequence's first row;
+//!   key rows past the sequence (the next sequence's, or zeros past the total) are masked like any
+//!   sequence end, query rows past it are computed but never stored; blocks past a shorter sequence exit.
 //! - `S = Q·Kᵀ`: `wgmma m64n{block_n}k16` with both operands K-major in shared memory (the 128-byte
 //!   swizzled GMMA atoms of [`crate::piece::gmma_operand`]); the online softmax
 //!   ([`crate::piece::online_softmax`]) on the accumulators (`gmma_c_layout`, rows shared by lane quads),
@@ -51,13 +55,15 @@ const BLOCK_M: i64 = WG_ROWS * CONSUMERS;
 const CHUNK: i64 = 64;
 /// Stages of the K/V ring.
 const STAGES: i64 = 2;
+/// Dynamic shared memory of one sm_90 CTA (227 KiB).
+const SMEM_LIMIT: i64 = 232448;
 
 /// The compiled variant of the Hopper kernel (problem sizes are arguments).
 ///
 /// ```
 /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
 /// let c = Sm90AttentionConfig::new(DType::BF16, 128, true);
-/// assert_eq!((c.block_m(), c.block_n, c.overlap, c.pingpong), (128, 128, true, true));
+/// assert_eq!((c.block_m(), c.block_n, c.overlap, c.pingpong, c.varlen), (128, 128, true, true, false));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sm90AttentionConfig {
@@ -67,7 +73,7 @@ pub struct Sm90AttentionConfig {
     pub head_dim: i64,
     /// Causal mask (bottom-right aligned).
     pub causal: bool,
-    /// Keys per K/V tile (64 or 128).
+    /// Keys per K/V tile (a multiple of 16 from 64 to 256, within shared memory and registers).
     pub block_n: i64,
     /// Intra-warp-group overlap: `S(j) = Q·K(j)ᵀ` is issued before `O += P(j-1)·V(j-1)`, and the softmax
     /// of `S(j)` runs while that `P·V` is in flight (O is rescaled after it).
@@ -75,6 +81,10 @@ pub struct Sm90AttentionConfig {
     /// Ping-pong of the two consumer warp groups (with `overlap`): named barriers make them take turns
     /// issuing their wgmmas, so one's softmax runs under the other's GEMMs.
     pub pingpong: bool,
+    /// Packed variable-length batches (FlashAttention's `varlen`): parameters `cu_q`, `cu_k` hold the
+    /// sequences' first rows; a CTA is one (query block, head, sequence), its TMA boxes start at the
+    /// sequence's rows of the packed `(total, H, D)` tensors.
+    pub varlen: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -92,19 +102,21 @@ impl Sm90AttentionConfig {
             block_n: if head_dim == 256 { 64 } else { 128 },
             overlap: true,
             pingpong: true,
+            varlen: false,
         }
     }
 
     fn check(&self) -> Result<()> {
         if !self.dtype.is_half()
             || ![64, 128, 256].contains(&self.head_dim)
-            || ![64, 128].contains(&self.block_n)
+            || self.block_n % 16 != 0
+            || !(64..=256).contains(&self.block_n)
             || (self.pingpong && !self.overlap)
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n 64|128, ping-pong needs overlap",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong needs overlap",
                     self.dtype.name(),
                     self.head_dim,
                     self.block_n,
@@ -128,7 +140,8 @@ impl Sm90AttentionConfig {
 }
 
 /// The shared-memory operands: Q (`128 x d`), K (`block_n x d`) as `d/64` K-major chunks of 64 columns,
-/// V (`d x block_n` MN-major, the B of P·V) as `block_n/64` chunks of 64 keys.
+/// V (`d x block_n` MN-major, the B of P·V) as `block_n/64` chunks of 64 keys (one chunk of `block_n`
+/// keys when 64 does not divide it).
 struct Operands {
     q: GmmaOperand,
     k: GmmaOperand,
@@ -137,6 +150,8 @@ struct Operands {
     chunk: [i64; 3],
     /// Chunks of Q/K (along d) and of V (along keys).
     chunks: [i64; 2],
+    /// Keys per V chunk.
+    v_keys: i64,
 }
 
 impl Operands {
@@ -144,14 +159,16 @@ impl Operands {
         let (d, bn) = (cfg.head_dim, cfg.block_n);
         let q = gmma_operand(Major::K, BLOCK_M, CHUNK, 16, "Q")?;
         let k = gmma_operand(Major::K, bn, CHUNK, 16, "K")?;
-        let v = gmma_operand(Major::MN, d, CHUNK, 16, "V")?;
+        let v_keys = if bn % CHUNK == 0 { CHUNK } else { bn };
+        let v = gmma_operand(Major::MN, d, v_keys, 16, "V")?;
         let bytes = |rows: i64| rows * CHUNK * 2;
         Ok(Operands {
-            chunk: [bytes(BLOCK_M), bytes(bn), bytes(d)],
-            chunks: [d / CHUNK, bn / CHUNK],
+            chunk: [bytes(BLOCK_M), bytes(bn), d * v_keys * 2],
+            chunks: [d / CHUNK, bn / v_keys],
             q,
             k,
             v,
+            v_keys,
         })
     }
     fn q_bytes(&self) -> i64 {
@@ -182,7 +199,7 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             (true, false) => "_nopp",
             (true, true) => "",
         }
-    )
+    ) + if cfg.varlen { "_varlen" } else { "" }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -203,7 +220,7 @@ fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<Str
     for (op, n) in [
         (&ops.q, d / CHUNK),
         (&ops.k, d / CHUNK),
-        (&ops.v, bn / CHUNK),
+        (&ops.v, ops.chunks[1]),
     ] {
         c += &format!("{}\n//   x {n} chunk(s)\n", op.doc);
     }
@@ -258,13 +275,17 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     s
 }
 
-fn signature() -> String {
+fn signature(cfg: &Sm90AttentionConfig) -> String {
     let mut p: Vec<String> = ["tmQ", "tmK", "tmV"]
         .iter()
         .map(|n| format!("const __grid_constant__ TmaDesc {n}"))
         .collect();
     p.push("unsigned short* __restrict__ O".into());
     p.push("float* __restrict__ LSE".into());
+    if cfg.varlen {
+        p.push("const int* __restrict__ cu_q".into());
+        p.push("const int* __restrict__ cu_k".into());
+    }
     p.extend(["int Sq", "int Sk", "int group"].map(String::from));
     for n in STRIDES {
         p.push(format!("long long {n}"));
@@ -306,9 +327,14 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         "  const int m_block = blockIdx.x;\n"
     };
-    c += &format!(
-        "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n  const int sq = Sq, sk = Sk, m0 = m_block * {BLOCK_M};\n"
-    );
+    c += "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n";
+    c += &if cfg.varlen {
+        format!(
+            "  const int q_row0 = cu_q[b], k_row0 = cu_k[b];  // packed sequences: the first rows of sequence b\n  const int sq = cu_q[b + 1] - q_row0, sk = cu_k[b + 1] - k_row0, m0 = m_block * {BLOCK_M};\n  if (m0 >= sq) return;  // a shorter sequence: no rows in this block (the whole CTA leaves)\n"
+        )
+    } else {
+        format!("  const int sq = Sq, sk = Sk, m0 = m_block * {BLOCK_M};\n")
+    };
     c += &if cfg.causal {
         format!(
             "  // keys the block sees: j <= i + sk - sq for its last row (later key blocks are never loaded)\n  const int n_end = max(0, min(sk, min(m0 + {BLOCK_M}, sq) + sk - sq));\n"
@@ -320,15 +346,46 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     c
 }
 
+/// The TMA coordinates of the CTA's first query row, of key block `n0`'s first row, and of the batch:
+/// the sequence's rows of the packed tensors for varlen (whose maps have one batch).
+struct Rows {
+    q: &'static str,
+    k: &'static str,
+    batch: &'static str,
+}
+
+impl Rows {
+    fn of(cfg: &Sm90AttentionConfig) -> Rows {
+        if cfg.varlen {
+            Rows {
+                q: "q_row0 + m0",
+                k: "k_row0 + n0",
+                batch: "0",
+            }
+        } else {
+            Rows {
+                q: "m0",
+                k: "n0",
+                batch: "b",
+            }
+        }
+    }
+}
+
 /// The producer: one thread loads Q, then for each key block waits for a free stage and loads K and V
 /// (the TMA coordinates are `(d, row, head, batch)`, innermost first).
 fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (bn, [nd, nk]) = (cfg.block_n, ops.chunks);
     let [cq, ck, cv] = ops.chunk;
+    let Rows {
+        q: qr,
+        k: kr,
+        batch: b,
+    } = Rows::of(cfg);
     let mut loads = String::new();
     for c in 0..nd {
         loads += &format!(
-            "        tma_load_4d(k_s + s * {}u + {}u, &tmK, k_full + 8 * s, {}, n0, hk, b);\n",
+            "        tma_load_4d(k_s + s * {}u + {}u, &tmK, k_full + 8 * s, {}, {kr}, hk, {b});\n",
             ops.k_bytes(),
             c * ck,
             c * CHUNK
@@ -341,17 +398,17 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     for c in 0..nk {
         for &(off, mn) in &ops.v.boxes {
             loads += &format!(
-                "        tma_load_4d(v_s + s * {}u + {}u, &tmV, v_full + 8 * s, {mn}, n0 + {}, hk, b);\n",
+                "        tma_load_4d(v_s + s * {}u + {}u, &tmV, v_full + 8 * s, {mn}, {kr} + {}, hk, {b});\n",
                 ops.v_bytes(),
                 c * cv + off,
-                c * CHUNK
+                c * ops.v_keys
             );
         }
     }
     let q_loads: String = (0..nd)
         .map(|c| {
             format!(
-                "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, m0, h, b);\n",
+                "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, {qr}, h, {b});\n",
                 c * cq,
                 c * CHUNK
             )
@@ -427,7 +484,7 @@ fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str
         "      mbar_wait(v_full + 8 * {st}, {ph});\n      fence_acc(o);\n      {}\n",
         wgmma::FENCE
     );
-    let steps = CHUNK / ops.v.mma_k;
+    let steps = ops.v_keys / ops.v.mma_k;
     for kk in 0..bn / 16 {
         let (ch, k) = (kk / steps, kk % steps);
         c += &format!(
@@ -593,8 +650,13 @@ fn epilogue(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
     let pack = pack_fn(cfg.dtype);
     let row0 = format!("m0 + cw * {WG_ROWS} + {}", f.row);
+    let (o_row0, lse_row) = if cfg.varlen {
+        (" + (long long)q_row0 * o_s", "(q_row0 + row)")
+    } else {
+        ("", "row")
+    };
     let mut c =
-        "    unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h;\n".to_string();
+        format!("    unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h{o_row0};\n");
     for v in (0..values).step_by(2) {
         let [dr, dc] = f.value(v)?;
         c += &format!(
@@ -611,7 +673,7 @@ fn epilogue(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     );
     for (r, dr) in sm.row_offsets.iter().enumerate() {
         c += &format!(
-            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (long long)row * lse_s] = sm_lse[0][{r}]; }}\n"
+            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (long long){lse_row} * lse_s] = sm_lse[0][{r}]; }}\n"
         );
     }
     c += "    }\n";
@@ -637,9 +699,11 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
         map("tmQ", "Q", ops.q.tma_box),
         map("tmK", "K", ops.k.tma_box),
         map("tmV", "V", ops.v.tma_box),
-        Arg::Ptr("O".into()),
-        Arg::Ptr("LSE".into()),
     ];
+    let offsets: &[&str] = if cfg.varlen { &["cu_q", "cu_k"] } else { &[] };
+    for n in ["O", "LSE"].iter().chain(offsets) {
+        args.push(Arg::Ptr(n.to_string()));
+    }
     for n in ["Sq", "Sk", "group"] {
         args.push(Arg::I32(n.into(), 0));
     }
@@ -649,6 +713,7 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
     args.push(Arg::F32("scale_log2".into(), 0.0));
     let buffers = ["Q", "K", "V", "O", "LSE"]
         .iter()
+        .chain(offsets)
         .map(|n| Buffer {
             name: n.to_string(),
             bytes: 0,
@@ -657,9 +722,18 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
     (args, buffers)
 }
 
+/// The extents the tensor maps span: rows of Q, rows of K/V, batches (the packed totals and one batch
+/// for varlen).
+fn map_extents(args: &AttentionArgs) -> [i64; 3] {
+    match args.packed {
+        Some([q, k]) => [q, k, 1],
+        None => [args.sq, args.sk, args.batch],
+    }
+}
+
 /// Whether the Hopper kernel can take a problem with these strides (elements, `(batch, sequence, head)`
 /// of Q, K, V): TMA strides are positive multiples of 16 bytes below 2^40 (the stride of an extent-1
-/// mode does not matter).
+/// mode does not matter); rows below 2^31. Packed varlen batches are taken (one batch of `total` rows).
 ///
 /// ```
 /// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
@@ -671,19 +745,22 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
 /// let mut odd = p.args;
 /// odd.strides[1][1] = 1028; // K rows 2056 bytes apart: not a multiple of 16 bytes
 /// assert!(!takes(&odd));
+/// // packed sequences (varlen): the batch stride is 0, the maps span one batch of 300 rows
+/// let packed = cute_gpu::kernels::attention_sm80::AttentionArgs { strides: [[0, 1024, 128]; 4], packed: Some([300, 300]), ..p.args };
+/// assert!(takes(&packed));
 /// ```
 pub fn takes(args: &AttentionArgs) -> bool {
+    let [rq, rk, batch] = map_extents(args);
     let extents = [
-        [args.batch, args.sq, args.hq],
-        [args.batch, args.sk, args.hkv],
-        [args.batch, args.sk, args.hkv],
+        [batch, rq, args.hq],
+        [batch, rk, args.hkv],
+        [batch, rk, args.hkv],
     ];
     args.strides[..3].iter().zip(extents).all(|(st, ext)| {
         st.iter()
             .zip(ext)
             .all(|(&x, e)| (x > 0 || e <= 1) && x >= 0 && (x * 2) % 16 == 0 && x * 2 < (1i64 << 40))
-    }) && args.sq < (1 << 31)
-        && args.sk < (1 << 31)
+    }) && [rq, rk, args.sq, args.sk].iter().all(|&r| r < (1 << 31))
 }
 
 /// Sets the values of the kernel's parameters for `args`: the scalars, the tensor maps' extents and
@@ -707,19 +784,30 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
             format!("strides {:?}: not describable by TMA", args.strides),
         );
     }
+    if cfg.varlen != args.packed.is_some() {
+        return config(
+            "attention_sm90",
+            format!(
+                "{}: the arguments are {}varlen",
+                name(cfg),
+                if cfg.varlen { "not " } else { "" }
+            ),
+        );
+    }
     args.set_scalars(k)?;
     let fix = |extent: i64, stride: i64| (extent.max(1) as u64, stride.max(8) as u64);
+    let [rq, rk, batch] = map_extents(args);
     for a in k.args.iter_mut() {
         if let Arg::TensorMap(m) = a {
             let (i, s, heads) = match m.buffer.as_str() {
-                "Q" => (0, args.sq, args.hq),
-                "K" => (1, args.sk, args.hkv),
-                _ => (2, args.sk, args.hkv),
+                "Q" => (0, rq, args.hq),
+                "K" => (1, rk, args.hkv),
+                _ => (2, rk, args.hkv),
             };
             let st = args.strides[i];
             m.extents = [cfg.head_dim as u64, s.max(1) as u64];
             m.ld = st[1].max(8) as u64;
-            m.outer = vec![fix(heads, st[2]), fix(args.batch, st[0])];
+            m.outer = vec![fix(heads, st[2]), fix(batch, st[0])];
         }
     }
     let blocks = (args.sq + BLOCK_M - 1) / BLOCK_M;
@@ -741,6 +829,17 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
 pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     cfg.check()?;
     let ops = Operands::new(cfg)?;
+    if ops.smem() > SMEM_LIMIT {
+        return config(
+            "attention_sm90",
+            format!(
+                "d = {}, block_n = {}: {} bytes of shared memory, more than the {SMEM_LIMIT} of an sm_90 CTA",
+                cfg.head_dim,
+                cfg.block_n,
+                ops.smem()
+            ),
+        );
+    }
     if gmma_n8_values(cfg.block_n.max(cfg.head_dim))? != 4 {
         return config(
             "attention_sm90",
@@ -755,7 +854,7 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     c += &device_fns(cfg, &ops);
     c += &format!(
         "\nextern \"C\" __global__ void __launch_bounds__({threads}, 1) {name}(\n    {}) {{\n",
-        signature()
+        signature(cfg)
     );
     c += &prologue(cfg, &ops);
     c += &producer(cfg, &ops);
