@@ -411,6 +411,17 @@ mod attention_run {
                         ..case(200, 900, d, causal)
                     },
                 );
+                // enough keys for the wide tiles of Sm90AttentionConfig::for_keys, ending mid-tile
+                check::<half::bf16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        hq: 1,
+                        hkv: 1,
+                        ..case(130, 8200, d, causal)
+                    },
+                );
             }
         });
     }
@@ -580,16 +591,16 @@ mod attention_run {
         });
     }
 
-    /// The Hopper kernel's other K/V tiles (`bench_attention --sm90-block-n`): 80 keys for d = 256 (V
-    /// in one 80-key chunk), 176 and 160 for d = 128, 192 for d = 64, on lengths that end mid-tile,
-    /// causal and not, varlen.
+    /// The Hopper kernel's K/V tiles other than the plan's for these lengths (`bench_attention
+    /// --sm90-block-n`): 64 keys for d = 256, 176 and 160 for d = 128 (V in one chunk of all the keys),
+    /// 192 for d = 64, on lengths that end mid-tile, causal and not, varlen.
     #[test]
     fn sm90_block_n_tiles() {
         with_gpu_variants("sm90_block_n_tiles", &[(true, true, true)], |s, a| {
             if a.runtime().arch() != "sm_90a" {
                 return;
             }
-            for (d, bn) in [(256, 80), (128, 176), (128, 160), (64, 192)] {
+            for (d, bn) in [(256, 64), (128, 176), (128, 160), (64, 192)] {
                 let a = Attention::new(s).unwrap().with_sm90_block_n(d, bn).unwrap();
                 for causal in [false, true] {
                     for (sq, sk) in [(17, 129), (129, 17), (300, 300)] {

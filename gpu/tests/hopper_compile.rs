@@ -258,9 +258,10 @@ fn sass_of(cubin: &[u8], name: &str) -> Option<String> {
     }
 }
 
-/// The Hopper attention kernel's other K/V tiles that `bench_attention --sm90-block-n` offers (FlashAttention
-/// 3's 80 keys for d = 256, 176 and 160 for d = 128, 192 for d = 64; 256 spills), causal or not, compile for sm_90a
-/// with no spills.
+/// The Hopper attention kernel's other K/V tiles (the wide ones of `Sm90AttentionConfig::for_keys`, 176 keys
+/// for d = 128 and 192 for d = 64, in both types; 160 for d = 128 and the former 64 for d = 256, for
+/// `bench_attention --sm90-block-n`; 256 keys for d = 64 spills), causal or not, compile for sm_90a with no
+/// spills.
 #[test]
 fn attention_sm90_tuning_tiles_compile() {
     use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
@@ -268,11 +269,18 @@ fn attention_sm90_tuning_tiles_compile() {
         return;
     }
     let mut failures = Vec::new();
-    for (d, block_n) in [(256, 80), (128, 176), (128, 160), (64, 192)] {
+    for (d, block_n, dtype) in [
+        (256, 64, DType::BF16),
+        (128, 176, DType::BF16),
+        (128, 176, DType::F16),
+        (128, 160, DType::BF16),
+        (64, 192, DType::BF16),
+        (64, 192, DType::F16),
+    ] {
         for causal in [false, true] {
             let cfg = Sm90AttentionConfig {
                 block_n,
-                ..Sm90AttentionConfig::new(DType::BF16, d, causal)
+                ..Sm90AttentionConfig::new(dtype, d, causal)
             };
             let k = generate_attention_sm90(&cfg).unwrap();
             match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {

@@ -336,7 +336,7 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
     };
     let sm90 = takes(&args).then(|| Sm90AttentionConfig {
         varlen: r.varlen.is_some(),
-        ..Sm90AttentionConfig::new(r.dtype, d, r.causal)
+        ..Sm90AttentionConfig::new(r.dtype, d, r.causal).for_keys(sk)
     });
     Ok(Plan {
         config: AttentionConfig::new(r.dtype, d, r.causal, r.varlen.is_some()),
