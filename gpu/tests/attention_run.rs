@@ -617,6 +617,50 @@ mod attention_run {
         });
     }
 
+    /// The Hopper kernel's persistent CTAs (with and without ping-pong): lengths that end mid-tile, causal
+    /// and not, grouped-query heads, d = 64, 128, 256, more tiles than SMs (a CTA loops over several),
+    /// varlen with tiles past the shorter sequences skipped and a sequence without keys.
+    #[test]
+    fn persistent_tiles() {
+        with_gpu_variants("persistent_tiles", &[(true, true, true)], |s, _| {
+            for pingpong in [true, false] {
+                let a = Attention::new(s)
+                    .unwrap()
+                    .with_sm90_schedule(true, pingpong)
+                    .unwrap()
+                    .with_sm90_persistent(true)
+                    .unwrap();
+                if a.runtime().arch() != "sm_90a" {
+                    return;
+                }
+                for causal in [false, true] {
+                    for (sq, sk, d) in [(1, 1, 64), (17, 129, 128), (129, 17, 256), (300, 300, 64)]
+                    {
+                        check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
+                    }
+                    let many = Case {
+                        b: 4,
+                        hq: 8,
+                        hkv: 2,
+                        ..case(600, 520, 128, causal)
+                    };
+                    check::<half::bf16>(s, &a, &many);
+                    let c = Case {
+                        b: 5,
+                        hq: 16,
+                        hkv: 4,
+                        varlen: Some((
+                            vec![0, 17, 146, 147, 403, 403],
+                            vec![0, 17, 17, 273, 402, 500],
+                        )),
+                        ..case(0, 0, 64, causal)
+                    };
+                    check::<half::f16>(s, &a, &c);
+                }
+            }
+        });
+    }
+
     #[test]
     fn bad_buffers_fail_before_launch() {
         with_gpu("bad_buffers_fail_before_launch", |s, a| {

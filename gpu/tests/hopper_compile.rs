@@ -301,7 +301,7 @@ fn attention_sm90_tuning_tiles_compile() {
 }
 
 /// Every Hopper attention variant (f16/bf16, d 64/128/256, causal or not, the schedules, varlen with the
-/// default schedule) compiles for sm_90a with no spills and no local memory; `CUTE_ATTN_ONLY` narrows it to kernels whose name contains the value.
+/// default schedule, persistent CTAs) compiles for sm_90a with no spills and no local memory; `CUTE_ATTN_ONLY` narrows it to kernels whose name contains the value.
 #[test]
 fn attention_sm90_compiles_without_spills() {
     use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
@@ -312,18 +312,22 @@ fn attention_sm90_compiles_without_spills() {
     let mut failures = Vec::new();
     for dtype in [DType::F16, DType::BF16] {
         for d in [64, 128, 256] {
-            for (causal, overlap, pingpong, varlen) in [
-                (false, true, true, false),
-                (true, true, true, false),
-                (false, true, false, false),
-                (true, false, false, false),
-                (false, true, true, true),
-                (true, true, true, true),
+            for (causal, overlap, pingpong, varlen, persistent) in [
+                (false, true, true, false, false),
+                (true, true, true, false, false),
+                (false, true, false, false, false),
+                (true, false, false, false, false),
+                (false, true, true, true, false),
+                (true, true, true, true, false),
+                (false, true, true, false, true),
+                (true, true, true, true, true),
+                (true, true, false, false, true),
             ] {
                 let cfg = Sm90AttentionConfig {
                     overlap,
                     pingpong,
                     varlen,
+                    persistent,
                     ..Sm90AttentionConfig::new(dtype, d, causal)
                 };
                 let k = generate_attention_sm90(&cfg).unwrap();

@@ -123,6 +123,8 @@ pub struct Attention {
     schedule: (bool, bool),
     /// The Hopper kernel's keys per K/V tile, per head dim, instead of the defaults.
     block_n90: HashMap<i64, i64>,
+    /// The Hopper kernel's persistent CTAs.
+    persistent90: bool,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -160,7 +162,30 @@ impl Attention {
             sm90: true,
             schedule: (true, true),
             block_n90: HashMap::new(),
+            persistent90: false,
         })
+    }
+
+    /// The same handle with the Hopper kernel's persistent CTAs (one per SM, looping over the tiles: the
+    /// next tile's loads overlap the last one's epilogue) or not (the default). It needs the
+    /// intra-warp-group overlap: with the serial schedule it is an error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_persistent(true).is_ok());
+    /// let serial = Attention::new(&stream).unwrap().with_sm90_schedule(false, false).unwrap();
+    /// assert!(serial.with_sm90_persistent(true).is_err());
+    /// ```
+    pub fn with_sm90_persistent(mut self, persistent: bool) -> Result<Attention> {
+        generate_attention_sm90(&Sm90AttentionConfig {
+            overlap: self.schedule.0,
+            pingpong: self.schedule.1,
+            persistent,
+            ..Sm90AttentionConfig::new(crate::DType::BF16, 128, false)
+        })?;
+        self.persistent90 = persistent;
+        Ok(self)
     }
 
     /// The same handle with the Hopper kernel's K/V tiles of `block_n` keys for head dim `head_dim`
@@ -235,6 +260,7 @@ impl Attention {
             overlap,
             pingpong,
             block_n,
+            persistent: self.persistent90 && overlap,
             ..c
         })
     }

@@ -212,6 +212,8 @@ impl AttentionArgs {
             ("Sq", self.sq),
             ("Sk", self.sk),
             ("group", self.hq / self.hkv),
+            ("heads", self.hq),
+            ("batches", self.batch),
         ];
         let strides: Vec<(&str, i64)> = STRIDE_NAMES
             .iter()

@@ -22,6 +22,9 @@
 //!   MN-major B operand (transposed descriptor).
 //! - Causal: the key blocks past the diagonal of the CTA's last row are never loaded (tile skipping);
 //!   CTAs with the longest rows are launched first.
+//! - Persistent (opt-in, [`Sm90AttentionConfig::persistent`]): one CTA per SM loops over the tiles; Q has
+//!   an empty mbarrier too, the K/V ring and the ping-pong phases run on across tiles, so the next
+//!   tile's loads overlap the last `P·V` and the epilogue.
 //! - Epilogue: O scaled by `1/l`, stored by each thread (value pairs, rows past the sequence skipped), the
 //!   LSE by one lane per row.
 //!
@@ -37,7 +40,7 @@ use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::atom::{Fragment, gmma_accumulator_as_a, gmma_n8_values};
 use crate::dtype::{DType, Major};
-use crate::error::{Result, config, to_u32};
+use crate::error::{GpuError, Result, config, to_u32};
 use crate::kernel::{Arg, Buffer, Kernel, TensorMapArg};
 use crate::kernels::attention_sm80::AttentionArgs;
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
@@ -85,6 +88,10 @@ pub struct Sm90AttentionConfig {
     /// sequences' first rows; a CTA is one (query block, head, sequence), its TMA boxes start at the
     /// sequence's rows of the packed `(total, H, D)` tensors.
     pub varlen: bool,
+    /// Persistent CTAs (one per SM, with the overlap): each loops over (query block, head, batch) tiles, the
+    /// producer loading the next tile's Q (once both consumers have read the last one) and K/V while the
+    /// consumers finish the previous tile's last P·V and store it.
+    pub persistent: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -106,6 +113,7 @@ impl Sm90AttentionConfig {
             overlap: true,
             pingpong: true,
             varlen: false,
+            persistent: false,
         }
     }
 
@@ -138,11 +146,12 @@ impl Sm90AttentionConfig {
             || self.block_n % 16 != 0
             || !(64..=256).contains(&self.block_n)
             || (self.pingpong && !self.overlap)
+            || (self.persistent && !self.overlap)
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong needs overlap",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap",
                     self.dtype.name(),
                     self.head_dim,
                     self.block_n,
@@ -178,6 +187,8 @@ struct Operands {
     chunks: [i64; 2],
     /// Keys per V chunk.
     v_keys: i64,
+    /// mbarriers: Q, the K and V full and empty ones per stage (and Q's empty one when persistent).
+    barriers: i64,
 }
 
 impl Operands {
@@ -195,6 +206,7 @@ impl Operands {
             k,
             v,
             v_keys,
+            barriers: 1 + 4 * STAGES + i64::from(cfg.persistent),
         })
     }
     fn q_bytes(&self) -> i64 {
@@ -208,7 +220,7 @@ impl Operands {
     }
     /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, the mbarriers.
     fn smem(&self) -> i64 {
-        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * (1 + 4 * STAGES)
+        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * self.barriers
     }
 }
 
@@ -226,6 +238,7 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             (true, true) => "",
         }
     ) + if cfg.varlen { "_varlen" } else { "" }
+        + if cfg.persistent { "_persistent" } else { "" }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -313,6 +326,9 @@ fn signature(cfg: &Sm90AttentionConfig) -> String {
         p.push("const int* __restrict__ cu_k".into());
     }
     p.extend(["int Sq", "int Sk", "int group"].map(String::from));
+    if cfg.persistent {
+        p.extend(["int heads", "int batches"].map(String::from));
+    }
     for n in STRIDES {
         p.push(format!("long long {n}"));
     }
@@ -325,7 +341,21 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 
 /// Shared memory carve-up, barriers, the CTA's block and its key blocks.
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let (bn, (qb, kb, vb)) = (cfg.block_n, (ops.q_bytes(), ops.k_bytes(), ops.v_bytes()));
+    let (qb, kb, vb) = (ops.q_bytes(), ops.k_bytes(), ops.v_bytes());
+    let q_empty_init = if cfg.persistent {
+        format!(
+            "    mbar_init(q_empty, {CONSUMERS});   // both consumers have read Q (persistent)\n"
+        )
+    } else {
+        String::new()
+    };
+    let q_empty_decl = if cfg.persistent {
+        format!(
+            "  const u32 q_empty = v_empty + {STAGES}u * 8u;   // Q read by both consumers (persistent)\n"
+        )
+    } else {
+        String::new()
+    };
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
@@ -334,10 +364,10 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
   const u32 k_full = q_bar + 8u, v_full = k_full + {STAGES}u * 8u;   // K, V of a stage landed
   // both consumers are done with a stage's K, V (count {CONSUMERS})
   const u32 k_empty = v_full + {STAGES}u * 8u, v_empty = k_empty + {STAGES}u * 8u;
-  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+{q_empty_decl}  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
     mbar_init(q_bar, 1);
-    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
+{q_empty_init}    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
     {}
     {} {} {}
   }}
@@ -348,15 +378,47 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         tma::prefetch("tmK"),
         tma::prefetch("tmV")
     );
-    c += if cfg.causal {
-        "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
-    } else {
-        "  const int m_block = blockIdx.x;\n"
+    if cfg.persistent {
+        c += &format!(
+            "  const int m_blocks = (Sq + {BLOCK_M} - 1) / {BLOCK_M}, tiles = m_blocks * heads * batches;\n"
+        );
+        return c;
+    }
+    c + &coords(cfg, "return")
+}
+
+/// The tile's (query block, head, batch), its sequence bounds and key blocks; a tile past a shorter
+/// sequence (varlen) does `leave` (`return` for one CTA per tile, `continue` in a persistent tile loop).
+fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
+    let bn = cfg.block_n;
+    let mut c = match (cfg.persistent, cfg.causal) {
+        (false, true) => {
+            "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
+                .to_string()
+        }
+        (false, false) => "  const int m_block = blockIdx.x;\n".to_string(),
+        (true, causal) => format!(
+            "  const int m_rank = tile % m_blocks, hb = tile / m_blocks;\n  const int m_block = {};\n",
+            if causal {
+                "m_blocks - 1 - m_rank;  // causal: the longest rows first"
+            } else {
+                "m_rank"
+            }
+        ),
     };
-    c += "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n";
+    c += if cfg.persistent {
+        "  const int h = hb % heads, b = hb / heads, hk = h / group;  // GQA: group query heads share K/V head hk\n"
+    } else {
+        "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n"
+    };
     c += &if cfg.varlen {
+        let why = if leave == "return" {
+            "(the whole CTA leaves)"
+        } else {
+            "(every role skips the tile)"
+        };
         format!(
-            "  const int q_row0 = cu_q[b], k_row0 = cu_k[b];  // packed sequences: the first rows of sequence b\n  const int sq = cu_q[b + 1] - q_row0, sk = cu_k[b + 1] - k_row0, m0 = m_block * {BLOCK_M};\n  if (m0 >= sq) return;  // a shorter sequence: no rows in this block (the whole CTA leaves)\n"
+            "  const int q_row0 = cu_q[b], k_row0 = cu_k[b];  // packed sequences: the first rows of sequence b\n  const int sq = cu_q[b + 1] - q_row0, sk = cu_k[b + 1] - k_row0, m0 = m_block * {BLOCK_M};\n  if (m0 >= sq) {leave};  // a shorter sequence: no rows in this block {why}\n"
         )
     } else {
         format!("  const int sq = Sq, sk = Sk, m0 = m_block * {BLOCK_M};\n")
@@ -440,19 +502,33 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
             )
         })
         .collect();
+    let (tile_loop, q_free, it, next, end) = if cfg.persistent {
+        (
+            format!(
+                "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{\n{}",
+                coords(cfg, "continue")
+            ),
+            "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // both consumers have read the last Q\n",
+            "it",
+            ", ++it",
+            "      ++tcount;\n      }\n",
+        )
+    } else {
+        (String::new(), "", "j", "", "")
+    };
     format!(
         r#"  if (wg == 0) {{
     // producer warp group: one thread issues the TMA loads
     {}
     if (tid == 0) {{
-      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
-{q_loads}      for (int j = 0; j < NB; ++j) {{
-        const u32 s = j % {STAGES}, phase = (j / {STAGES}) & 1;
+{tile_loop}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
+{q_loads}      for (int j = 0; j < NB; ++j{next}) {{
+        const u32 s = {it} % {STAGES}, phase = ({it} / {STAGES}) & 1;
         const int n0 = j * {bn};
         mbar_wait(k_empty + 8 * s, phase ^ 1u);
         mbar_expect_tx(k_full + 8 * s, {}u);
 {loads}      }}
-    }}
+{end}    }}
   }}
 "#,
         sync::setmaxnreg(false, 24),
@@ -523,12 +599,34 @@ fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str
 
 /// The stage of key block `j`: ring slot, phase, first key, K and V addresses.
 fn stage(cfg: &Sm90AttentionConfig, ops: &Operands, j: &str) -> String {
+    let slot = slot(cfg, j);
     format!(
-        "      const u32 s = ({j}) % {STAGES}, phase = (({j}) / {STAGES}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
+        "      const u32 s = ({slot}) % {STAGES}, phase = (({slot}) / {STAGES}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
         cfg.block_n,
         ops.k_bytes(),
         ops.v_bytes()
     )
+}
+
+/// The ring index of the tile's key block `j`: `j`, or `it0 + j` when persistent (the ring runs on across
+/// tiles).
+fn slot(cfg: &Sm90AttentionConfig, j: &str) -> String {
+    if cfg.persistent {
+        format!("it0 + {j}")
+    } else {
+        j.to_string()
+    }
+}
+
+/// `Q` read by this consumer for the tile (persistent: the producer may load the next one), when `when`.
+fn release_q(cfg: &Sm90AttentionConfig, when: &str) -> String {
+    if cfg.persistent {
+        format!(
+            "      if (({when}) && tid == 0) mbar_arrive(q_empty);   // Q read: the next tile's may land\n"
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// The mask of block `n0` where it is needed (the sequence end, the causal diagonal of this consumer's rows).
@@ -594,13 +692,15 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &after;
     c += &wait(0, "sc");
     c += &release("k", "s");
+    c += &release_q(cfg, "NB == 1");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &pack_p(cfg)?;
     c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
     c += &stage(cfg, ops, "j");
+    let prev = slot(cfg, "j - 1");
     c += &format!(
-        "      const u32 sp = (j - 1) % {STAGES}, php = ((j - 1) / {STAGES}) & 1, vsp = v_s + sp * {}u;\n",
+        "      const u32 sp = ({prev}) % {STAGES}, php = (({prev}) / {STAGES}) & 1, vsp = v_s + sp * {}u;\n",
         ops.v_bytes()
     );
     let (before, after) = turn(cfg, "j");
@@ -610,6 +710,7 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &after;
     c += &wait(1, "sc");
     c += &release("k", "s");
+    c += &release_q(cfg, "j == NB - 1");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &wait(0, "o");
@@ -631,9 +732,25 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
 /// last P·V). Consumer 0 waits for consumer 1's previous phase (named barrier 1) except in phase 0, and
 /// hands over (barrier 2) after each; consumer 1 waits for consumer 0's phase (2) and hands back (1)
 /// except after its last, so the arrivals and waits of each barrier pair up.
+///
+/// Persistent, the phases run on across the tiles (`g` before this tile's): consumer 0 waits except in
+/// the very first, both hand over after every phase, and consumer 0 takes consumer 1's last hand-back
+/// after its tile loop ([`persistent_consumer`]).
 fn turn(cfg: &Sm90AttentionConfig, k: &str) -> (String, String) {
     if !cfg.pingpong {
         return (String::new(), String::new());
+    }
+    if cfg.persistent {
+        return (
+            format!(
+                "      if (cw == 1 || g + ({k}) > 0) {}   // ping-pong: my turn to issue\n",
+                sync::named_barrier_sync("cw == 0 ? 1 : 2", 256)
+            ),
+            format!(
+                "      {}   // the other consumer's turn\n",
+                sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256)
+            ),
+        );
     }
     (
         format!(
@@ -659,13 +776,35 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
         bn / 16
     );
     c += &softmax.declare();
-    c += "    mbar_wait(q_bar, 0);\n";
+    c += if cfg.persistent {
+        "    mbar_wait(q_bar, tcount & 1);\n"
+    } else {
+        "    mbar_wait(q_bar, 0);\n"
+    };
+    c += &release_q(cfg, "NB == 0");
     c += &if cfg.overlap {
         overlapped_loop(cfg, ops, f)?
     } else {
         serial_loop(cfg, ops, f)?
     };
     c += &softmax.finalize("o", d / 8, "scale_log2");
+    Ok(c)
+}
+
+/// A persistent consumer: its tiles (those of the producer, skipped alike), each with its key-block
+/// loop and epilogue; the ring index, the tiles and the ping-pong phases run on across them.
+fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let mut c = "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n".to_string();
+    c += &coords(cfg, "continue");
+    c += &main_loop(cfg, ops, f)?;
+    c += &epilogue(cfg, f)?;
+    c += "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n    }\n";
+    if cfg.pingpong {
+        c += &format!(
+            "    if (cw == 0 && g > 0) {}   // consumer 1's last hand-back\n",
+            sync::named_barrier_sync("1", 256)
+        );
+    }
     Ok(c)
 }
 
@@ -730,8 +869,13 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
     for n in ["O", "LSE"].iter().chain(offsets) {
         args.push(Arg::Ptr(n.to_string()));
     }
-    for n in ["Sq", "Sk", "group"] {
-        args.push(Arg::I32(n.into(), 0));
+    let tiles: &[&str] = if cfg.persistent {
+        &["heads", "batches"]
+    } else {
+        &[]
+    };
+    for n in ["Sq", "Sk", "group"].iter().chain(tiles) {
+        args.push(Arg::I32(n.to_string(), 0));
     }
     for n in STRIDES {
         args.push(Arg::I64(n.into(), 0));
@@ -842,6 +986,17 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
         }
     }
     let blocks = (args.sq + BLOCK_M - 1) / BLOCK_M;
+    if cfg.persistent {
+        // one CTA per tile, at most one per SM (the runtime's clamp of persistent kernels)
+        let tiles = blocks.max(1) * args.hq.max(1) * args.batch.max(1);
+        let tiles = i32::try_from(tiles).map_err(|_| GpuError::Overflow {
+            what: "attention tiles (query blocks x heads x batches)".into(),
+            value: tiles,
+            limit: i32::MAX as i64,
+        })?;
+        k.grid = (tiles as u32, 1, 1);
+        return Ok(());
+    }
     k.grid = (
         to_u32("attention grid.x (query blocks)", blocks.max(1))?,
         to_u32("attention grid.y (heads)", args.hq)?,
@@ -893,15 +1048,18 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
         "  else {{\n    {}\n    const int cw = wg - 1;   // consumer: query rows [m0 + cw*{WG_ROWS}, +{WG_ROWS})\n",
         sync::setmaxnreg(true, 240)
     );
-    c += &main_loop(cfg, &ops, &f)?;
-    c += &epilogue(cfg, &f)?;
+    c += &if cfg.persistent {
+        persistent_consumer(cfg, &ops, &f)?
+    } else {
+        main_loop(cfg, &ops, &f)? + &epilogue(cfg, &f)?
+    };
     c += "  }\n}\n";
     let (args, buffers) = parameters(cfg, &ops);
     Ok(Kernel {
         name,
         source: c,
         grid: (1, 1, 1),
-        persistent: false,
+        persistent: cfg.persistent,
         block: (threads as u32, 1, 1),
         dynamic_smem_bytes: to_u32("shared memory bytes", ops.smem())?,
         args,
