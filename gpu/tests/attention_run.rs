@@ -560,6 +560,22 @@ mod attention_run {
         });
     }
 
+    /// The cases of a tile choice for head dim `d`: 17 x 129, 129 x 17 and `n` x `n` (bf16), varlen with
+    /// three sequences (f16), causal and not.
+    fn tile_cases(s: &Arc<CudaStream>, a: &Attention, d: i64, n: i64) {
+        for causal in [false, true] {
+            for (sq, sk) in [(17, 129), (129, 17), (n, n)] {
+                check::<half::bf16>(s, a, &case(sq, sk, d, causal));
+            }
+            let c = Case {
+                b: 3,
+                varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
+                ..case(0, 0, d, causal)
+            };
+            check::<half::f16>(s, a, &c);
+        }
+    }
+
     /// The tile choices `bench_attention --tiles` offers for tuning (compile-checked in `compile.rs`), on
     /// the same kinds of cases: 128-key tiles for d = 128, 64-row CTAs and 32-key tiles for d = 64.
     #[test]
@@ -576,17 +592,7 @@ mod attention_run {
                 (64, tiles(128, 32, true)),
             ] {
                 let a = Attention::new(s).unwrap().with_tiles(d, t).unwrap();
-                for causal in [false, true] {
-                    for (sq, sk) in [(17, 129), (129, 17), (256, 256)] {
-                        check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
-                    }
-                    let c = Case {
-                        b: 3,
-                        varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
-                        ..case(0, 0, d, causal)
-                    };
-                    check::<half::f16>(s, &a, &c);
-                }
+                tile_cases(s, &a, d, 256);
             }
         });
     }
@@ -602,17 +608,7 @@ mod attention_run {
             }
             for (d, bn) in [(256, 64), (128, 176), (128, 160), (64, 192)] {
                 let a = Attention::new(s).unwrap().with_sm90_block_n(d, bn).unwrap();
-                for causal in [false, true] {
-                    for (sq, sk) in [(17, 129), (129, 17), (300, 300)] {
-                        check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
-                    }
-                    let c = Case {
-                        b: 3,
-                        varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
-                        ..case(0, 0, d, causal)
-                    };
-                    check::<half::f16>(s, &a, &c);
-                }
+                tile_cases(s, &a, d, 300);
             }
         });
     }

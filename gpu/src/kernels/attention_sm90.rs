@@ -740,25 +740,19 @@ fn turn(cfg: &Sm90AttentionConfig, k: &str) -> (String, String) {
     if !cfg.pingpong {
         return (String::new(), String::new());
     }
-    if cfg.persistent {
-        return (
-            format!(
-                "      if (cw == 1 || g + ({k}) > 0) {}   // ping-pong: my turn to issue\n",
-                sync::named_barrier_sync("cw == 0 ? 1 : 2", 256)
-            ),
-            format!(
-                "      {}   // the other consumer's turn\n",
-                sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256)
-            ),
-        );
-    }
+    // persistent: phases counted from the CTA's first tile, every phase handed over
+    let (phase, hand) = if cfg.persistent {
+        (format!("g + ({k})"), String::new())
+    } else {
+        (format!("({k})"), format!("if (cw == 0 || ({k}) < NB) "))
+    };
     (
         format!(
-            "      if (cw == 1 || ({k}) > 0) {}   // ping-pong: my turn to issue\n",
+            "      if (cw == 1 || {phase} > 0) {}   // ping-pong: my turn to issue\n",
             sync::named_barrier_sync("cw == 0 ? 1 : 2", 256)
         ),
         format!(
-            "      if (cw == 0 || ({k}) < NB) {}   // the other consumer's turn\n",
+            "      {hand}{}   // the other consumer's turn\n",
             sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256)
         ),
     )
