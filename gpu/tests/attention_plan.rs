@@ -318,5 +318,34 @@ fn hopper_plan_and_tensor_maps() {
         varlen: Some((&cu, &cu)),
         ..request(&packed, &packed, &packed, &packed)
     };
-    assert!(plan(&r).unwrap().sm90.is_none());
+    // varlen: the maps span the packed rows (one batch), a CTA per (query block, head, sequence)
+    let p = plan(&r).unwrap();
+    let cfg = p.sm90.expect("the Hopper kernel takes packed sequences");
+    assert!(cfg.varlen && !cfg.causal);
+    let mut k = generate_attention_sm90(&cfg).unwrap();
+    assert_eq!(
+        k.buffer_names(),
+        ["Q", "K", "V", "O", "LSE", "cu_q", "cu_k"]
+    );
+    apply(&cfg, &p.args, &mut k).unwrap();
+    let Arg::TensorMap(mq) = &k.args[0] else {
+        panic!("Q's tensor map first")
+    };
+    assert_eq!(
+        (mq.extents, mq.ld, mq.outer.clone()),
+        ([128, 600], 1024, vec![(8, 128), (1, 8)])
+    );
+    assert_eq!(k.grid, (3, 8, 2));
+    // a fixed-length variant does not take packed arguments
+    let fixed = cute_gpu::kernels::attention_sm90::Sm90AttentionConfig {
+        varlen: false,
+        ..cfg
+    };
+    let mut kf = generate_attention_sm90(&fixed).unwrap();
+    assert!(
+        apply(&fixed, &p.args, &mut kf)
+            .unwrap_err()
+            .to_string()
+            .contains("a fixed-length kernel, varlen arguments")
+    );
 }

@@ -411,6 +411,17 @@ mod attention_run {
                         ..case(200, 900, d, causal)
                     },
                 );
+                // enough keys for the wide tiles of Sm90AttentionConfig::for_keys, ending mid-tile
+                check::<half::bf16>(
+                    s,
+                    a,
+                    &Case {
+                        b: 1,
+                        hq: 1,
+                        hkv: 1,
+                        ..case(130, 8200, d, causal)
+                    },
+                );
             }
         });
     }
@@ -456,8 +467,8 @@ mod attention_run {
         long_sequences(256);
     }
 
-    /// On an sm_90 device the default handle runs the Hopper kernel (not varlen), and the mma.sync one
-    /// when told to or for varlen.
+    /// On an sm_90 device the default handle runs the Hopper kernel (varlen too), and the mma.sync one
+    /// when told to.
     #[test]
     fn hopper_kernel_is_chosen_on_sm90() {
         use cute_gpu::attention::plan::{Request, plan};
@@ -495,7 +506,8 @@ mod attention_run {
             );
             let hopper = sm90 && a.runtime().arch() == "sm_90a";
             assert_eq!(name.starts_with("cute_attention90_"), hopper, "{name}");
-            assert!(varlen.starts_with("cute_attention_"), "{varlen}");
+            assert_eq!(varlen.starts_with("cute_attention90_"), hopper, "{varlen}");
+            assert!(varlen.ends_with("_varlen"), "{varlen}");
         }
     }
 
@@ -518,6 +530,52 @@ mod attention_run {
         });
     }
 
+    /// Packed sequences of lengths 1, 17, 127, 129 (Q and K/V lengths different, a sequence crossing
+    /// a 128-row block, the last one ending at the buffer's end), causal and not, grouped-query and
+    /// multi-query heads, d = 64, 128, 256: on an H100 through the Hopper kernel and the mma.sync one.
+    #[test]
+    fn varlen_lengths_and_heads() {
+        with_gpu("varlen_lengths_and_heads", |s, a| {
+            let cq = vec![0, 1, 18, 145, 274, 403];
+            let ck = vec![0, 129, 130, 147, 274, 401];
+            for causal in [false, true] {
+                for (d, hq, hkv) in [(64, 4, 1), (128, 6, 2), (256, 2, 2)] {
+                    let c = Case {
+                        b: 5,
+                        hq,
+                        hkv,
+                        varlen: Some((cq.clone(), ck.clone())),
+                        ..case(0, 0, d, causal)
+                    };
+                    check::<half::bf16>(s, a, &c);
+                    // Q's lengths as K's and back: more rows than keys in some sequences
+                    let swapped = Case {
+                        varlen: Some((ck.clone(), cq.clone())),
+                        bhsd: true,
+                        ..c
+                    };
+                    check::<half::f16>(s, a, &swapped);
+                }
+            }
+        });
+    }
+
+    /// The cases of a tile choice for head dim `d`: 17 x 129, 129 x 17 and `n` x `n` (bf16), varlen with
+    /// three sequences (f16), causal and not.
+    fn tile_cases(s: &Arc<CudaStream>, a: &Attention, d: i64, n: i64) {
+        for causal in [false, true] {
+            for (sq, sk) in [(17, 129), (129, 17), (n, n)] {
+                check::<half::bf16>(s, a, &case(sq, sk, d, causal));
+            }
+            let c = Case {
+                b: 3,
+                varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
+                ..case(0, 0, d, causal)
+            };
+            check::<half::f16>(s, a, &c);
+        }
+    }
+
     /// The tile choices `bench_attention --tiles` offers for tuning (compile-checked in `compile.rs`), on
     /// the same kinds of cases: 128-key tiles for d = 128, 64-row CTAs and 32-key tiles for d = 64.
     #[test]
@@ -534,14 +592,64 @@ mod attention_run {
                 (64, tiles(128, 32, true)),
             ] {
                 let a = Attention::new(s).unwrap().with_tiles(d, t).unwrap();
+                tile_cases(s, &a, d, 256);
+            }
+        });
+    }
+
+    /// The Hopper kernel's K/V tiles other than the plan's for these lengths (`bench_attention
+    /// --sm90-block-n`): 64 keys for d = 256, 176 and 160 for d = 128 (V in one chunk of all the keys),
+    /// 192 for d = 64, on lengths that end mid-tile, causal and not, varlen.
+    #[test]
+    fn sm90_block_n_tiles() {
+        with_gpu_variants("sm90_block_n_tiles", &[(true, true, true)], |s, a| {
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            for (d, bn) in [(256, 64), (128, 176), (128, 160), (64, 192)] {
+                let a = Attention::new(s).unwrap().with_sm90_block_n(d, bn).unwrap();
+                tile_cases(s, &a, d, 300);
+            }
+        });
+    }
+
+    /// The Hopper kernel's persistent CTAs (with and without ping-pong): lengths that end mid-tile, causal
+    /// and not, grouped-query heads, d = 64, 128, 256, more tiles than SMs (a CTA loops over several),
+    /// varlen with tiles past the shorter sequences skipped and a sequence without keys.
+    #[test]
+    fn persistent_tiles() {
+        with_gpu_variants("persistent_tiles", &[(true, true, true)], |s, _| {
+            for pingpong in [true, false] {
+                let a = Attention::new(s)
+                    .unwrap()
+                    .with_sm90_schedule(true, pingpong)
+                    .unwrap()
+                    .with_sm90_persistent(true)
+                    .unwrap();
+                if a.runtime().arch() != "sm_90a" {
+                    return;
+                }
                 for causal in [false, true] {
-                    for (sq, sk) in [(17, 129), (129, 17), (256, 256)] {
+                    for (sq, sk, d) in [(1, 1, 64), (17, 129, 128), (129, 17, 256), (300, 300, 64)]
+                    {
                         check::<half::bf16>(s, &a, &case(sq, sk, d, causal));
                     }
+                    let many = Case {
+                        b: 4,
+                        hq: 8,
+                        hkv: 2,
+                        ..case(600, 520, 128, causal)
+                    };
+                    check::<half::bf16>(s, &a, &many);
                     let c = Case {
-                        b: 3,
-                        varlen: Some((vec![0, 100, 101, 300], vec![0, 1, 200, 333])),
-                        ..case(0, 0, d, causal)
+                        b: 5,
+                        hq: 16,
+                        hkv: 4,
+                        varlen: Some((
+                            vec![0, 17, 146, 147, 403, 403],
+                            vec![0, 17, 17, 273, 402, 500],
+                        )),
+                        ..case(0, 0, 64, causal)
                     };
                     check::<half::f16>(s, &a, &c);
                 }

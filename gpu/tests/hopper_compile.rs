@@ -294,8 +294,50 @@ fn sass_of(cubin: &[u8], name: &str) -> Option<String> {
     }
 }
 
-/// Every Hopper attention variant (f16/bf16, d 64/128/256, causal or not) compiles for sm_90a with no
-/// spills and no local memory; `CUTE_ATTN_ONLY` narrows it to kernels whose name contains the value.
+/// The Hopper attention kernel's other K/V tiles (the wide ones of `Sm90AttentionConfig::for_keys`, 176 keys
+/// for d = 128 and 192 for d = 64, in both types; 160 for d = 128 and the former 64 for d = 256, for
+/// `bench_attention --sm90-block-n`; 256 keys for d = 64 spills), causal or not, compile for sm_90a with no
+/// spills.
+#[test]
+fn attention_sm90_tuning_tiles_compile() {
+    use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
+    if !common::nvrtc_or_skip("attention_sm90_tuning_tiles_compile") {
+        return;
+    }
+    let mut failures = Vec::new();
+    for (d, block_n, dtype) in [
+        (256, 64, DType::BF16),
+        (128, 176, DType::BF16),
+        (128, 176, DType::F16),
+        (128, 160, DType::BF16),
+        (64, 192, DType::BF16),
+        (64, 192, DType::F16),
+    ] {
+        for causal in [false, true] {
+            let cfg = Sm90AttentionConfig {
+                block_n,
+                ..Sm90AttentionConfig::new(dtype, d, causal)
+            };
+            let k = generate_attention_sm90(&cfg).unwrap();
+            match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
+                Ok(c) => {
+                    eprintln!(
+                        "{:44} {:3} regs  {:6} B dyn smem  {:?}",
+                        k.name, c.report.registers, k.dynamic_smem_bytes, c.report
+                    );
+                    if !c.report.is_clean() || c.log.contains("serialized") {
+                        failures.push(format!("{}: {:?} {}", k.name, c.report, c.log));
+                    }
+                }
+                Err(e) => failures.push(format!("{}: {e}", k.name)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every Hopper attention variant (f16/bf16, d 64/128/256, causal or not, the schedules, varlen with the
+/// default schedule, persistent CTAs) compiles for sm_90a with no spills and no local memory; `CUTE_ATTN_ONLY` narrows it to kernels whose name contains the value.
 #[test]
 fn attention_sm90_compiles_without_spills() {
     use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
@@ -306,15 +348,22 @@ fn attention_sm90_compiles_without_spills() {
     let mut failures = Vec::new();
     for dtype in [DType::F16, DType::BF16] {
         for d in [64, 128, 256] {
-            for (causal, overlap, pingpong) in [
-                (false, true, true),
-                (true, true, true),
-                (false, true, false),
-                (true, false, false),
+            for (causal, overlap, pingpong, varlen, persistent) in [
+                (false, true, true, false, false),
+                (true, true, true, false, false),
+                (false, true, false, false, false),
+                (true, false, false, false, false),
+                (false, true, true, true, false),
+                (true, true, true, true, false),
+                (false, true, true, false, true),
+                (true, true, true, true, true),
+                (true, true, false, false, true),
             ] {
                 let cfg = Sm90AttentionConfig {
                     overlap,
                     pingpong,
+                    varlen,
+                    persistent,
                     ..Sm90AttentionConfig::new(dtype, d, causal)
                 };
                 let k = generate_attention_sm90(&cfg).unwrap();

@@ -103,7 +103,8 @@ fn hopper_fp8_per_tensor_and_block_scaled() {
     }
 }
 
-/// The Hopper attention kernel (bf16, d = 128, causal, overlap and ping-pong) and the serial d = 256 one.
+/// The Hopper attention kernel (bf16, d = 128, causal, overlap and ping-pong), the serial d = 256 one and
+/// the varlen d = 64 one.
 #[test]
 fn attention_sm90_sources() {
     use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
@@ -118,6 +119,13 @@ fn attention_sm90_sources() {
             Sm90AttentionConfig::new(DType::BF16, 128, true),
         ),
         ("attention90_f16_d256_serial", serial),
+        (
+            "attention90_f16_d64_causal_varlen",
+            Sm90AttentionConfig {
+                varlen: true,
+                ..Sm90AttentionConfig::new(DType::F16, 64, true)
+            },
+        ),
     ] {
         let k = generate_attention_sm90(&cfg).unwrap();
         assert!(!k.source.contains("#include"), "{label}");

@@ -121,6 +121,10 @@ pub struct Attention {
     sm90: bool,
     /// The Hopper kernel's schedule: (intra-warp-group overlap, ping-pong).
     schedule: (bool, bool),
+    /// The Hopper kernel's keys per K/V tile, per head dim, instead of the defaults.
+    block_n90: HashMap<i64, i64>,
+    /// The Hopper kernel's persistent CTAs.
+    persistent90: bool,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -157,7 +161,50 @@ impl Attention {
             tiles: HashMap::new(),
             sm90: true,
             schedule: (true, true),
+            block_n90: HashMap::new(),
+            persistent90: false,
         })
+    }
+
+    /// The same handle with the Hopper kernel's persistent CTAs (one per SM, looping over the tiles: the
+    /// next tile's loads overlap the last one's epilogue) or not (the default). It needs the
+    /// intra-warp-group overlap: with the serial schedule it is an error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_persistent(true).is_ok());
+    /// let serial = Attention::new(&stream).unwrap().with_sm90_schedule(false, false).unwrap();
+    /// assert!(serial.with_sm90_persistent(true).is_err());
+    /// ```
+    pub fn with_sm90_persistent(mut self, persistent: bool) -> Result<Attention> {
+        generate_attention_sm90(&Sm90AttentionConfig {
+            overlap: self.schedule.0,
+            pingpong: self.schedule.1,
+            persistent,
+            ..Sm90AttentionConfig::new(crate::DType::BF16, 128, false)
+        })?;
+        self.persistent90 = persistent;
+        Ok(self)
+    }
+
+    /// The same handle with the Hopper kernel's K/V tiles of `block_n` keys for head dim `head_dim`
+    /// (for tuning; the defaults are [`Sm90AttentionConfig::new`]'s). A tile the generator cannot build
+    /// (not a multiple of 16 in 64..=256, more shared memory than a CTA has) is an error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_block_n(256, 80).is_ok()); // FlashAttention 3's d = 256 tile
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_block_n(256, 200).is_err()); // not a multiple of 16
+    /// ```
+    pub fn with_sm90_block_n(mut self, head_dim: i64, block_n: i64) -> Result<Attention> {
+        generate_attention_sm90(&Sm90AttentionConfig {
+            block_n,
+            ..Sm90AttentionConfig::new(crate::DType::BF16, head_dim, false)
+        })?;
+        self.block_n90.insert(head_dim, block_n);
+        Ok(self)
     }
 
     /// The same handle with the Hopper kernel's schedule: intra-warp-group overlap of softmax and
@@ -181,7 +228,7 @@ impl Attention {
     }
 
     /// The same handle with the Hopper kernel ([`crate::kernels::attention_sm90`]) allowed (the default)
-    /// or not: on an sm_90 device it runs every request it takes (not varlen, strides TMA can describe);
+    /// or not: on an sm_90 device it runs every request it takes (strides TMA can describe, varlen too);
     /// the rest, and every request on other GPUs, runs the mma.sync kernel.
     ///
     /// ```no_run
@@ -195,12 +242,26 @@ impl Attention {
         self
     }
 
-    /// Whether `plan` runs the Hopper kernel on this handle's device.
+    /// The Hopper variant that runs `plan` on this handle's device (with the handle's schedule and
+    /// tiles), if that kernel runs it.
     fn takes_sm90(&self, plan: &Plan) -> Option<Sm90AttentionConfig> {
-        plan.sm90.filter(|_| {
+        let c = plan.sm90.filter(|_| {
             self.sm90
                 && self.rt.arch() == "sm_90a"
                 && !self.tiles.contains_key(&plan.config.head_dim)
+        })?;
+        let (overlap, pingpong) = self.schedule;
+        let block_n = self
+            .block_n90
+            .get(&c.head_dim)
+            .copied()
+            .unwrap_or(c.block_n);
+        Some(Sm90AttentionConfig {
+            overlap,
+            pingpong,
+            block_n,
+            persistent: self.persistent90 && overlap,
+            ..c
         })
     }
 

@@ -1,7 +1,7 @@
 //! Attention as a library call: `O = softmax(scale * Q·Kᵀ + mask)·V` (and the log-sum-exp of each row)
 //! over cudarc buffers described by CuTe layouts, on the caller's stream: on an sm_90 device with the
 //! FlashAttention-3-style TMA + wgmma kernel ([`crate::kernels::attention_sm90`]) for every request it
-//! takes (not varlen, strides TMA can describe), else with the FlashAttention-2-style `mma.sync` kernel
+//! takes (strides TMA can describe, packed varlen batches included), else with the FlashAttention-2-style `mma.sync` kernel
 //! ([`crate::kernels::attention_sm80`], SM80+).
 //!
 //! Q, K, V, O: rank-4 layouts `(B, S, H, D)` with any strides (head dim contiguous): [`bshd`], [`bhsd`].

@@ -166,7 +166,7 @@ pub struct Request<'a> {
 pub struct Plan {
     /// The kernel variant (mma.sync, any SM80+ GPU).
     pub config: AttentionConfig,
-    /// The Hopper variant, when that kernel takes the problem (not varlen, strides TMA can describe).
+    /// The Hopper variant, when that kernel takes the problem (strides TMA can describe).
     pub sm90: Option<Sm90AttentionConfig>,
     /// Its arguments.
     pub args: AttentionArgs,
@@ -332,9 +332,12 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
         strides,
         lse,
         scale,
+        packed: r.varlen.map(|_| [q.shape[1], k.shape[1]]),
     };
-    let sm90 = (r.varlen.is_none() && takes(&args))
-        .then(|| Sm90AttentionConfig::new(r.dtype, d, r.causal));
+    let sm90 = takes(&args).then(|| Sm90AttentionConfig {
+        varlen: r.varlen.is_some(),
+        ..Sm90AttentionConfig::new(r.dtype, d, r.causal).for_keys(sk)
+    });
     Ok(Plan {
         config: AttentionConfig::new(r.dtype, d, r.causal, r.varlen.is_some()),
         sm90,

@@ -5,10 +5,11 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]...` (quick: one round
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent]` (quick: one round
 //! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
-//! shared memory with `qsmem`, interleaved with the default tiles).
+//! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
+//! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -70,6 +71,13 @@ mod bench {
                 ));
             }
         }
+        if args.iter().any(|a| a == "--persistent") {
+            out.push((
+                "persistent".to_string(),
+                None,
+                Attention::new(stream)?.with_sm90_persistent(true)?,
+            ));
+        }
         if args.iter().any(|a| a == "--sm80") {
             out.push((
                 "sm80".to_string(),
@@ -86,6 +94,20 @@ mod bench {
                 w[1].clone(),
                 Some(d),
                 Attention::new(stream)?.with_tiles(d, t)?,
+            ));
+        }
+        for w in args.windows(2).filter(|w| w[0] == "--sm90-block-n") {
+            let parsed = w[1]
+                .split_once(':')
+                .and_then(|(d, n)| Some((d.parse::<i64>().ok()?, n.parse::<i64>().ok()?)));
+            let (d, bn) = parsed.ok_or_else(|| cute_gpu::GpuError::Config {
+                kernel: "bench_attention",
+                reason: format!("--sm90-block-n {}: expected D:BN", w[1]),
+            })?;
+            out.push((
+                format!("bn{bn}"),
+                Some(d),
+                Attention::new(stream)?.with_sm90_block_n(d, bn)?,
             ));
         }
         Ok(out)

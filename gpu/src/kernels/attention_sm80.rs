@@ -148,6 +148,9 @@ pub struct AttentionArgs {
     pub lse: [i64; 3],
     /// The softmax scale (> 0).
     pub scale: f32,
+    /// Packed variable-length batches: the rows of Q and of K/V in the layouts' sequence mode (the
+    /// totals the tensor maps span); `None` for fixed-length batches.
+    pub packed: Option<[i64; 2]>,
 }
 
 const STRIDE_NAMES: [[&str; 3]; 5] = [
@@ -209,6 +212,8 @@ impl AttentionArgs {
             ("Sq", self.sq),
             ("Sk", self.sk),
             ("group", self.hq / self.hkv),
+            ("heads", self.hq),
+            ("batches", self.batch),
         ];
         let strides: Vec<(&str, i64)> = STRIDE_NAMES
             .iter()

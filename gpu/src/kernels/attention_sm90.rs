@@ -8,6 +8,10 @@
 //!   `setmaxnreg` 24 / 240).
 //! - The tensor maps view Q, K, V as `(D, S, H, B)` (4-D, strides from the layouts): rows past a sequence
 //!   are zero-filled by the TMA unit, never read from the next batch or head.
+//! - Varlen (packed sequences, `cu_q`/`cu_k` offsets): one CTA per (query block, head, sequence), the maps
+//!   span the packed `(total, H, D)` tensors (one batch) and the boxes start at the sequence's first row;
+//!   key rows past the sequence (the next sequence's, or zeros past the total) are masked like any
+//!   sequence end, query rows past it are computed but never stored; blocks past a shorter sequence exit.
 //! - `S = Q·Kᵀ`: `wgmma m64n{block_n}k16` with both operands K-major in shared memory (the 128-byte
 //!   swizzled GMMA atoms of [`crate::piece::gmma_operand`]); the online softmax
 //!   ([`crate::piece::online_softmax`]) on the accumulators (`gmma_c_layout`, rows shared by lane quads),
@@ -18,6 +22,9 @@
 //!   MN-major B operand (transposed descriptor).
 //! - Causal: the key blocks past the diagonal of the CTA's last row are never loaded (tile skipping);
 //!   CTAs with the longest rows are launched first.
+//! - Persistent (opt-in, [`Sm90AttentionConfig::persistent`]): one CTA per SM loops over the tiles; Q has
+//!   an empty mbarrier too, the K/V ring and the ping-pong phases run on across tiles, so the next
+//!   tile's loads overlap the last `P·V` and the epilogue.
 //! - Epilogue: O scaled by `1/l`, stored by each thread (value pairs, rows past the sequence skipped), the
 //!   LSE by one lane per row.
 //!
@@ -33,7 +40,7 @@ use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::atom::{Fragment, gmma_accumulator_as_a, gmma_n8_values};
 use crate::dtype::{DType, Major};
-use crate::error::{Result, config, to_u32};
+use crate::error::{GpuError, Result, config, to_u32};
 use crate::kernel::{Arg, Buffer, Kernel, TensorMapArg};
 use crate::kernels::attention_sm80::AttentionArgs;
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
@@ -51,13 +58,15 @@ const BLOCK_M: i64 = WG_ROWS * CONSUMERS;
 const CHUNK: i64 = 64;
 /// Stages of the K/V ring.
 const STAGES: i64 = 2;
+/// Dynamic shared memory of one sm_90 CTA (227 KiB).
+const SMEM_LIMIT: i64 = 232448;
 
 /// The compiled variant of the Hopper kernel (problem sizes are arguments).
 ///
 /// ```
 /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
 /// let c = Sm90AttentionConfig::new(DType::BF16, 128, true);
-/// assert_eq!((c.block_m(), c.block_n, c.overlap, c.pingpong), (128, 128, true, true));
+/// assert_eq!((c.block_m(), c.block_n, c.overlap, c.pingpong, c.varlen), (128, 128, true, true, false));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sm90AttentionConfig {
@@ -67,7 +76,7 @@ pub struct Sm90AttentionConfig {
     pub head_dim: i64,
     /// Causal mask (bottom-right aligned).
     pub causal: bool,
-    /// Keys per K/V tile (64 or 128).
+    /// Keys per K/V tile (a multiple of 16 from 64 to 256, within shared memory and registers).
     pub block_n: i64,
     /// Intra-warp-group overlap: `S(j) = Q·K(j)ᵀ` is issued before `O += P(j-1)·V(j-1)`, and the softmax
     /// of `S(j)` runs while that `P·V` is in flight (O is rescaled after it).
@@ -75,36 +84,74 @@ pub struct Sm90AttentionConfig {
     /// Ping-pong of the two consumer warp groups (with `overlap`): named barriers make them take turns
     /// issuing their wgmmas, so one's softmax runs under the other's GEMMs.
     pub pingpong: bool,
+    /// Packed variable-length batches (FlashAttention's `varlen`): parameters `cu_q`, `cu_k` hold the
+    /// sequences' first rows; a CTA is one (query block, head, sequence), its TMA boxes start at the
+    /// sequence's rows of the packed `(total, H, D)` tensors.
+    pub varlen: bool,
+    /// Persistent CTAs (one per SM, with the overlap): each loops over (query block, head, batch) tiles, the
+    /// producer loading the next tile's Q (once both consumers have read the last one) and K/V while the
+    /// consumers finish the previous tile's last P·V and store it.
+    pub persistent: bool,
 }
 
 impl Sm90AttentionConfig {
-    /// The default tile for `head_dim`: 128 keys per tile (64 for d = 256: O and S then fit 240 registers).
+    /// The default tile for `head_dim`: 128 keys per tile (80 for d = 256, FlashAttention 3's: O, S and P
+    /// fit 240 registers, two stages of K and V fit shared memory). [`Self::for_keys`] widens it for long
+    /// sequences.
     ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
-    /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 256, false).block_n, 64); // O and S fit 240 registers
+    /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 256, false).block_n, 80);
+    /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 128, true).block_n, 128);
     /// ```
     pub fn new(dtype: DType, head_dim: i64, causal: bool) -> Sm90AttentionConfig {
         Sm90AttentionConfig {
             dtype,
             head_dim,
             causal,
-            block_n: if head_dim == 256 { 64 } else { 128 },
+            block_n: if head_dim == 256 { 80 } else { 128 },
             overlap: true,
             pingpong: true,
+            varlen: false,
+            persistent: false,
         }
+    }
+
+    /// The tile for sequences of `sk` keys (the longest, for varlen): wider K/V tiles, 192 keys for d = 64
+    /// and 176 for d = 128, once there are at least 2048 keys (8192 when causal: a wide tile wastes more
+    /// at the diagonal of short rows). Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k
+    /// keys +6% (d = 64) and +13% (d = 128), at 1k keys 2-5% slower.
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
+    /// assert_eq!(c(128, false).for_keys(4096).block_n, 176);
+    /// assert_eq!(c(128, true).for_keys(4096).block_n, 128);
+    /// assert_eq!(c(64, true).for_keys(16384).block_n, 192);
+    /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
+    /// ```
+    pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
+        let long = sk >= if self.causal { 8192 } else { 2048 };
+        let block_n = match (self.head_dim, long) {
+            (64, true) => 192,
+            (128, true) => 176,
+            _ => self.block_n,
+        };
+        Sm90AttentionConfig { block_n, ..self }
     }
 
     fn check(&self) -> Result<()> {
         if !self.dtype.is_half()
             || ![64, 128, 256].contains(&self.head_dim)
-            || ![64, 128].contains(&self.block_n)
+            || self.block_n % 16 != 0
+            || !(64..=256).contains(&self.block_n)
             || (self.pingpong && !self.overlap)
+            || (self.persistent && !self.overlap)
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n 64|128, ping-pong needs overlap",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap",
                     self.dtype.name(),
                     self.head_dim,
                     self.block_n,
@@ -128,7 +175,8 @@ impl Sm90AttentionConfig {
 }
 
 /// The shared-memory operands: Q (`128 x d`), K (`block_n x d`) as `d/64` K-major chunks of 64 columns,
-/// V (`d x block_n` MN-major, the B of P·V) as `block_n/64` chunks of 64 keys.
+/// V (`d x block_n` MN-major, the B of P·V) as `block_n/64` chunks of 64 keys (one chunk of `block_n`
+/// keys when 64 does not divide it).
 struct Operands {
     q: GmmaOperand,
     k: GmmaOperand,
@@ -137,6 +185,10 @@ struct Operands {
     chunk: [i64; 3],
     /// Chunks of Q/K (along d) and of V (along keys).
     chunks: [i64; 2],
+    /// Keys per V chunk.
+    v_keys: i64,
+    /// mbarriers: Q, the K and V full and empty ones per stage (and Q's empty one when persistent).
+    barriers: i64,
 }
 
 impl Operands {
@@ -144,14 +196,17 @@ impl Operands {
         let (d, bn) = (cfg.head_dim, cfg.block_n);
         let q = gmma_operand(Major::K, BLOCK_M, CHUNK, 16, "Q")?;
         let k = gmma_operand(Major::K, bn, CHUNK, 16, "K")?;
-        let v = gmma_operand(Major::MN, d, CHUNK, 16, "V")?;
+        let v_keys = if bn % CHUNK == 0 { CHUNK } else { bn };
+        let v = gmma_operand(Major::MN, d, v_keys, 16, "V")?;
         let bytes = |rows: i64| rows * CHUNK * 2;
         Ok(Operands {
-            chunk: [bytes(BLOCK_M), bytes(bn), bytes(d)],
-            chunks: [d / CHUNK, bn / CHUNK],
+            chunk: [bytes(BLOCK_M), bytes(bn), d * v_keys * 2],
+            chunks: [d / CHUNK, bn / v_keys],
             q,
             k,
             v,
+            v_keys,
+            barriers: 1 + 4 * STAGES + i64::from(cfg.persistent),
         })
     }
     fn q_bytes(&self) -> i64 {
@@ -165,7 +220,7 @@ impl Operands {
     }
     /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, the mbarriers.
     fn smem(&self) -> i64 {
-        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * (1 + 4 * STAGES)
+        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * self.barriers
     }
 }
 
@@ -182,7 +237,8 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             (true, false) => "_nopp",
             (true, true) => "",
         }
-    )
+    ) + if cfg.varlen { "_varlen" } else { "" }
+        + if cfg.persistent { "_persistent" } else { "" }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -203,7 +259,7 @@ fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<Str
     for (op, n) in [
         (&ops.q, d / CHUNK),
         (&ops.k, d / CHUNK),
-        (&ops.v, bn / CHUNK),
+        (&ops.v, ops.chunks[1]),
     ] {
         c += &format!("{}\n//   x {n} chunk(s)\n", op.doc);
     }
@@ -258,14 +314,21 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     s
 }
 
-fn signature() -> String {
+fn signature(cfg: &Sm90AttentionConfig) -> String {
     let mut p: Vec<String> = ["tmQ", "tmK", "tmV"]
         .iter()
         .map(|n| format!("const __grid_constant__ TmaDesc {n}"))
         .collect();
     p.push("unsigned short* __restrict__ O".into());
     p.push("float* __restrict__ LSE".into());
+    if cfg.varlen {
+        p.push("const int* __restrict__ cu_q".into());
+        p.push("const int* __restrict__ cu_k".into());
+    }
     p.extend(["int Sq", "int Sk", "int group"].map(String::from));
+    if cfg.persistent {
+        p.extend(["int heads", "int batches"].map(String::from));
+    }
     for n in STRIDES {
         p.push(format!("long long {n}"));
     }
@@ -278,7 +341,21 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 
 /// Shared memory carve-up, barriers, the CTA's block and its key blocks.
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let (bn, (qb, kb, vb)) = (cfg.block_n, (ops.q_bytes(), ops.k_bytes(), ops.v_bytes()));
+    let (qb, kb, vb) = (ops.q_bytes(), ops.k_bytes(), ops.v_bytes());
+    let q_empty_init = if cfg.persistent {
+        format!(
+            "    mbar_init(q_empty, {CONSUMERS});   // both consumers have read Q (persistent)\n"
+        )
+    } else {
+        String::new()
+    };
+    let q_empty_decl = if cfg.persistent {
+        format!(
+            "  const u32 q_empty = v_empty + {STAGES}u * 8u;   // Q read by both consumers (persistent)\n"
+        )
+    } else {
+        String::new()
+    };
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
@@ -287,10 +364,10 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
   const u32 k_full = q_bar + 8u, v_full = k_full + {STAGES}u * 8u;   // K, V of a stage landed
   // both consumers are done with a stage's K, V (count {CONSUMERS})
   const u32 k_empty = v_full + {STAGES}u * 8u, v_empty = k_empty + {STAGES}u * 8u;
-  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+{q_empty_decl}  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
     mbar_init(q_bar, 1);
-    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
+{q_empty_init}    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
     {}
     {} {} {}
   }}
@@ -301,14 +378,51 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         tma::prefetch("tmK"),
         tma::prefetch("tmV")
     );
-    c += if cfg.causal {
-        "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
-    } else {
-        "  const int m_block = blockIdx.x;\n"
+    if cfg.persistent {
+        c += &format!(
+            "  const int m_blocks = (Sq + {BLOCK_M} - 1) / {BLOCK_M}, tiles = m_blocks * heads * batches;\n"
+        );
+        return c;
+    }
+    c + &coords(cfg, "return")
+}
+
+/// The tile's (query block, head, batch), its sequence bounds and key blocks; a tile past a shorter
+/// sequence (varlen) does `leave` (`return` for one CTA per tile, `continue` in a persistent tile loop).
+fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
+    let bn = cfg.block_n;
+    let mut c = match (cfg.persistent, cfg.causal) {
+        (false, true) => {
+            "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
+                .to_string()
+        }
+        (false, false) => "  const int m_block = blockIdx.x;\n".to_string(),
+        (true, causal) => format!(
+            "  const int m_rank = tile % m_blocks, hb = tile / m_blocks;\n  const int m_block = {};\n",
+            if causal {
+                "m_blocks - 1 - m_rank;  // causal: the longest rows first"
+            } else {
+                "m_rank"
+            }
+        ),
     };
-    c += &format!(
-        "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n  const int sq = Sq, sk = Sk, m0 = m_block * {BLOCK_M};\n"
-    );
+    c += if cfg.persistent {
+        "  const int h = hb % heads, b = hb / heads, hk = h / group;  // GQA: group query heads share K/V head hk\n"
+    } else {
+        "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n"
+    };
+    c += &if cfg.varlen {
+        let why = if leave == "return" {
+            "(the whole CTA leaves)"
+        } else {
+            "(every role skips the tile)"
+        };
+        format!(
+            "  const int q_row0 = cu_q[b], k_row0 = cu_k[b];  // packed sequences: the first rows of sequence b\n  const int sq = cu_q[b + 1] - q_row0, sk = cu_k[b + 1] - k_row0, m0 = m_block * {BLOCK_M};\n  if (m0 >= sq) {leave};  // a shorter sequence: no rows in this block {why}\n"
+        )
+    } else {
+        format!("  const int sq = Sq, sk = Sk, m0 = m_block * {BLOCK_M};\n")
+    };
     c += &if cfg.causal {
         format!(
             "  // keys the block sees: j <= i + sk - sq for its last row (later key blocks are never loaded)\n  const int n_end = max(0, min(sk, min(m0 + {BLOCK_M}, sq) + sk - sq));\n"
@@ -320,15 +434,46 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     c
 }
 
+/// The TMA coordinates of the CTA's first query row, of key block `n0`'s first row, and of the batch:
+/// the sequence's rows of the packed tensors for varlen (whose maps have one batch).
+struct Rows {
+    q: &'static str,
+    k: &'static str,
+    batch: &'static str,
+}
+
+impl Rows {
+    fn of(cfg: &Sm90AttentionConfig) -> Rows {
+        if cfg.varlen {
+            Rows {
+                q: "q_row0 + m0",
+                k: "k_row0 + n0",
+                batch: "0",
+            }
+        } else {
+            Rows {
+                q: "m0",
+                k: "n0",
+                batch: "b",
+            }
+        }
+    }
+}
+
 /// The producer: one thread loads Q, then for each key block waits for a free stage and loads K and V
 /// (the TMA coordinates are `(d, row, head, batch)`, innermost first).
 fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (bn, [nd, nk]) = (cfg.block_n, ops.chunks);
     let [cq, ck, cv] = ops.chunk;
+    let Rows {
+        q: qr,
+        k: kr,
+        batch: b,
+    } = Rows::of(cfg);
     let mut loads = String::new();
     for c in 0..nd {
         loads += &format!(
-            "        tma_load_4d(k_s + s * {}u + {}u, &tmK, k_full + 8 * s, {}, n0, hk, b);\n",
+            "        tma_load_4d(k_s + s * {}u + {}u, &tmK, k_full + 8 * s, {}, {kr}, hk, {b});\n",
             ops.k_bytes(),
             c * ck,
             c * CHUNK
@@ -341,35 +486,49 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     for c in 0..nk {
         for &(off, mn) in &ops.v.boxes {
             loads += &format!(
-                "        tma_load_4d(v_s + s * {}u + {}u, &tmV, v_full + 8 * s, {mn}, n0 + {}, hk, b);\n",
+                "        tma_load_4d(v_s + s * {}u + {}u, &tmV, v_full + 8 * s, {mn}, {kr} + {}, hk, {b});\n",
                 ops.v_bytes(),
                 c * cv + off,
-                c * CHUNK
+                c * ops.v_keys
             );
         }
     }
     let q_loads: String = (0..nd)
         .map(|c| {
             format!(
-                "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, m0, h, b);\n",
+                "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, {qr}, h, {b});\n",
                 c * cq,
                 c * CHUNK
             )
         })
         .collect();
+    let (tile_loop, q_free, it, next, end) = if cfg.persistent {
+        (
+            format!(
+                "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{\n{}",
+                coords(cfg, "continue")
+            ),
+            "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // both consumers have read the last Q\n",
+            "it",
+            ", ++it",
+            "      ++tcount;\n      }\n",
+        )
+    } else {
+        (String::new(), "", "j", "", "")
+    };
     format!(
         r#"  if (wg == 0) {{
     // producer warp group: one thread issues the TMA loads
     {}
     if (tid == 0) {{
-      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
-{q_loads}      for (int j = 0; j < NB; ++j) {{
-        const u32 s = j % {STAGES}, phase = (j / {STAGES}) & 1;
+{tile_loop}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
+{q_loads}      for (int j = 0; j < NB; ++j{next}) {{
+        const u32 s = {it} % {STAGES}, phase = ({it} / {STAGES}) & 1;
         const int n0 = j * {bn};
         mbar_wait(k_empty + 8 * s, phase ^ 1u);
         mbar_expect_tx(k_full + 8 * s, {}u);
 {loads}      }}
-    }}
+{end}    }}
   }}
 "#,
         sync::setmaxnreg(false, 24),
@@ -427,7 +586,7 @@ fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str
         "      mbar_wait(v_full + 8 * {st}, {ph});\n      fence_acc(o);\n      {}\n",
         wgmma::FENCE
     );
-    let steps = CHUNK / ops.v.mma_k;
+    let steps = ops.v_keys / ops.v.mma_k;
     for kk in 0..bn / 16 {
         let (ch, k) = (kk / steps, kk % steps);
         c += &format!(
@@ -440,12 +599,34 @@ fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str
 
 /// The stage of key block `j`: ring slot, phase, first key, K and V addresses.
 fn stage(cfg: &Sm90AttentionConfig, ops: &Operands, j: &str) -> String {
+    let slot = slot(cfg, j);
     format!(
-        "      const u32 s = ({j}) % {STAGES}, phase = (({j}) / {STAGES}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
+        "      const u32 s = ({slot}) % {STAGES}, phase = (({slot}) / {STAGES}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
         cfg.block_n,
         ops.k_bytes(),
         ops.v_bytes()
     )
+}
+
+/// The ring index of the tile's key block `j`: `j`, or `it0 + j` when persistent (the ring runs on across
+/// tiles).
+fn slot(cfg: &Sm90AttentionConfig, j: &str) -> String {
+    if cfg.persistent {
+        format!("it0 + {j}")
+    } else {
+        j.to_string()
+    }
+}
+
+/// `Q` read by this consumer for the tile (persistent: the producer may load the next one), when `when`.
+fn release_q(cfg: &Sm90AttentionConfig, when: &str) -> String {
+    if cfg.persistent {
+        format!(
+            "      if (({when}) && tid == 0) mbar_arrive(q_empty);   // Q read: the next tile's may land\n"
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// The mask of block `n0` where it is needed (the sequence end, the causal diagonal of this consumer's rows).
@@ -511,13 +692,15 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &after;
     c += &wait(0, "sc");
     c += &release("k", "s");
+    c += &release_q(cfg, "NB == 1");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &pack_p(cfg)?;
     c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
     c += &stage(cfg, ops, "j");
+    let prev = slot(cfg, "j - 1");
     c += &format!(
-        "      const u32 sp = (j - 1) % {STAGES}, php = ((j - 1) / {STAGES}) & 1, vsp = v_s + sp * {}u;\n",
+        "      const u32 sp = ({prev}) % {STAGES}, php = (({prev}) / {STAGES}) & 1, vsp = v_s + sp * {}u;\n",
         ops.v_bytes()
     );
     let (before, after) = turn(cfg, "j");
@@ -527,6 +710,7 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &after;
     c += &wait(1, "sc");
     c += &release("k", "s");
+    c += &release_q(cfg, "j == NB - 1");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &wait(0, "o");
@@ -548,17 +732,27 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
 /// last P·V). Consumer 0 waits for consumer 1's previous phase (named barrier 1) except in phase 0, and
 /// hands over (barrier 2) after each; consumer 1 waits for consumer 0's phase (2) and hands back (1)
 /// except after its last, so the arrivals and waits of each barrier pair up.
+///
+/// Persistent, the phases run on across the tiles (`g` before this tile's): consumer 0 waits except in
+/// the very first, both hand over after every phase, and consumer 0 takes consumer 1's last hand-back
+/// after its tile loop ([`persistent_consumer`]).
 fn turn(cfg: &Sm90AttentionConfig, k: &str) -> (String, String) {
     if !cfg.pingpong {
         return (String::new(), String::new());
     }
+    // persistent: phases counted from the CTA's first tile, every phase handed over
+    let (phase, hand) = if cfg.persistent {
+        (format!("g + ({k})"), String::new())
+    } else {
+        (format!("({k})"), format!("if (cw == 0 || ({k}) < NB) "))
+    };
     (
         format!(
-            "      if (cw == 1 || ({k}) > 0) {}   // ping-pong: my turn to issue\n",
+            "      if (cw == 1 || {phase} > 0) {}   // ping-pong: my turn to issue\n",
             sync::named_barrier_sync("cw == 0 ? 1 : 2", 256)
         ),
         format!(
-            "      if (cw == 0 || ({k}) < NB) {}   // the other consumer's turn\n",
+            "      {hand}{}   // the other consumer's turn\n",
             sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256)
         ),
     )
@@ -576,13 +770,35 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
         bn / 16
     );
     c += &softmax.declare();
-    c += "    mbar_wait(q_bar, 0);\n";
+    c += if cfg.persistent {
+        "    mbar_wait(q_bar, tcount & 1);\n"
+    } else {
+        "    mbar_wait(q_bar, 0);\n"
+    };
+    c += &release_q(cfg, "NB == 0");
     c += &if cfg.overlap {
         overlapped_loop(cfg, ops, f)?
     } else {
         serial_loop(cfg, ops, f)?
     };
     c += &softmax.finalize("o", d / 8, "scale_log2");
+    Ok(c)
+}
+
+/// A persistent consumer: its tiles (those of the producer, skipped alike), each with its key-block
+/// loop and epilogue; the ring index, the tiles and the ping-pong phases run on across them.
+fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let mut c = "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n".to_string();
+    c += &coords(cfg, "continue");
+    c += &main_loop(cfg, ops, f)?;
+    c += &epilogue(cfg, f)?;
+    c += "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n    }\n";
+    if cfg.pingpong {
+        c += &format!(
+            "    if (cw == 0 && g > 0) {}   // consumer 1's last hand-back\n",
+            sync::named_barrier_sync("1", 256)
+        );
+    }
     Ok(c)
 }
 
@@ -593,8 +809,13 @@ fn epilogue(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
     let pack = pack_fn(cfg.dtype);
     let row0 = format!("m0 + cw * {WG_ROWS} + {}", f.row);
+    let (o_row0, lse_row) = if cfg.varlen {
+        (" + (long long)q_row0 * o_s", "(q_row0 + row)")
+    } else {
+        ("", "row")
+    };
     let mut c =
-        "    unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h;\n".to_string();
+        format!("    unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h{o_row0};\n");
     for v in (0..values).step_by(2) {
         let [dr, dc] = f.value(v)?;
         c += &format!(
@@ -611,7 +832,7 @@ fn epilogue(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     );
     for (r, dr) in sm.row_offsets.iter().enumerate() {
         c += &format!(
-            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (long long)row * lse_s] = sm_lse[0][{r}]; }}\n"
+            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (long long){lse_row} * lse_s] = sm_lse[0][{r}]; }}\n"
         );
     }
     c += "    }\n";
@@ -637,11 +858,18 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
         map("tmQ", "Q", ops.q.tma_box),
         map("tmK", "K", ops.k.tma_box),
         map("tmV", "V", ops.v.tma_box),
-        Arg::Ptr("O".into()),
-        Arg::Ptr("LSE".into()),
     ];
-    for n in ["Sq", "Sk", "group"] {
-        args.push(Arg::I32(n.into(), 0));
+    let offsets: &[&str] = if cfg.varlen { &["cu_q", "cu_k"] } else { &[] };
+    for n in ["O", "LSE"].iter().chain(offsets) {
+        args.push(Arg::Ptr(n.to_string()));
+    }
+    let tiles: &[&str] = if cfg.persistent {
+        &["heads", "batches"]
+    } else {
+        &[]
+    };
+    for n in ["Sq", "Sk", "group"].iter().chain(tiles) {
+        args.push(Arg::I32(n.to_string(), 0));
     }
     for n in STRIDES {
         args.push(Arg::I64(n.into(), 0));
@@ -649,6 +877,7 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
     args.push(Arg::F32("scale_log2".into(), 0.0));
     let buffers = ["Q", "K", "V", "O", "LSE"]
         .iter()
+        .chain(offsets)
         .map(|n| Buffer {
             name: n.to_string(),
             bytes: 0,
@@ -657,9 +886,22 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
     (args, buffers)
 }
 
+fn kind(varlen: bool) -> &'static str {
+    if varlen { "varlen" } else { "fixed-length" }
+}
+
+/// The extents the tensor maps span: rows of Q, rows of K/V, batches (the packed totals and one batch
+/// for varlen).
+fn map_extents(args: &AttentionArgs) -> [i64; 3] {
+    match args.packed {
+        Some([q, k]) => [q, k, 1],
+        None => [args.sq, args.sk, args.batch],
+    }
+}
+
 /// Whether the Hopper kernel can take a problem with these strides (elements, `(batch, sequence, head)`
 /// of Q, K, V): TMA strides are positive multiples of 16 bytes below 2^40 (the stride of an extent-1
-/// mode does not matter).
+/// mode does not matter); rows below 2^31. Packed varlen batches are taken (one batch of `total` rows).
 ///
 /// ```
 /// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
@@ -671,19 +913,22 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
 /// let mut odd = p.args;
 /// odd.strides[1][1] = 1028; // K rows 2056 bytes apart: not a multiple of 16 bytes
 /// assert!(!takes(&odd));
+/// // packed sequences (varlen): the batch stride is 0, the maps span one batch of 300 rows
+/// let packed = cute_gpu::kernels::attention_sm80::AttentionArgs { strides: [[0, 1024, 128]; 4], packed: Some([300, 300]), ..p.args };
+/// assert!(takes(&packed));
 /// ```
 pub fn takes(args: &AttentionArgs) -> bool {
+    let [rq, rk, batch] = map_extents(args);
     let extents = [
-        [args.batch, args.sq, args.hq],
-        [args.batch, args.sk, args.hkv],
-        [args.batch, args.sk, args.hkv],
+        [batch, rq, args.hq],
+        [batch, rk, args.hkv],
+        [batch, rk, args.hkv],
     ];
     args.strides[..3].iter().zip(extents).all(|(st, ext)| {
         st.iter()
             .zip(ext)
             .all(|(&x, e)| (x > 0 || e <= 1) && x >= 0 && (x * 2) % 16 == 0 && x * 2 < (1i64 << 40))
-    }) && args.sq < (1 << 31)
-        && args.sk < (1 << 31)
+    }) && [rq, rk, args.sq, args.sk].iter().all(|&r| r < (1 << 31))
 }
 
 /// Sets the values of the kernel's parameters for `args`: the scalars, the tensor maps' extents and
@@ -707,22 +952,45 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
             format!("strides {:?}: not describable by TMA", args.strides),
         );
     }
+    if cfg.varlen != args.packed.is_some() {
+        return config(
+            "attention_sm90",
+            format!(
+                "{}: a {} kernel, {} arguments",
+                name(cfg),
+                kind(cfg.varlen),
+                kind(args.packed.is_some())
+            ),
+        );
+    }
     args.set_scalars(k)?;
     let fix = |extent: i64, stride: i64| (extent.max(1) as u64, stride.max(8) as u64);
+    let [rq, rk, batch] = map_extents(args);
     for a in k.args.iter_mut() {
         if let Arg::TensorMap(m) = a {
             let (i, s, heads) = match m.buffer.as_str() {
-                "Q" => (0, args.sq, args.hq),
-                "K" => (1, args.sk, args.hkv),
-                _ => (2, args.sk, args.hkv),
+                "Q" => (0, rq, args.hq),
+                "K" => (1, rk, args.hkv),
+                _ => (2, rk, args.hkv),
             };
             let st = args.strides[i];
             m.extents = [cfg.head_dim as u64, s.max(1) as u64];
             m.ld = st[1].max(8) as u64;
-            m.outer = vec![fix(heads, st[2]), fix(args.batch, st[0])];
+            m.outer = vec![fix(heads, st[2]), fix(batch, st[0])];
         }
     }
     let blocks = (args.sq + BLOCK_M - 1) / BLOCK_M;
+    if cfg.persistent {
+        // one CTA per tile, at most one per SM (the runtime's clamp of persistent kernels)
+        let tiles = blocks.max(1) * args.hq.max(1) * args.batch.max(1);
+        let tiles = i32::try_from(tiles).map_err(|_| GpuError::Overflow {
+            what: "attention tiles (query blocks x heads x batches)".into(),
+            value: tiles,
+            limit: i32::MAX as i64,
+        })?;
+        k.grid = (tiles as u32, 1, 1);
+        return Ok(());
+    }
     k.grid = (
         to_u32("attention grid.x (query blocks)", blocks.max(1))?,
         to_u32("attention grid.y (heads)", args.hq)?,
@@ -741,6 +1009,17 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
 pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     cfg.check()?;
     let ops = Operands::new(cfg)?;
+    if ops.smem() > SMEM_LIMIT {
+        return config(
+            "attention_sm90",
+            format!(
+                "d = {}, block_n = {}: {} bytes of shared memory, more than the {SMEM_LIMIT} of an sm_90 CTA",
+                cfg.head_dim,
+                cfg.block_n,
+                ops.smem()
+            ),
+        );
+    }
     if gmma_n8_values(cfg.block_n.max(cfg.head_dim))? != 4 {
         return config(
             "attention_sm90",
@@ -755,7 +1034,7 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     c += &device_fns(cfg, &ops);
     c += &format!(
         "\nextern \"C\" __global__ void __launch_bounds__({threads}, 1) {name}(\n    {}) {{\n",
-        signature()
+        signature(cfg)
     );
     c += &prologue(cfg, &ops);
     c += &producer(cfg, &ops);
@@ -763,15 +1042,18 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
         "  else {{\n    {}\n    const int cw = wg - 1;   // consumer: query rows [m0 + cw*{WG_ROWS}, +{WG_ROWS})\n",
         sync::setmaxnreg(true, 240)
     );
-    c += &main_loop(cfg, &ops, &f)?;
-    c += &epilogue(cfg, &f)?;
+    c += &if cfg.persistent {
+        persistent_consumer(cfg, &ops, &f)?
+    } else {
+        main_loop(cfg, &ops, &f)? + &epilogue(cfg, &f)?
+    };
     c += "  }\n}\n";
     let (args, buffers) = parameters(cfg, &ops);
     Ok(Kernel {
         name,
         source: c,
         grid: (1, 1, 1),
-        persistent: false,
+        persistent: cfg.persistent,
         block: (threads as u32, 1, 1),
         dynamic_smem_bytes: to_u32("shared memory bytes", ops.smem())?,
         args,

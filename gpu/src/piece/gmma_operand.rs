@@ -52,13 +52,18 @@ pub struct GmmaOperand {
 }
 
 /// `rows` = BM (A) or BN (B); `bk` = one 128-byte swizzle row of `bits`-bit values (64 of 16 bits, 128 of
-/// 8 bits). MN-major operands are 16-bit only (FP8 wgmma reads K-major shared memory).
+/// 8 bits) for K-major operands; for MN-major ones (16-bit only: FP8 wgmma reads K-major shared memory)
+/// the 128-byte rows run along MN and `bk` is any multiple of 16 up to 256 (the TMA box's outer extent).
 ///
 /// ```
 /// use cute_gpu::{piece::gmma_operand::gmma_operand, Major};
 /// let b = gmma_operand(Major::K, 256, 64, 16, "B").unwrap(); // a 256-row K-major B stage of halves
 /// assert_eq!((b.sbo, b.tma_box, b.tnsp), (1024, [64, 256], 0));
 /// assert!(gmma_operand(Major::K, 128, 32, 16, "A").is_err()); // bk must fill one 128-byte row
+/// // an MN-major B of 256 columns and 80 K rows: four 64 x 80 boxes, the next 64 columns 80 * 128 bytes on
+/// let v = gmma_operand(Major::MN, 256, 80, 16, "V").unwrap();
+/// assert_eq!((v.lbo, v.tma_box, v.boxes.len()), (10240, [64, 80], 4));
+/// assert!(gmma_operand(Major::MN, 256, 72, 16, "V").is_err()); // not whole k16 steps
 /// ```
 pub fn gmma_operand(
     major: Major,
@@ -67,11 +72,15 @@ pub fn gmma_operand(
     bits: i64,
     name: &str,
 ) -> Result<GmmaOperand> {
-    if bk * bits != 1024 || (major == Major::MN && bits != 16) {
+    let fits = match major {
+        Major::K => bk * bits == 1024,
+        Major::MN => bits == 16 && bk % 16 == 0 && (16..=256).contains(&bk),
+    };
+    if !fits {
         return crate::error::config(
             "gmma_operand",
             format!(
-                "{name}: bk = {bk} of {bits}-bit values, {major:?}-major: K per stage must be one 128-byte row, MN-major needs 16-bit values"
+                "{name}: bk = {bk} of {bits}-bit values, {major:?}-major: K-major needs K per stage = one 128-byte row, MN-major 16-bit values and K a multiple of 16 up to 256"
             ),
         );
     }
@@ -123,7 +132,7 @@ pub fn gmma_operand(
 //   stage = tile_to_shape(atom, ({rows},{bk}), Step<_2,_1>) = {stage}
 //   descriptor (canonical MN-major SW128: ((8,8,m),(8,k)):((1,8,LBO),(64,SBO)) elements): LBO = s(64,0) = {lbo} B
 //   (next 64 MN), SBO = s(0,8) = {sbo} B (next 8 K), per k16 + s(0,16) = {k_step} B, per 64 rows + s(64,0) = {mn64} B; tnsp = 1
-//   TMA box (64,64) innermost first (128 B of MN x 64 K), {nb} per stage at s(64*j,0) = {offs:?} B, coordinate {{t*{rows} + 64*j, kb*{bk}}}",
+//   TMA box (64,{bk}) innermost first (128 B of MN x {bk} K), {nb} per stage at s(64*j,0) = {offs:?} B, coordinate {{t*{rows} + 64*j, kb*{bk}}}",
                 nb = rows / 64,
                 offs = boxes.iter().map(|b| b.0).collect::<Vec<_>>()
             );
@@ -134,7 +143,7 @@ pub fn gmma_operand(
                 k_step,
                 mma_k,
                 mn64,
-                tma_box: [64, 64],
+                tma_box: [64, bk as u32],
                 boxes,
                 tnsp: 1,
                 doc,
