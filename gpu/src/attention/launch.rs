@@ -123,8 +123,8 @@ pub struct Attention {
     schedule: (bool, bool),
     /// The Hopper kernel's keys per K/V tile, per head dim, instead of the defaults.
     block_n90: HashMap<i64, i64>,
-    /// The Hopper kernel's persistent CTAs.
-    persistent90: bool,
+    /// The Hopper kernel's persistent CTAs, when chosen by the caller (else by the plan, per shape).
+    persistent90: Option<bool>,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -162,13 +162,14 @@ impl Attention {
             sm90: true,
             schedule: (true, true),
             block_n90: HashMap::new(),
-            persistent90: false,
+            persistent90: None,
         })
     }
 
     /// The same handle with the Hopper kernel's persistent CTAs (one per SM, looping over the tiles: the
-    /// next tile's loads overlap the last one's epilogue) or not (the default). It needs the
-    /// intra-warp-group overlap: with the serial schedule it is an error here.
+    /// next tile's loads overlap the last one's epilogue) always or never, instead of the plan's choice by
+    /// shape ([`Sm90AttentionConfig::for_keys`]). It needs the intra-warp-group overlap: with the serial
+    /// schedule it is an error here.
     ///
     /// ```no_run
     /// use cute_gpu::attention::Attention;
@@ -184,7 +185,7 @@ impl Attention {
             persistent,
             ..Sm90AttentionConfig::new(crate::DType::BF16, 128, false)
         })?;
-        self.persistent90 = persistent;
+        self.persistent90 = Some(persistent);
         Ok(self)
     }
 
@@ -260,7 +261,7 @@ impl Attention {
             overlap,
             pingpong,
             block_n,
-            persistent: self.persistent90 && overlap,
+            persistent: overlap && self.persistent90.unwrap_or(c.persistent),
             ..c
         })
     }

@@ -117,10 +117,14 @@ impl Sm90AttentionConfig {
         }
     }
 
-    /// The tile for sequences of `sk` keys (the longest, for varlen): wider K/V tiles, 192 keys for d = 64
-    /// and 176 for d = 128, once there are at least 2048 keys (8192 when causal: a wide tile wastes more
-    /// at the diagonal of short rows). Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k
-    /// keys +6% (d = 64) and +13% (d = 128), at 1k keys 2-5% slower.
+    /// The tile and schedule for sequences of `sk` keys (the longest, for varlen): wider K/V tiles, 192
+    /// keys for d = 64 and 176 for d = 128, once there are at least 2048 keys (8192 when causal: a wide
+    /// tile wastes more at the diagonal of short rows); persistent CTAs for short non-causal sequences
+    /// (up to 1024 keys, 4096 for d = 64), where a tile's epilogue and the next one's loads are a large
+    /// share. Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k keys +6% (d = 64) and
+    /// +13% (d = 128), at 1k keys 2-5% slower; persistent (gpu/logs/final2/bench_attention.log) at 1k
+    /// non-causal +8% (d = 64), +10% (d = 128), +2% (d = 256), at 4k +3% (d = 64), elsewhere slower (causal
+    /// tiles are not balanced across the persistent CTAs).
     ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
@@ -129,6 +133,8 @@ impl Sm90AttentionConfig {
     /// assert_eq!(c(128, true).for_keys(4096).block_n, 128);
     /// assert_eq!(c(64, true).for_keys(16384).block_n, 192);
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
+    /// assert!(c(128, false).for_keys(1024).persistent && !c(128, true).for_keys(1024).persistent);
+    /// assert!(c(64, false).for_keys(4096).persistent && !c(128, false).for_keys(4096).persistent);
     /// ```
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let long = sk >= if self.causal { 8192 } else { 2048 };
@@ -137,7 +143,12 @@ impl Sm90AttentionConfig {
             (128, true) => 176,
             _ => self.block_n,
         };
-        Sm90AttentionConfig { block_n, ..self }
+        let short = sk <= if self.head_dim == 64 { 4096 } else { 1024 };
+        Sm90AttentionConfig {
+            block_n,
+            persistent: self.overlap && !self.causal && short,
+            ..self
+        }
     }
 
     fn check(&self) -> Result<()> {
