@@ -322,7 +322,10 @@ fn hopper_plan_and_tensor_maps() {
     let p = plan(&r).unwrap();
     let cfg = p.sm90.expect("the Hopper kernel takes packed sequences");
     assert!(cfg.varlen && !cfg.causal);
-    assert!(cfg.persistent, "short non-causal sequences: persistent CTAs by default");
+    assert!(
+        cfg.persistent,
+        "short non-causal sequences: persistent CTAs by default"
+    );
     // one CTA per tile: the grid below
     let cfg = cute_gpu::kernels::attention_sm90::Sm90AttentionConfig {
         persistent: false,

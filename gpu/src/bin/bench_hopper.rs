@@ -4,7 +4,8 @@
 //! `bench_hopper [check [small|tiny]] [bench] [quick]`: `check` runs the exactness checks for the four
 //! operand-major combinations (`small`: up to 1000^3, for memcheck; `tiny`: 128^3 and 77x300x40, for
 //! racecheck), `bench` the benchmark
-//! (all configurations), `quick` only one configuration of the benchmark at 8192^3 bf16 (for ncu).
+//! (all configurations), `quick` only one configuration of the benchmark at 8192^3 bf16 (for ncu),
+//! `sweep` every configuration and the ping-pong ones on 16384x8192x1024, 8192x14336x4096, 2048^3.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -39,6 +40,9 @@ mod imp {
             }
             if has("bench") || has("quick") {
                 bench(&rt, has("quick"))?;
+            }
+            if has("sweep") {
+                sweep(&rt)?;
             }
             Ok(())
         })();
@@ -272,6 +276,34 @@ mod imp {
                 ..large
             },
         ]
+    }
+
+    /// Every configuration and the ping-pong ones on the shapes where the tile choice is in doubt (small
+    /// K, wide N), bf16: one line per kernel.
+    fn sweep(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let pingpong = HopperConfig::pingpong();
+        let mut configs = bench_configs(false);
+        configs.extend([
+            pingpong,
+            HopperConfig {
+                stages: 4,
+                ..pingpong
+            },
+            HopperConfig {
+                bn: 192,
+                stages: 4,
+                ..pingpong
+            },
+        ]);
+        for (m, n, k) in [(16384, 8192, 1024), (8192, 14336, 4096), (2048, 2048, 2048)] {
+            let p = HopperProblem::padded(m, n, k);
+            let (a, b) = inputs(&p, DType::BF16, 1);
+            let mut g = DeviceGemm::new(rt, DType::BF16, p, &a, &b)?;
+            let cublas_tf = g.time_cublas(rt, &cublas, 5, 30)?;
+            bench_problem(rt, &g, &configs, 30, cublas_tf)?;
+        }
+        Ok(())
     }
 
     /// TFLOP/s of every configuration against cuBLAS (results equal to cuBLAS's at sampled points).
