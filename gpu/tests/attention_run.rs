@@ -452,6 +452,32 @@ mod attention_run {
         });
     }
 
+    /// The Hopper kernel with O stored from the registers (`with_sm90_tma_store_o(false)`, the epilogue
+    /// before the TMA store), one-per-tile and persistent CTAs.
+    #[test]
+    fn direct_o_epilogue() {
+        with_gpu_variants("direct_o_epilogue", &[(true, true, true)], |s, _| {
+            for persistent in [false, true] {
+                let a = Attention::new(s)
+                    .unwrap()
+                    .with_sm90_persistent(persistent)
+                    .unwrap()
+                    .with_sm90_tma_store_o(false);
+                for causal in [false, true] {
+                    check::<half::bf16>(s, &a, &case(129, 300, 64, causal));
+                    check::<half::f16>(
+                        s,
+                        &a,
+                        &Case {
+                            b: 1,
+                            ..case(300, 129, 256, causal)
+                        },
+                    );
+                }
+            }
+        });
+    }
+
     #[test]
     fn long_sequences_d64() {
         long_sequences(64);

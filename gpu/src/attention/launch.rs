@@ -125,6 +125,8 @@ pub struct Attention {
     block_n90: HashMap<i64, i64>,
     /// The Hopper kernel's persistent CTAs, when chosen by the caller (else by the plan, per shape).
     persistent90: Option<bool>,
+    /// O stored through shared memory and TMA where the plan allows it (the default), or from registers.
+    tma_store_o90: bool,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -163,6 +165,7 @@ impl Attention {
             schedule: (true, true),
             block_n90: HashMap::new(),
             persistent90: None,
+            tma_store_o90: true,
         })
     }
 
@@ -187,6 +190,21 @@ impl Attention {
         })?;
         self.persistent90 = Some(persistent);
         Ok(self)
+    }
+
+    /// The same handle with the Hopper kernel's O stored through shared memory and TMA (`true`, the
+    /// default, where the plan allows it: fixed-length, O's strides describable by TMA) or from the
+    /// registers (`false`: the earlier epilogue, for comparison).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let direct = Attention::new(&stream).unwrap().with_sm90_tma_store_o(false);
+    /// assert!(direct.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_tma_store_o(mut self, tma_store_o: bool) -> Attention {
+        self.tma_store_o90 = tma_store_o;
+        self
     }
 
     /// The same handle with the Hopper kernel's K/V tiles of `block_n` keys for head dim `head_dim`
@@ -262,6 +280,7 @@ impl Attention {
             pingpong,
             block_n,
             persistent: overlap && self.persistent90.unwrap_or(c.persistent),
+            tma_store_o: c.tma_store_o && self.tma_store_o90,
             ..c
         })
     }

@@ -20,7 +20,7 @@ use crate::dtype::DType;
 use crate::emit::flat_modes;
 use crate::error::{GpuError, Result};
 use crate::kernels::attention_sm80::{AttentionArgs, AttentionConfig};
-use crate::kernels::attention_sm90::{Sm90AttentionConfig, takes};
+use crate::kernels::attention_sm90::{Sm90AttentionConfig, takes, takes_o};
 use cute_layout_core::{Layout, cosize};
 
 fn bad<T>(reason: String) -> Result<T> {
@@ -336,6 +336,7 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
     };
     let sm90 = takes(&args).then(|| Sm90AttentionConfig {
         varlen: r.varlen.is_some(),
+        tma_store_o: takes_o(&args),
         ..Sm90AttentionConfig::new(r.dtype, d, r.causal).for_keys(sk)
     });
     Ok(Plan {

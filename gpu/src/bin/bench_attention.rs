@@ -5,11 +5,12 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent]` (quick: one round
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o]` (quick: one round
 //! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
-//! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs).
+//! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs; direct-o: also the Hopper kernel
+//! storing O from the registers instead of through shared memory and TMA, label `direct_o`).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -76,6 +77,13 @@ mod bench {
                 "persistent".to_string(),
                 None,
                 Attention::new(stream)?.with_sm90_persistent(true)?,
+            ));
+        }
+        if args.iter().any(|a| a == "--direct-o") {
+            out.push((
+                "direct_o".to_string(),
+                None,
+                Attention::new(stream)?.with_sm90_tma_store_o(false),
             ));
         }
         if args.iter().any(|a| a == "--sm80") {

@@ -25,8 +25,14 @@
 //! - Persistent (opt-in, [`Sm90AttentionConfig::persistent`]): one CTA per SM loops over the tiles; Q has
 //!   an empty mbarrier too, the K/V ring and the ping-pong phases run on across tiles, so the next
 //!   tile's loads overlap the last `P·V` and the epilogue.
-//! - Epilogue: O scaled by `1/l`, stored by each thread (value pairs, rows past the sequence skipped), the
-//!   LSE by one lane per row.
+//! - Epilogue: O scaled by `1/l`, written by each consumer into its 64 rows of Q's shared memory (free
+//!   after the tile's last `S = Q·Kᵀ`; persistent, into staging boxes of its own where shared memory has
+//!   room, so that the next tile's Q may land meanwhile, else into Q's, released after the store) as the
+//!   output atom's swizzled 128-byte rows ([`crate::piece::epilogue_sm90::StagedStore`]), and TMA-stored
+//!   by one thread (whole 32-byte sectors; rows past the sequence clipped by the map); with varlen (the
+//!   packed tensor goes on with the next sequence), or [`Sm90AttentionConfig::tma_store_o`] off, stored
+//!   by each thread from the registers (value pairs, rows past the sequence skipped). The LSE by one lane
+//!   per row.
 //!
 //! ```
 //! use cute_gpu::{kernels::attention_sm90::{generate_attention_sm90, Sm90AttentionConfig}, DType};
@@ -43,6 +49,7 @@ use crate::dtype::{DType, Major};
 use crate::error::{GpuError, Result, config, to_u32};
 use crate::kernel::{Arg, Buffer, Kernel, TensorMapArg};
 use crate::kernels::attention_sm80::AttentionArgs;
+use crate::piece::epilogue_sm90::{StagedStore, Staging};
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
 use crate::piece::online_softmax::{OnlineSoftmax, gmma_index};
 use crate::piece::score_mask::{ScoreMask, key_limit};
@@ -92,6 +99,15 @@ pub struct Sm90AttentionConfig {
     /// producer loading the next tile's Q (once both consumers have read the last one) and K/V while the
     /// consumers finish the previous tile's last P·V and store it.
     pub persistent: bool,
+    /// O through shared memory and TMA: each consumer writes its `64 x d` tile of O into its rows of Q's
+    /// shared memory (read for the last time by the tile's last `S = Q·Kᵀ`) as swizzled 128-byte rows, and
+    /// one thread TMA-stores them (full 32-byte sectors; rows past the sequence clipped by the tensor map).
+    /// Not with varlen (the packed tensor goes on with the next sequence): there O is stored from the
+    /// registers, as with `false`. Persistent, O has staging boxes of its own where shared memory has
+    /// room (d 64, 128), else Q is released after the store has read it. Measured on an H100 against
+    /// `false` in the same run (gpu/logs/attention90/run9-bench.log): +2-13% at 1k and 4k keys for d = 128
+    /// and 256, within ±3% at 16k; d = 64 +1/+4% at 1k, -7% (persistent) and -2% at 4k.
+    pub tma_store_o: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -114,6 +130,7 @@ impl Sm90AttentionConfig {
             pingpong: true,
             varlen: false,
             persistent: false,
+            tma_store_o: true,
         }
     }
 
@@ -183,6 +200,17 @@ impl Sm90AttentionConfig {
     pub fn block_m(&self) -> i64 {
         BLOCK_M
     }
+
+    /// Whether O is stored through shared memory and TMA ([`Self::tma_store_o`], not varlen).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = Sm90AttentionConfig::new(DType::F16, 128, false);
+    /// assert!(c.stages_o() && !Sm90AttentionConfig { varlen: true, ..c }.stages_o());
+    /// ```
+    pub fn stages_o(&self) -> bool {
+        self.tma_store_o && !self.varlen
+    }
 }
 
 /// The shared-memory operands: Q (`128 x d`), K (`block_n x d`) as `d/64` K-major chunks of 64 columns,
@@ -200,6 +228,9 @@ struct Operands {
     v_keys: i64,
     /// mbarriers: Q, the K and V full and empty ones per stage (and Q's empty one when persistent).
     barriers: i64,
+    /// Bytes of O's own staging boxes (persistent, where they fit: the next tile's Q may land during the
+    /// epilogue), or 0: O is staged in Q's shared memory, or not at all.
+    o_stage: i64,
 }
 
 impl Operands {
@@ -210,7 +241,7 @@ impl Operands {
         let v_keys = if bn % CHUNK == 0 { CHUNK } else { bn };
         let v = gmma_operand(Major::MN, d, v_keys, 16, "V")?;
         let bytes = |rows: i64| rows * CHUNK * 2;
-        Ok(Operands {
+        let mut ops = Operands {
             chunk: [bytes(BLOCK_M), bytes(bn), d * v_keys * 2],
             chunks: [d / CHUNK, bn / v_keys],
             q,
@@ -218,7 +249,18 @@ impl Operands {
             v,
             v_keys,
             barriers: 1 + 4 * STAGES + i64::from(cfg.persistent),
-        })
+            o_stage: 0,
+        };
+        // persistent: O in its own staging boxes where shared memory has room, else in Q's
+        let own = BLOCK_M * d * 2;
+        if cfg.persistent && cfg.stages_o() && ops.smem() + own <= SMEM_LIMIT {
+            ops.o_stage = own;
+        }
+        Ok(ops)
+    }
+    /// Whether O is staged in Q's shared memory (Q is free only after the epilogue).
+    fn o_in_q(&self, cfg: &Sm90AttentionConfig) -> bool {
+        cfg.stages_o() && self.o_stage == 0
     }
     fn q_bytes(&self) -> i64 {
         self.chunk[0] * self.chunks[0]
@@ -229,9 +271,13 @@ impl Operands {
     fn v_bytes(&self) -> i64 {
         self.chunk[2] * self.chunks[1]
     }
-    /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, the mbarriers.
+    /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, O's staging boxes, the
+    /// mbarriers.
     fn smem(&self) -> i64 {
-        1024 + self.q_bytes() + STAGES * (self.k_bytes() + self.v_bytes()) + 8 * self.barriers
+        1024 + self.q_bytes()
+            + STAGES * (self.k_bytes() + self.v_bytes())
+            + self.o_stage
+            + 8 * self.barriers
     }
 }
 
@@ -250,6 +296,11 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
         }
     ) + if cfg.varlen { "_varlen" } else { "" }
         + if cfg.persistent { "_persistent" } else { "" }
+        + if cfg.tma_store_o || cfg.varlen {
+            ""
+        } else {
+            "_direct_o"
+        }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -284,6 +335,16 @@ fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<Str
         gmma_accumulator_as_a(16)?[0]
     );
     c += &format!("// shared memory: {} bytes\n", ops.smem());
+    if cfg.stages_o() {
+        c += &format!(
+            "// O: staged in {} (the output atom's swizzled 128-byte rows), TMA-stored (rank-4 map of O)\n",
+            if ops.o_in_q(cfg) {
+                "each consumer's 64 rows of Q's smem"
+            } else {
+                "its own boxes"
+            }
+        );
+    }
     Ok(c)
 }
 
@@ -322,11 +383,19 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     if d != bn {
         s += &wgmma::fence_acc_fn(d / 2);
     }
+    if cfg.stages_o() {
+        s += &StagedStore::device_fns();
+    }
     s
 }
 
 fn signature(cfg: &Sm90AttentionConfig) -> String {
-    let mut p: Vec<String> = ["tmQ", "tmK", "tmV"]
+    let maps: &[&str] = if cfg.stages_o() {
+        &["tmQ", "tmK", "tmV", "tmO"]
+    } else {
+        &["tmQ", "tmK", "tmV"]
+    };
+    let mut p: Vec<String> = maps
         .iter()
         .map(|n| format!("const __grid_constant__ TmaDesc {n}"))
         .collect();
@@ -352,7 +421,7 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 
 /// Shared memory carve-up, barriers, the CTA's block and its key blocks.
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let (qb, kb, vb) = (ops.q_bytes(), ops.k_bytes(), ops.v_bytes());
+    let (qb, kb, vb, ob) = (ops.q_bytes(), ops.k_bytes(), ops.v_bytes(), ops.o_stage);
     let q_empty_init = if cfg.persistent {
         format!(
             "    mbar_init(q_empty, {CONSUMERS});   // both consumers have read Q (persistent)\n"
@@ -371,7 +440,8 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
   const u32 k_s = q_s + {qb}u, v_s = k_s + {STAGES}u * {kb}u;
-  const u32 q_bar = v_s + {STAGES}u * {vb}u;    // Q landed (count 1 + tx)
+  const u32 o_stg = v_s + {STAGES}u * {vb}u;   // O's staging boxes ({ob} bytes)
+  const u32 q_bar = o_stg + {ob}u;    // Q landed (count 1 + tx)
   const u32 k_full = q_bar + 8u, v_full = k_full + {STAGES}u * 8u;   // K, V of a stage landed
   // both consumers are done with a stage's K, V (count {CONSUMERS})
   const u32 k_empty = v_full + {STAGES}u * 8u, v_empty = k_empty + {STAGES}u * 8u;
@@ -630,8 +700,9 @@ fn slot(cfg: &Sm90AttentionConfig, j: &str) -> String {
 }
 
 /// `Q` read by this consumer for the tile (persistent: the producer may load the next one), when `when`.
-fn release_q(cfg: &Sm90AttentionConfig, when: &str) -> String {
-    if cfg.persistent {
+/// With O staged in Q's shared memory, Q is released after the epilogue instead ([`epilogue`]).
+fn release_q(cfg: &Sm90AttentionConfig, ops: &Operands, when: &str) -> String {
+    if cfg.persistent && !ops.o_in_q(cfg) {
         format!(
             "      if (({when}) && tid == 0) mbar_arrive(q_empty);   // Q read: the next tile's may land\n"
         )
@@ -703,7 +774,7 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &after;
     c += &wait(0, "sc");
     c += &release("k", "s");
-    c += &release_q(cfg, "NB == 1");
+    c += &release_q(cfg, ops, "NB == 1");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &pack_p(cfg)?;
@@ -721,7 +792,7 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &after;
     c += &wait(1, "sc");
     c += &release("k", "s");
-    c += &release_q(cfg, "j == NB - 1");
+    c += &release_q(cfg, ops, "j == NB - 1");
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &wait(0, "o");
@@ -786,7 +857,7 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
     } else {
         "    mbar_wait(q_bar, 0);\n"
     };
-    c += &release_q(cfg, "NB == 0");
+    c += &release_q(cfg, ops, "NB == 0");
     c += &if cfg.overlap {
         overlapped_loop(cfg, ops, f)?
     } else {
@@ -802,7 +873,7 @@ fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) 
     let mut c = "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n".to_string();
     c += &coords(cfg, "continue");
     c += &main_loop(cfg, ops, f)?;
-    c += &epilogue(cfg, f)?;
+    c += &epilogue(cfg, ops, f)?;
     c += "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n    }\n";
     if cfg.pingpong {
         c += &format!(
@@ -813,17 +884,101 @@ fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) 
     Ok(c)
 }
 
-/// O (value pairs along columns as one 32-bit store) and LSE (one lane per row), rows past the sequence
-/// not stored.
-fn epilogue(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
+/// O (through shared memory and TMA, [`store_o_staged`], or from the registers, [`store_o_direct`]) and
+/// LSE (one lane per row), rows past the sequence not stored.
+fn epilogue(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let sm = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let row0 = format!("m0 + cw * {WG_ROWS} + {}", f.row);
+    let lse_row = if cfg.varlen { "(q_row0 + row)" } else { "row" };
+    let mut c = if cfg.stages_o() {
+        store_o_staged(cfg, ops, f)?
+    } else {
+        store_o_direct(cfg, f)?
+    };
+    c += &format!(
+        "    if (LSE != nullptr && {} == 0) {{  // one lane per row\n",
+        f.col
+    );
+    for (r, dr) in sm.row_offsets.iter().enumerate() {
+        c += &format!(
+            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (long long){lse_row} * lse_s] = sm_lse[0][{r}]; }}\n"
+        );
+    }
+    c += "    }\n";
+    Ok(c)
+}
+
+/// O through this consumer's 64 rows of Q's shared memory (`d / 64` boxes of 64 rows x 128 bytes, the
+/// staging boxes of [`Staging`]: the same 128-byte swizzled K-major atom as Q's TMA boxes), TMA-stored
+/// by one thread; rows past the sequence are clipped by the tensor map. Persistent, Q is released once
+/// the store has read it.
+fn store_o_staged(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let staging = Staging::new(cfg.dtype)?;
+    if ops.q.mn64 != WG_ROWS * 128 || staging.cols != CHUNK {
+        return config(
+            "attention_sm90",
+            format!(
+                "staging {}: Q's 64-row blocks ({} bytes) are not (64, {CHUNK}) boxes of 128-byte rows",
+                staging.layout, ops.q.mn64
+            ),
+        );
+    }
+    let st = StagedStore {
+        fragment: f,
+        staging: &staging,
+        n: cfg.head_dim,
+        pack: pack_fn(cfg.dtype),
+        barrier: "3 + cw".into(),
+    };
+    // Q's smem: this consumer's 64 rows of each chunk; own boxes: the consumer's d/64 boxes in a row
+    let (o_st, cq) = if ops.o_in_q(cfg) {
+        (
+            format!(
+                "q_s + cw * {}u;   // this consumer's rows of Q (read for the last time by the last S)",
+                ops.q.mn64
+            ),
+            ops.chunk[0],
+        )
+    } else {
+        (
+            format!(
+                "o_stg + cw * {}u;   // this consumer's staging boxes",
+                ops.o_stage / CONSUMERS
+            ),
+            ops.q.mn64,
+        )
+    };
+    let mut c =
+        format!("    {{  // O -> staging boxes in smem -> TMA\n      const u32 o_st = {o_st}\n");
+    if ops.o_stage > 0 {
+        // the last tile's store has read the boxes (tid 0 waited before it arrived here)
+        c += &format!("      {}\n", sync::named_barrier_sync("3 + cw", 128));
+    }
+    c += &st.write(&|j, v| gmma_index("o", "0", j, v), &|q| {
+        format!("o_st + {}u", q * cq)
+    })?;
+    c += &st.store(&|q| {
+        format!(
+            "tma_store_4d(&tmO, o_st + {}u, {}, m0 + cw * {WG_ROWS}, h, b);",
+            q * cq,
+            q * CHUNK
+        )
+    });
+    if cfg.persistent && ops.o_in_q(cfg) {
+        c += "      if (tid == 0) mbar_arrive(q_empty);   // Q (and O) read: the next tile's Q may land\n";
+    }
+    Ok(c + "    }\n")
+}
+
+/// O from the registers: value pairs along columns as one 32-bit store, rows past the sequence skipped.
+fn store_o_direct(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
     let pack = pack_fn(cfg.dtype);
     let row0 = format!("m0 + cw * {WG_ROWS} + {}", f.row);
-    let (o_row0, lse_row) = if cfg.varlen {
-        (" + (long long)q_row0 * o_s", "(q_row0 + row)")
+    let o_row0 = if cfg.varlen {
+        " + (long long)q_row0 * o_s"
     } else {
-        ("", "row")
+        ""
     };
     let mut c =
         format!("    unsigned short* o_g = O + (long long)b * o_b + (long long)h * o_h{o_row0};\n");
@@ -837,16 +992,6 @@ fn epilogue(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
             gmma_index("o", "0", "dj", v + 1)
         );
     }
-    c += &format!(
-        "    if (LSE != nullptr && {} == 0) {{  // one lane per row\n",
-        f.col
-    );
-    for (r, dr) in sm.row_offsets.iter().enumerate() {
-        c += &format!(
-            "      {{ const int row = {row0} + {dr}; if (row < sq) LSE[(long long)b * lse_b + (long long)h * lse_h + (long long){lse_row} * lse_s] = sm_lse[0][{r}]; }}\n"
-        );
-    }
-    c += "    }\n";
     Ok(c)
 }
 
@@ -870,6 +1015,10 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
         map("tmK", "K", ops.k.tma_box),
         map("tmV", "V", ops.v.tma_box),
     ];
+    if cfg.stages_o() {
+        // one consumer's 64 rows x 64 columns (a staging box)
+        args.push(map("tmO", "O", [CHUNK as u32, WG_ROWS as u32]));
+    }
     let offsets: &[&str] = if cfg.varlen { &["cu_q", "cu_k"] } else { &[] };
     for n in ["O", "LSE"].iter().chain(offsets) {
         args.push(Arg::Ptr(n.to_string()));
@@ -935,11 +1084,36 @@ pub fn takes(args: &AttentionArgs) -> bool {
         [batch, rk, args.hkv],
         [batch, rk, args.hkv],
     ];
-    args.strides[..3].iter().zip(extents).all(|(st, ext)| {
-        st.iter()
-            .zip(ext)
-            .all(|(&x, e)| (x > 0 || e <= 1) && x >= 0 && (x * 2) % 16 == 0 && x * 2 < (1i64 << 40))
-    }) && [rq, rk, args.sq, args.sk].iter().all(|&r| r < (1 << 31))
+    args.strides[..3]
+        .iter()
+        .zip(extents)
+        .all(|(st, ext)| tma_strides(st, ext))
+        && [rq, rk, args.sq, args.sk].iter().all(|&r| r < (1 << 31))
+}
+
+/// Whether a TMA map can describe a tensor with these `(batch, sequence, head)` strides and extents.
+fn tma_strides(st: &[i64; 3], ext: [i64; 3]) -> bool {
+    st.iter()
+        .zip(ext)
+        .all(|(&x, e)| (x > 0 || e <= 1) && x >= 0 && (x * 2) % 16 == 0 && x * 2 < (1i64 << 40))
+}
+
+/// Whether O can be stored through a TMA map ([`Sm90AttentionConfig::tma_store_o`]): fixed-length, O's
+/// strides describable by TMA (the plan's choice; otherwise O is stored from the registers).
+///
+/// ```
+/// # use cute_gpu::{attention::{bshd, plan::{plan, Request}}, DType};
+/// # let l = bshd(2, 100, 8, 128).unwrap();
+/// # let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
+/// # let p = plan(&r).unwrap();
+/// use cute_gpu::kernels::attention_sm90::takes_o;
+/// assert!(takes_o(&p.args) && p.sm90.unwrap().tma_store_o);
+/// let mut odd = p.args;
+/// odd.strides[3][1] = 1028; // O rows 2056 bytes apart
+/// assert!(!takes_o(&odd));
+/// ```
+pub fn takes_o(args: &AttentionArgs) -> bool {
+    args.packed.is_none() && tma_strides(&args.strides[3], [args.batch, args.sq, args.hq])
 }
 
 /// Sets the values of the kernel's parameters for `args`: the scalars, the tensor maps' extents and
@@ -974,6 +1148,15 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
             ),
         );
     }
+    if cfg.stages_o() && !takes_o(args) {
+        return config(
+            "attention_sm90",
+            format!(
+                "O strides {:?}: not describable by TMA (tma_store_o)",
+                args.strides[3]
+            ),
+        );
+    }
     args.set_scalars(k)?;
     let fix = |extent: i64, stride: i64| (extent.max(1) as u64, stride.max(8) as u64);
     let [rq, rk, batch] = map_extents(args);
@@ -981,6 +1164,7 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
         if let Arg::TensorMap(m) = a {
             let (i, s, heads) = match m.buffer.as_str() {
                 "Q" => (0, rq, args.hq),
+                "O" => (3, rq, args.hq),
                 "K" => (1, rk, args.hkv),
                 _ => (2, rk, args.hkv),
             };
@@ -1056,7 +1240,7 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     c += &if cfg.persistent {
         persistent_consumer(cfg, &ops, &f)?
     } else {
-        main_loop(cfg, &ops, &f)? + &epilogue(cfg, &f)?
+        main_loop(cfg, &ops, &f)? + &epilogue(cfg, &ops, &f)?
     };
     c += "  }\n}\n";
     let (args, buffers) = parameters(cfg, &ops);

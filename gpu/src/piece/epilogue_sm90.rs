@@ -372,3 +372,95 @@ typedef unsigned short out_t;
         }
     }
 }
+
+/// A warp group's `64 x n` accumulator tile stored through shared memory: converted, written into
+/// `n / staging.cols` staging boxes (the output atom's swizzle, 32-bit shared stores of value pairs),
+/// then one thread TMA-stores the boxes (full 128-byte rows; the tensor map clips rows and columns out of
+/// bounds) and waits until they are read. For kernels whose accumulators are one flat array of 8-column
+/// groups (`fragment` is `gmma_c_layout(8)`'s, `reg(j, v)` the register of value `v` of group `j`).
+///
+/// ```
+/// use cute_gpu::{atom::Fragment, piece::{epilogue_sm90::{StagedStore, Staging}, online_softmax::gmma_index}, DType};
+/// let f = Fragment::new(&cute_layout_core::atom::gmma::gmma_c_layout(8).unwrap(), 64, "tid").unwrap();
+/// let st = Staging::new(DType::BF16).unwrap();
+/// let s = StagedStore { fragment: &f, staging: &st, n: 128, pack: "pack_bf16x2", barrier: "3 + cw".into() };
+/// let w = s.write(&|j, v| gmma_index("o", "0", j, v), &|q| format!("buf + {}u", q * 8192)).unwrap();
+/// assert!(w.contains("st_staged(buf + 8192u + ") && w.contains("o[(1 * 8 + jj) * 4 + 1]"));
+/// let t = s.store(&|q| format!("tma_store_4d(&tmO, buf + {}u, {}, row0, h, b);", q * 8192, q * 64));
+/// assert!(t.contains("fence.proxy.async") && t.contains("cp.async.bulk.wait_group.read 0;"));
+/// ```
+pub struct StagedStore<'a> {
+    /// The accumulator fragment of one 8-column group (`gmma_c_layout(8)`, pairs along columns).
+    pub fragment: &'a Fragment,
+    /// The staging box (the output type's atom tiled to `(64, cols)`).
+    pub staging: &'a Staging,
+    /// Columns of the tile (a multiple of `staging.cols`).
+    pub n: i64,
+    /// The function packing two f32 into one 32-bit word of the output type.
+    pub pack: &'a str,
+    /// The warp group's named barrier (a C expression; 128 threads).
+    pub barrier: String,
+}
+
+impl StagedStore<'_> {
+    /// `st_staged(addr, &word)`: the 32-bit shared store [`StagedStore::write`] uses.
+    ///
+    /// ```
+    /// assert!(cute_gpu::piece::epilogue_sm90::StagedStore::device_fns().contains("st.shared.b32"));
+    /// ```
+    pub fn device_fns() -> String {
+        crate::arch::memory::store_fn("st_staged", crate::arch::memory::Space::Shared, 1)
+    }
+
+    /// Each thread's value pairs into box `q` at `box_addr(q)` (a 32-bit shared address expression): row
+    /// `fragment.row + dr`, column `8 jj + fragment.col + dc` of the box, swizzled on bytes.
+    pub fn write(
+        &self,
+        reg: &dyn Fn(&str, i64) -> String,
+        box_addr: &dyn Fn(i64) -> String,
+    ) -> Result<String> {
+        let (f, st) = (self.fragment, self.staging);
+        let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
+        let osz = 128 / st.cols;
+        let groups = st.cols / 8;
+        let mut c = format!(
+            "      // staged store: gmma_c_layout -> the staging box {} (element offsets), swizzle {} on bytes\n",
+            st.layout, st.byte_swizzle
+        );
+        for q in 0..self.n / st.cols {
+            let j = format!("{q} * {groups} + jj");
+            for v in (0..values).step_by(2) {
+                let [dr, dc] = f.value(v)?;
+                let off = format!(
+                    "(u32)((({}) + {dr}) * {} + jj * 8 + ({}) + {dc}) * {osz}u",
+                    f.row, st.cols, f.col
+                );
+                c += &format!(
+                    "#pragma unroll\n      for (int jj = 0; jj < {groups}; ++jj) {{\n        const u32 off = {off}, w = {}({}, {});\n        st_staged({} + {}, &w);\n      }}\n",
+                    self.pack,
+                    reg(&j, v),
+                    reg(&j, v + 1),
+                    box_addr(q),
+                    swizzle_expr(st.byte_swizzle, "off")
+                );
+            }
+        }
+        Ok(c)
+    }
+
+    /// The generic-proxy writes made visible to TMA, the warp group synchronized, and thread `tid == 0`
+    /// issuing `store(q)` for each box, committing them and waiting until they are read (the staging
+    /// memory may be reused, or the CTA may exit).
+    pub fn store(&self, store: &dyn Fn(i64) -> String) -> String {
+        let stores: String = (0..self.n / self.staging.cols)
+            .map(|q| format!("        {}\n", store(q)))
+            .collect();
+        format!(
+            "      {}   // generic-proxy writes -> TMA\n      {}\n      if (tid == 0) {{\n{stores}        {}\n        {}\n      }}\n",
+            crate::arch::sync::FENCE_PROXY_ASYNC,
+            crate::arch::sync::named_barrier_sync(&self.barrier, 128),
+            crate::arch::tma::STORE_COMMIT,
+            crate::arch::tma::store_wait_read(0)
+        )
+    }
+}
