@@ -106,7 +106,8 @@ pub struct Sm90AttentionConfig {
     /// registers, as with `false`. Persistent, O has staging boxes of its own where shared memory has
     /// room (d 64, 128), else Q is released after the store has read it. Measured on an H100 against
     /// `false` in the same run (gpu/logs/attention90/run9-bench.log): +2-13% at 1k and 4k keys for d = 128
-    /// and 256, within ±3% at 16k; d = 64 +1/+4% at 1k, -7% (persistent) and -2% at 4k.
+    /// and 256, within ±3% at 16k; d = 64 +1/+4% at 1k, -7% (persistent) and -2% at 4k, so the default
+    /// ([`Sm90AttentionConfig::new`]) is on for d = 128 and 256 only.
     pub tma_store_o: bool,
 }
 
@@ -119,6 +120,7 @@ impl Sm90AttentionConfig {
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
     /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 256, false).block_n, 80);
     /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 128, true).block_n, 128);
+    /// assert!(!Sm90AttentionConfig::new(DType::F16, 64, true).tma_store_o); // O via TMA from d = 128
     /// ```
     pub fn new(dtype: DType, head_dim: i64, causal: bool) -> Sm90AttentionConfig {
         Sm90AttentionConfig {
@@ -130,7 +132,7 @@ impl Sm90AttentionConfig {
             pingpong: true,
             varlen: false,
             persistent: false,
-            tma_store_o: true,
+            tma_store_o: head_dim >= 128,
         }
     }
 
