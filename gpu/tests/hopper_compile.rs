@@ -32,7 +32,17 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
         ),
         (sm90_persistent_tma_store(), DType::BF16, DType::F32),
         (HopperConfig::pingpong(), DType::BF16, DType::BF16),
+        (pingpong_tma_store(), DType::BF16, DType::BF16),
+        (pingpong_tma_store(), DType::F16, DType::F32),
     ]
+}
+
+/// Ping-pong consumers with the TMA-store epilogue: each stores its own tiles while the other computes.
+fn pingpong_tma_store() -> HopperConfig {
+    HopperConfig {
+        tma_store: true,
+        ..HopperConfig::pingpong()
+    }
 }
 
 #[test]
@@ -112,6 +122,7 @@ fn batched_hopper_gemm_compiles_without_spills() {
         (direct, problem, Fused::default()),
         (HopperConfig::default(), shared_b, Fused::default()),
         (HopperConfig::pingpong(), problem, fused),
+        (pingpong_tma_store(), problem, fused),
         (sm90_persistent_tma_store(), problem, fused),
         (HopperConfig::large(), problem, Fused::default()),
     ] {

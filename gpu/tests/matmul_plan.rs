@@ -300,6 +300,8 @@ fn every_kernel_the_heuristic_picks_compiles() {
         (100, 50, 101, 1),
         (1024, 1024, 1024, 32),
         (128, 128, 64, 3),
+        (1024, 1024, 65536, 1),
+        (128, 256, 16384, 1),
     ] {
         for (arch, out) in [
             ("sm_90a", DType::BF16),
@@ -327,13 +329,78 @@ fn every_kernel_the_heuristic_picks_compiles() {
                 (r.output, r.op, r.alpha, r.beta) = (out, op, alpha, beta);
                 let p = planned(&r);
                 seen.insert(p.kernel.name.clone(), (p.kernel.source.clone(), arch));
+                if let Some(s) = p.split_k {
+                    seen.insert(s.reduce.name.clone(), (s.reduce.source.clone(), arch));
+                }
             }
         }
     }
     assert!(seen.len() >= 5, "{:?}", seen.keys());
+    let reductions = seen.keys().filter(|k| k.starts_with("cute_splitk_reduce"));
+    assert!(reductions.count() >= 4, "{:?}", seen.keys()); // bf16 / f32 out, with and without the op
     for (name, (source, arch)) in &seen {
         let c =
             cute_gpu::nvrtc::compile(source, name, arch).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(c.report.is_clean(), "{name} {arch}: {:?}", c.report);
+    }
+}
+
+/// Split-K: outputs whose tiles leave most SMs idle while K is long run K in slices (a strided batch
+/// over K into an f32 workspace, then the reduction with the fused epilogue); shapes that fill the GPU
+/// or are bound by reading B do not.
+#[test]
+fn split_k_for_small_outputs_with_long_k() {
+    let split_of = |m: i64, n: i64, k: i64, d_cols: bool| {
+        let (a, b) = (
+            l(&format!("({m},{k}):({k},1)")),
+            l(&format!("({k},{n}):(1,{k})")),
+        );
+        let d = if d_cols {
+            l(&format!("({m},{n}):(1,{m})"))
+        } else {
+            l(&format!("({m},{n}):({n},1)"))
+        };
+        let p = planned(&request(&a, &b, &d, "sm_90a"));
+        p.split_k.map(|s| {
+            assert_eq!((p.path, p.launches), ("sm90", 1));
+            assert!(p.kernel.name.contains("_f32"), "{}", p.kernel.name);
+            assert_eq!(s.reduce.buffer_names(), ["W", "D"]);
+            assert_eq!(s.workspace_elems % s.splits, 0);
+            (s.splits, p.kernel.grid.0)
+        })
+    };
+    assert_eq!(split_of(1024, 1024, 65536, false), Some((4, 4 * 32)));
+    assert_eq!(split_of(1024, 1024, 65536, true), Some((4, 4 * 32))); // D column-major: Dᵀ
+    for (m, n, k) in [(128, 256, 16384), (64, 128, 8192), (256, 256, 4096)] {
+        let s = split_of(m, n, k, false);
+        assert!(s.is_some_and(|(s, _)| s >= 2), "{m}x{n}x{k}: {s:?}");
+    }
+    // the GPU test's cases (matmul_run::split_k_slices_and_the_reduction)
+    for (a, b, d) in [
+        (
+            "(128,4096):(4096,1)",
+            "(4096,256):(1,4096)",
+            "(128,256):(256,1)",
+        ),
+        (
+            "(64,8192):(8192,1)",
+            "(8192,136):(1,8192)",
+            "(64,136):(136,1)",
+        ),
+        ("(64,8192):(1,64)", "(8192,130):(136,1)", "(64,130):(136,1)"),
+        ("(72,8192):(8192,1)", "(8192,64):(1,8192)", "(72,64):(1,72)"),
+    ] {
+        let (a, b, d) = (l(a), l(b), l(d));
+        let p = planned(&request(&a, &b, &d, "sm_90a"));
+        let splits = p.split_k.map(|s| s.splits);
+        assert!(splits.is_some_and(|s| s >= 2), "{a} {b} {d}: {splits:?}");
+    }
+    for (m, n, k) in [
+        (4096, 4096, 4096),
+        (16, 8192, 8192),
+        (128, 8192, 8192),
+        (1024, 1024, 1000),
+    ] {
+        assert_eq!(split_of(m, n, k, false), None, "{m}x{n}x{k}");
     }
 }

@@ -33,9 +33,22 @@ mod matmul_run {
 
     /// Element offset of (i, j, batch) in a rank-2 or rank-3 layout.
     fn offset(l: &Layout, i: i64, j: i64, b: i64) -> usize {
-        let m = flat_modes(l).unwrap();
-        let s = |x: usize| m.get(x).map_or(0, |y| y.1.value);
-        (i * s(0) + j * s(1) + b * s(2)) as usize
+        Strides::of(l).at(i, j, b)
+    }
+
+    /// The strides of a rank-2 or rank-3 layout (batch stride 0 for rank 2), for the reference's loops.
+    #[derive(Clone, Copy)]
+    struct Strides([i64; 3]);
+
+    impl Strides {
+        fn of(l: &Layout) -> Strides {
+            let m = flat_modes(l).unwrap();
+            let s = |x: usize| m.get(x).map_or(0, |y| y.1.value);
+            Strides([s(0), s(1), s(2)])
+        }
+        fn at(self, i: i64, j: i64, b: i64) -> usize {
+            (i * self.0[0] + j * self.0[1] + b * self.0[2]) as usize
+        }
     }
 
     fn dims(l: &Layout) -> (i64, i64, i64) {
@@ -138,13 +151,12 @@ mod matmul_run {
         )
         .unwrap();
         let got = s.clone_dtoh(&dd).unwrap();
+        let (sa, sb) = (Strides::of(&c.a), Strides::of(&c.b));
         for l in 0..batches {
             for i in 0..m {
                 for j in 0..n {
                     let acc: f64 = (0..k)
-                        .map(|x| {
-                            ah[offset(&c.a, i, x, l)] as f64 * bh[offset(&c.b, x, j, l)] as f64
-                        })
+                        .map(|x| ah[sa.at(i, x, l)] as f64 * bh[sb.at(x, j, l)] as f64)
                         .sum();
                     let old = match (&ch, &c.c) {
                         (Some(v), Some(cl)) => v[offset(cl, i, j, l)],
@@ -172,7 +184,13 @@ mod matmul_run {
                 }
             }
         }
-        let plan = cute_gpu::matmul::plan::plan(&cute_gpu::matmul::plan::Request {
+        let p = plan_of(gemm, c);
+        p.map_or(("none", 0), |p| (p.path, p.launches))
+    }
+
+    /// The plan the call of `c` ran.
+    fn plan_of(gemm: &Gemm, c: &Case) -> Option<cute_gpu::matmul::plan::Plan> {
+        cute_gpu::matmul::plan::plan(&cute_gpu::matmul::plan::Request {
             a: &c.a,
             b: &c.b,
             c: c.c.as_ref(),
@@ -189,8 +207,8 @@ mod matmul_run {
                 activation: c.act,
                 scale: false,
             },
-        });
-        plan.unwrap().map_or(("none", 0), |p| (p.path, p.launches))
+        })
+        .unwrap()
     }
 
     #[test]
@@ -335,6 +353,55 @@ mod matmul_run {
             let (path, launches) = check(&gemm, &s, c);
             if hopper {
                 assert_eq!((path, launches), ("sm90", 1), "{} {} {}", c.a, c.b, c.d);
+            }
+        }
+    }
+
+    /// Split-K on sm_90: small outputs with long K run K in slices into the f32 workspace and the
+    /// reduction applies alpha, beta * C, bias and the activation to the sum; MN-major operands step
+    /// their slices by K * ld, a column-major D is the transposed problem; odd N (the workspace's rows
+    /// padded to 4).
+    #[test]
+    fn split_k_slices_and_the_reduction() {
+        let Some(s) = stream("split_k_slices_and_the_reduction") else {
+            return;
+        };
+        let gemm = Gemm::new(&s).unwrap();
+        let hopper = gemm.runtime().arch().starts_with("sm_90");
+        let mut fused = case(
+            "(64,8192):(8192,1)",
+            "(8192,136):(1,8192)",
+            "(64,136):(136,1)",
+        );
+        fused.c = Some(common::l("(64,136):(136,1)"));
+        (fused.alpha, fused.beta) = (0.5, 2.0);
+        (fused.bias, fused.act) = (BiasKind::PerColumn, Activation::Gelu);
+        let cases = [
+            case(
+                "(128,4096):(4096,1)",
+                "(4096,256):(1,4096)",
+                "(128,256):(256,1)",
+            ),
+            fused,
+            case("(64,8192):(1,64)", "(8192,130):(136,1)", "(64,130):(136,1)"),
+            case("(72,8192):(8192,1)", "(8192,64):(1,8192)", "(72,64):(1,72)"),
+        ];
+        let gemm2 = Gemm::new(&s).unwrap();
+        for (i, c) in cases.iter().enumerate() {
+            // twice: the second call reuses the workspace and the bindings
+            let g = if i % 2 == 0 { &gemm } else { &gemm2 };
+            check(g, &s, c);
+            let (path, launches) = check(g, &s, c);
+            let splits = plan_of(g, c).and_then(|p| p.split_k).map(|s| s.splits);
+            if hopper {
+                assert_eq!((path, launches), ("sm90", 1), "{} {} {}", c.a, c.b, c.d);
+                assert!(
+                    splits.is_some_and(|x| x >= 2),
+                    "{} {} {}: {splits:?}",
+                    c.a,
+                    c.b,
+                    c.d
+                );
             }
         }
     }

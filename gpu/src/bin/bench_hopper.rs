@@ -101,6 +101,10 @@ mod imp {
                 ..HopperConfig::large()
             },
             HopperConfig::pingpong(),
+            HopperConfig {
+                tma_store: true,
+                ..HopperConfig::pingpong()
+            },
         ]
     }
 
@@ -291,6 +295,21 @@ mod imp {
                 ..pingpong
             },
             HopperConfig {
+                bn: 192,
+                stages: 4,
+                ..pingpong
+            },
+            HopperConfig {
+                tma_store: true,
+                ..pingpong
+            },
+            HopperConfig {
+                tma_store: true,
+                stages: 5,
+                ..pingpong
+            },
+            HopperConfig {
+                tma_store: true,
                 bn: 192,
                 stages: 4,
                 ..pingpong

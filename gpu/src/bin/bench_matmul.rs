@@ -4,8 +4,8 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host]` (quick: three shapes and the batched one, two rounds; host: only the
-//! host cost).
+//! `bench_matmul [--quick] [--host] [--split]` (quick: three shapes and the batched one, two rounds; host:
+//! only the host cost; split: only the small-output, long-K shapes that run split-K).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -46,6 +46,9 @@ mod bench {
         (16, 8192, 8192),
         (4095, 4097, 1023),
     ];
+
+    /// Small outputs with long K (split-K on sm_90); `--split` runs only these.
+    const SPLIT_SHAPES: &[(usize, usize, usize)] = &[(1024, 1024, 65536), (256, 2048, 32768)];
 
     /// The strided-batched shape: `(batches, (M, N, K))`.
     const BATCHED: (usize, (usize, usize, usize)) = (32, (1024, 1024, 1024));
@@ -351,7 +354,13 @@ mod bench {
         } else {
             (SHAPES, 3)
         };
-        let shapes: Vec<_> = shapes.iter().map(|&d| (1, d)).chain([BATCHED]).collect();
+        let split_only = std::env::args().any(|a| a == "--split");
+        let shapes: Vec<_> = if split_only {
+            SPLIT_SHAPES.iter().map(|&d| (1, d)).collect()
+        } else {
+            let singles = shapes.iter().chain(SPLIT_SHAPES).map(|&d| (1, d));
+            singles.chain([BATCHED]).collect()
+        };
         for &dims in &shapes {
             shape::<bf16>(&rt, &cublas, dims, rounds)?;
         }

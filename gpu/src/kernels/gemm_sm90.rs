@@ -490,9 +490,9 @@ fn check(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Re
     }
     check_batch(p, inp, output, c)?;
     let osz = output.bytes();
-    if c.tma_store && (c.pingpong || c.bn % (128 / osz) != 0 || (p.ldd * osz) % 16 != 0) {
+    if c.tma_store && (c.bn % (128 / osz) != 0 || (p.ldd * osz) % 16 != 0) {
         return unsupported(format!(
-            "the TMA-store epilogue needs the cooperative schedule, bn a multiple of {} and 16-byte rows of D: {p:?}",
+            "the TMA-store epilogue needs bn a multiple of {} and 16-byte rows of D: {p:?}",
             128 / osz
         ));
     }

@@ -5,7 +5,8 @@
 //! - [`gemm_sm80`]: `D = alpha*A*B + beta*C` with `mma.sync.m16n8k16`, `cp.async`, `ldmatrix` (SM80+);
 //! - [`gemm_simt`]: the fallback GEMM for operands no tensor-core path takes (any strides, K = 0);
 //! - [`attention_sm80`]: FlashAttention-2-style forward attention with `mma.sync` (SM80+);
-//! - [`gemm_sm90`]: `wgmma` fed by TMA through a warp-specialized mbarrier pipeline (sm_90a).
+//! - [`gemm_sm90`]: `wgmma` fed by TMA through a warp-specialized mbarrier pipeline (sm_90a);
+//! - [`splitk_reduce`]: the sum of a split-K GEMM's slices and its fused epilogue.
 //!
 //! ```
 //! use cute_gpu::kernels::{copy::{CopySpec, generate_copy}, transpose::{TransposeSpec, generate_transpose}};
@@ -21,4 +22,5 @@ pub mod copy;
 pub mod gemm_simt;
 pub mod gemm_sm80;
 pub mod gemm_sm90;
+pub mod splitk_reduce;
 pub mod transpose;

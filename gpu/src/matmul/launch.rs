@@ -231,6 +231,8 @@ pub struct Gemm {
     mma_sync_only: bool,
     tuner: Option<(String, Mutex<TuneTable>)>,
     fp8_plans: Mutex<HashMap<fp8::Fp8Key, Arc<fp8::Fp8Entry>>>,
+    /// The split-K plans' f32 workspace (grown on demand, used on the handle's stream only).
+    workspace: Mutex<Option<CudaSlice<f32>>>,
 }
 
 /// The device addresses and sizes of one call's buffers (A, B, C, D, bias) and the element sizes.
@@ -240,8 +242,39 @@ struct Bound {
     sizes: [i64; 4],
 }
 
-/// The buffers of batch `l` of `plan`, in the order its kernel binds them.
-fn buffers(plan: &Plan, bound: &Bound, l: i64) -> Result<Vec<RawBuffer>> {
+/// The split-K workspace as a kernel binds it: address and bytes.
+type Workspace = Option<(u64, usize)>;
+
+/// The buffers of batch `l` of `plan`, in the order its kernel binds them; a split-K GEMM writes its
+/// slices (its `D`) into the workspace.
+fn buffers(plan: &Plan, bound: &Bound, l: i64, workspace: Workspace) -> Result<Vec<RawBuffer>> {
+    named(&plan.kernel, plan, bound, l, |name| match name {
+        "D" => workspace,
+        _ => None,
+    })
+}
+
+/// The buffers of a split-K plan's reduction: the workspace `W`, and C, D, bias of the call.
+fn reduce_buffers(plan: &Plan, bound: &Bound, workspace: (u64, usize)) -> Result<Vec<RawBuffer>> {
+    let Some(split) = &plan.split_k else {
+        return Err(GpuError::Config {
+            kernel: "matmul",
+            reason: format!("{}: not a split-K plan", plan.kernel.name),
+        });
+    };
+    named(&split.reduce, plan, bound, 0, |name| {
+        (name == "W").then_some(workspace)
+    })
+}
+
+/// `kernel`'s buffers of batch `l`: `own` first, then A, B, C, D, bias of the call.
+fn named(
+    kernel: &crate::kernel::Kernel,
+    plan: &Plan,
+    bound: &Bound,
+    l: i64,
+    own: impl Fn(&str) -> Option<(u64, usize)>,
+) -> Result<Vec<RawBuffer>> {
     let at = |i: usize| {
         let (p, len) = bound.ptrs[i];
         let off = (l * plan.batch_strides[i] * bound.sizes[i]) as usize;
@@ -252,10 +285,11 @@ fn buffers(plan: &Plan, bound: &Bound, l: i64) -> Result<Vec<RawBuffer>> {
         std::mem::swap(&mut x, &mut y);
     }
     let (cb, db) = (at(2), at(3));
-    plan.kernel
+    kernel
         .buffers
         .iter()
         .map(|b| match b.name.as_str() {
+            name if own(name).is_some() => Ok(own(name).unwrap_or_default()),
             "A" => Ok(x),
             "B" => Ok(y),
             "C" => Ok(cb),
@@ -263,7 +297,7 @@ fn buffers(plan: &Plan, bound: &Bound, l: i64) -> Result<Vec<RawBuffer>> {
             "bias" => Ok(bound.bias),
             other => Err(GpuError::Config {
                 kernel: "matmul",
-                reason: format!("{}: unknown buffer {other}", plan.kernel.name),
+                reason: format!("{}: unknown buffer {other}", kernel.name),
             }),
         })
         .map(|r| r.map(|(p, n)| RawBuffer::new(p, n)))
@@ -290,6 +324,8 @@ struct Entry {
     plan: Plan,
     loaded: Arc<LoadedKernel>,
     last: Mutex<LastBinding>,
+    /// A split-K plan's reduction kernel and its last binding.
+    reduce: Option<(Arc<LoadedKernel>, Mutex<LastBinding>)>,
 }
 
 /// The buffers of a kernel's last launch and their binding.
@@ -311,6 +347,7 @@ impl Gemm {
             mma_sync_only: false,
             tuner: None,
             fp8_plans: Mutex::new(HashMap::new()),
+            workspace: Mutex::new(None),
         })
     }
 
@@ -448,12 +485,17 @@ impl Gemm {
             span(r.d, sizes[1])?,
         ];
         let loaded = self.rt.load(&plan.kernel)?;
+        let reduce = match &plan.split_k {
+            Some(split) => Some((self.rt.load(&split.reduce)?, Mutex::new(None))),
+            None => None,
+        };
         let entry = Arc::new(Entry {
             key: Self::key_of(r),
             needed,
             plan,
             loaded,
             last: Mutex::new(None),
+            reduce,
         });
         Self::lock(&self.plans)?
             .entry(hash)
@@ -490,17 +532,13 @@ impl Gemm {
                     p.kernel.name
                 );
             }
-            let loaded = self.rt.load(&p.kernel)?;
-            // every launch of a call (one, or one per batch), so that batched kernels compare fairly
-            let prepared = (0..p.launches)
-                .map(|l| {
-                    self.rt
-                        .bind_kernel(&p.kernel, loaded.clone(), &buffers(p, bound, l)?)
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let mut workspace = self.workspace(p)?;
+            let ws = workspace_binding(&mut workspace, self.rt.stream());
+            let prepared = self.prepare_call(p, bound, ws.as_ref().map(|w| w.0))?;
             let ms = self
                 .rt
                 .time_ms(1, 5, || prepared.iter().try_for_each(|x| self.rt.run(x)))?;
+            drop(ws);
             if ms < best.0 {
                 best = (ms, i);
             }
@@ -515,9 +553,61 @@ impl Gemm {
         Ok(Some(alts.swap_remove(best.1)))
     }
 
-    /// Launches the entry's kernel on `buffers`, reusing the last binding when the buffers are the same.
-    fn launch(&self, e: &Entry, buffers: Vec<RawBuffer>) -> Result<()> {
-        self.launch_bound(&e.plan.kernel, &e.loaded, &e.last, buffers)
+    /// Every launch of one call of `p` (one, one per batch, or split-K's two), bound for the tuner's
+    /// timing, so that batched and split kernels compare fairly.
+    fn prepare_call(&self, p: &Plan, bound: &Bound, ws: Workspace) -> Result<Vec<Prepared>> {
+        let loaded = self.rt.load(&p.kernel)?;
+        let mut prepared = (0..p.launches)
+            .map(|l| {
+                self.rt
+                    .bind_kernel(&p.kernel, loaded.clone(), &buffers(p, bound, l, ws)?)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if let (Some(split), Some(w)) = (&p.split_k, ws) {
+            let reduce = self.rt.load(&split.reduce)?;
+            let bufs = reduce_buffers(p, bound, w)?;
+            prepared.push(self.rt.bind_kernel(&split.reduce, reduce, &bufs)?);
+        }
+        Ok(prepared)
+    }
+
+    /// The workspace, grown to what `p` needs (none without split-K).
+    fn workspace(&self, p: &Plan) -> Result<std::sync::MutexGuard<'_, Option<CudaSlice<f32>>>> {
+        let mut ws = Self::lock(&self.workspace)?;
+        if let Some(split) = &p.split_k {
+            let elems = usize::try_from(split.workspace_elems).unwrap_or(usize::MAX);
+            if ws.as_ref().is_none_or(|w| w.len() < elems) {
+                *ws = None; // free the smaller one first
+                let grown = self.rt.stream().alloc_zeros::<f32>(elems);
+                *ws = Some(grown.map_err(crate::error::driver("split-K workspace alloc"))?);
+            }
+        }
+        Ok(ws)
+    }
+
+    /// Every launch of one call of `e`: one per batch, or split-K's GEMM into the workspace and its
+    /// reduction.
+    fn launch_call(&self, e: &Entry, bound: &Bound) -> Result<()> {
+        let mut workspace = self.workspace(&e.plan)?;
+        let ws = workspace_binding(&mut workspace, self.rt.stream());
+        let w = ws.as_ref().map(|w| w.0);
+        for l in 0..e.plan.launches {
+            self.launch_bound(
+                &e.plan.kernel,
+                &e.loaded,
+                &e.last,
+                buffers(&e.plan, bound, l, w)?,
+            )?;
+        }
+        if let (Some((loaded, last)), Some(w)) = (&e.reduce, w) {
+            let split = e.plan.split_k.as_ref().map(|s| &s.reduce);
+            let kernel = split.ok_or_else(|| GpuError::Config {
+                kernel: "matmul",
+                reason: format!("{}: a reduction without split-K", e.plan.kernel.name),
+            })?;
+            self.launch_bound(kernel, loaded, last, reduce_buffers(&e.plan, bound, w)?)?;
+        }
+        Ok(())
     }
 
     /// Launches `kernel` on `buffers`, reusing the binding in `last` when the buffers are the same (the
@@ -665,9 +755,17 @@ impl Gemm {
         }
         spans.push(span("D", bound.ptrs[3], 3));
         check_spans(&spans)?;
-        for l in 0..entry.plan.launches {
-            self.launch(&entry, buffers(&entry.plan, &bound, l)?)?;
-        }
-        Ok(())
+        self.launch_call(&entry, &bound)
     }
+}
+
+/// The workspace's address and bytes while the returned guard (cudarc's event tracking) lives.
+fn workspace_binding<'a>(
+    ws: &'a mut Option<CudaSlice<f32>>,
+    stream: &'a Arc<CudaStream>,
+) -> Option<((u64, usize), impl Drop + 'a)> {
+    let slice = ws.as_mut()?;
+    let bytes = slice.len() * 4;
+    let (ptr, guard) = slice.device_ptr_mut(stream);
+    Some(((ptr, bytes), guard))
 }

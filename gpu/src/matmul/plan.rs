@@ -23,6 +23,7 @@ use crate::kernels::gemm_sm80::{GemmConfig, GemmOptions, GemmSpec, generate_gemm
 use crate::kernels::gemm_sm90::{
     Fused, HopperBatch, HopperConfig, HopperProblem, generate_hopper_gemm_with,
 };
+use crate::kernels::splitk_reduce::{SplitKReduce, generate_splitk_reduce};
 use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::fp8_scaling::Scaling;
 use cute_layout_core::{Int, IntTuple, Layout, cosize};
@@ -127,6 +128,51 @@ pub struct Plan {
     /// Launches per call: 1 when the kernel runs every batch (the SM90 kernel's strided batch), else one
     /// per batch.
     pub launches: i64,
+    /// Split-K: the kernel writes its K slices' f32 products into a workspace, this sums them.
+    pub split_k: Option<SplitK>,
+}
+
+/// The second launch of a split-K plan and the f32 workspace between the two.
+#[derive(Clone, Debug)]
+pub struct SplitK {
+    /// K slices.
+    pub splits: i64,
+    /// The reduction kernel ([`generate_splitk_reduce`]); its buffer `W` is the workspace.
+    pub reduce: Kernel,
+    /// f32 elements of the workspace.
+    pub workspace_elems: i64,
+}
+
+/// The heuristic's choice for one request: a kernel, its path, whether it runs every batch in one
+/// launch, and its split-K reduction.
+struct Choice {
+    kernel: Kernel,
+    path: &'static str,
+    all_batches: bool,
+    split_k: Option<SplitK>,
+}
+
+impl Choice {
+    fn of(kernel: Kernel, path: &'static str) -> Choice {
+        Choice {
+            kernel,
+            path,
+            all_batches: false,
+            split_k: None,
+        }
+    }
+
+    fn into_plan(self, batch: &Batch, batches: i64, batch_strides: [i64; 4]) -> Plan {
+        Plan {
+            launches: if self.all_batches { 1 } else { batches },
+            kernel: self.kernel,
+            path: self.path,
+            batch: batch.clone(),
+            batches,
+            batch_strides,
+            split_k: self.split_k,
+        }
+    }
 }
 
 fn bad<T>(reason: String) -> Result<T> {
@@ -293,15 +339,8 @@ pub fn plan(r: &Request) -> Result<Option<Plan>> {
     let Some((batch, batches, batch_strides)) = normalize(r)? else {
         return Ok(None);
     };
-    let (kernel, path) = choose(r, &batch, batches, batch_strides)?;
-    Ok(Some(Plan {
-        launches: launches(&kernel, batches),
-        kernel,
-        path,
-        batch,
-        batches,
-        batch_strides,
-    }))
+    let choice = choose(r, &batch, batches, batch_strides)?;
+    Ok(Some(choice.into_plan(&batch, batches, batch_strides)))
 }
 
 /// Every kernel the heuristic chooses among for `r`, its own choice first (the autotuner times them):
@@ -323,14 +362,17 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
     let Some((batch, batches, batch_strides)) = normalize(r)? else {
         return Ok(Vec::new());
     };
-    let (first, path) = choose(r, &batch, batches, batch_strides)?;
-    let mut kernels = vec![(first, path)];
+    let first = choose(r, &batch, batches, batch_strides)?;
+    let path = first.path;
+    let mut kernels = vec![first];
     if path != "simt" {
         let op = oriented(r.op, batch.swapped);
         if path == "sm90" {
             for config in sm90_candidates(true).into_iter().map(|c| c.0) {
-                if let Ok(k) = sm90_kernel_with(r, &batch, op, config, (batches, batch_strides)) {
-                    kernels.push((k, "sm90"));
+                let bs = (batches, batch_strides);
+                kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
+                if batches == 1 {
+                    kernels.extend(sm90_split_k(r, &batch, op, config, 4));
                 }
             }
         }
@@ -347,21 +389,14 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
                 },
                 &opts,
             )?;
-            kernels.push((k, "sm80"));
+            kernels.push(Choice::of(k, "sm80"));
         }
     }
     let mut seen = std::collections::BTreeSet::new();
-    kernels.retain(|(k, _)| seen.insert(k.name.clone()));
+    kernels.retain(|c| seen.insert(c.kernel.name.clone()));
     Ok(kernels
         .into_iter()
-        .map(|(kernel, path)| Plan {
-            launches: launches(&kernel, batches),
-            kernel,
-            path,
-            batch: batch.clone(),
-            batches,
-            batch_strides,
-        })
+        .map(|c| c.into_plan(&batch, batches, batch_strides))
         .collect())
 }
 
@@ -461,21 +496,7 @@ fn oriented(op: EpilogueOp, swapped: bool) -> EpilogueOp {
     }
 }
 
-/// 1 when `kernel` runs every batch itself (a strided-batched SM90 kernel), else `batches`.
-fn launches(kernel: &Kernel, batches: i64) -> i64 {
-    if kernel.name.contains("_batch") {
-        1
-    } else {
-        batches
-    }
-}
-
-fn choose(
-    r: &Request,
-    p: &Batch,
-    batches: i64,
-    strides: [i64; 4],
-) -> Result<(Kernel, &'static str)> {
+fn choose(r: &Request, p: &Batch, batches: i64, strides: [i64; 4]) -> Result<Choice> {
     let k = flat_modes(&p.a)?[1].0.value;
     let op = oriented(r.op, p.swapped);
     if k > 0 && vectorizable(r, p, strides) {
@@ -484,16 +505,18 @@ fn choose(
         } else {
             None
         };
-        if let Some(kernel) = hopper {
-            return Ok((kernel, "sm90"));
+        if let Some(choice) = hopper {
+            return Ok(choice);
         }
         let opts = GemmOptions {
             epilogue: op,
             ..GemmOptions::default()
         };
-        return Ok((generate_gemm_with(&sm80_spec(r, p), &opts)?, "sm80"));
+        let k = generate_gemm_with(&sm80_spec(r, p), &opts)?;
+        return Ok(Choice::of(k, "sm80"));
     }
-    Ok((generate_gemm_simt(&sm80_spec(r, p), &op)?, "simt"))
+    let k = generate_gemm_simt(&sm80_spec(r, p), &op)?;
+    Ok(Choice::of(k, "simt"))
 }
 
 /// The SM80 configuration by shape: 128x256 tiles (2x4 warps) for large outputs, else 128x128 with two
@@ -646,12 +669,171 @@ fn best_filling(
 type Batches = (i64, [i64; 4]);
 
 /// The SM90 kernel by shape; a batch fills the SMs with every batch's tiles (as `batches` times the
-/// rows).
-fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Result<Kernel> {
+/// rows); one batch whose tiles leave SMs idle while K is long splits K ([`sm90_splits`]).
+fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Result<Choice> {
     let d = flat_modes(&p.d)?;
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
+    let k = flat_modes(&p.a)?[1].0.value;
     let config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    if batches.0 == 1 {
+        let shape = [m, n, k, r.output.bytes()];
+        if let Some((split, splits)) = sm90_splits(config, shape, r.sm_count) {
+            if let Ok(choice) = sm90_split_k(r, p, op, split, splits) {
+                return Ok(choice);
+            }
+        }
+    }
     sm90_kernel_with(r, p, op, config, batches)
+}
+
+/// Modeled seconds of one SM90 GEMM `[m, n, k, output bytes]` in `splits` K slices with the tile
+/// `(config, efficiency)`: the larger of the tensor-core time (the tile's efficiency times the share of
+/// the SMs its waves keep busy, of a nominal 700 TFLOP/s) and the time to read A and B once (3 TB/s),
+/// plus, split, the workspace's traffic (f32 slices written and read, D written).
+fn modeled_seconds(
+    (c, eff): (HopperConfig, f64),
+    [m, n, k, osz]: [i64; 4],
+    splits: i64,
+    sms: u32,
+) -> f64 {
+    let (peak, bandwidth) = (700e12, 3e12);
+    let sms = sms.max(1) as f64;
+    let tiles = (((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn) * splits) as f64;
+    let fill = tiles / ((tiles / sms).ceil() * sms);
+    let (m, n, k) = (m as f64, n as f64, k as f64);
+    let compute = 2.0 * m * n * k / (eff * fill * peak);
+    let inputs = 2.0 * (m * k + k * n) / bandwidth;
+    let workspace = if splits > 1 {
+        (2.0 * splits as f64 * m * n * 4.0 + m * n * osz as f64) / bandwidth
+    } else {
+        0.0
+    };
+    compute.max(inputs) + workspace
+}
+
+/// Split-K for an SM90 GEMM `[m, n, k, output bytes]` whose [`sm90_config`] is `unsplit`: the tile and the
+/// slice count (2 to 16, dividing K into slices of at least 512 that are multiples of 8) that the model
+/// ([`modeled_seconds`]) puts at least 10 % ahead of the unsplit kernel, if any.
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::{sm90_config, sm90_splits}};
+/// // 1024x1024 outputs leave 128x256 tiles 32 of 132 SMs: K = 65536 in 4 slices of 128x256 tiles
+/// let unsplit = sm90_config(1024, 1024, 2048, 132);
+/// let (c, splits) = sm90_splits(unsplit, [1024, 1024, 65536, 2], 132).unwrap();
+/// assert_eq!((c, splits), (HopperConfig::large(), 4));
+/// assert!(sm90_splits(sm90_config(4096, 4096, 8192, 132), [4096, 4096, 4096, 2], 132).is_none());
+/// assert!(sm90_splits(sm90_config(16, 8192, 16384, 132), [16, 8192, 8192, 2], 132).is_none()); // reading B bounds it
+/// ```
+pub fn sm90_splits(
+    unsplit: HopperConfig,
+    shape: [i64; 4],
+    sms: u32,
+) -> Option<(HopperConfig, i64)> {
+    let [m, n, k, _] = shape;
+    let candidates = sm90_candidates(m >= 128 && n >= 256);
+    let eff = candidates
+        .iter()
+        .find(|(c, _)| *c == unsplit)
+        .map_or(1.0, |x| x.1);
+    let base = modeled_seconds((unsplit, eff), shape, 1, sms);
+    let mut best: Option<(f64, HopperConfig, i64)> = None;
+    for splits in [2, 3, 4, 6, 8, 12, 16] {
+        let slice = k / splits;
+        if k % splits != 0 || slice % 8 != 0 || slice < 512 {
+            continue;
+        }
+        for &(c, e) in &candidates {
+            let t = modeled_seconds((c, e), shape, splits, sms);
+            if best.is_none_or(|b| t < b.0) {
+                best = Some((t, c, splits));
+            }
+        }
+    }
+    best.filter(|b| b.0 < 0.9 * base).map(|b| (b.1, b.2))
+}
+
+/// The unsplit problem of a normalized batch.
+fn hopper_problem(p: &Batch) -> Result<HopperProblem> {
+    let (a, b) = (major_ld(&p.a, 1), major_ld(&p.b, 0));
+    let (Some((a_major, lda)), Some((b_major, ldb))) = (a, b) else {
+        return bad("operands without a unit stride".into());
+    };
+    let d = flat_modes(&p.d)?;
+    Ok(HopperProblem {
+        m: d[0].0.value,
+        n: d[1].0.value,
+        k: flat_modes(&p.a)?[1].0.value,
+        lda,
+        ldb,
+        ldd: d[0].1.value,
+        a_major,
+        b_major,
+        batch: None,
+    })
+}
+
+/// alpha, beta·C (when they are not 1 and 0), bias and activation of `r`.
+fn fused(r: &Request, op: EpilogueOp) -> Fused {
+    Fused {
+        op: EpilogueOp {
+            scale: r.alpha != 1.0 || r.beta != 0.0,
+            ..op
+        },
+        alpha: r.alpha,
+        beta: r.beta,
+    }
+}
+
+/// Split-K: `splits` K slices as a strided batch (slice `s` at `s * K/splits` along K) into an f32
+/// workspace of `(M, ldw)` slices, then [`generate_splitk_reduce`] with the fused epilogue.
+fn sm90_split_k(
+    r: &Request,
+    p: &Batch,
+    op: EpilogueOp,
+    config: HopperConfig,
+    splits: i64,
+) -> Result<Choice> {
+    let problem = hopper_problem(p)?;
+    let slice = problem.k / splits;
+    if splits < 2 || problem.k % splits != 0 || slice % 8 != 0 {
+        return bad(format!(
+            "split-K needs 2 or more slices of K = {} that are multiples of 8: {splits}",
+            problem.k
+        ));
+    }
+    let reduce = SplitKReduce {
+        m: problem.m,
+        n: problem.n,
+        ldd: problem.ldd,
+        splits,
+        output: r.output,
+        fused: fused(r, op),
+    };
+    let step = |major: Major, ld: i64| if major == Major::K { slice } else { slice * ld };
+    let sliced = HopperProblem {
+        k: slice,
+        ldd: reduce.ldw(),
+        batch: Some(HopperBatch {
+            count: splits,
+            a: step(problem.a_major, problem.lda),
+            b: step(problem.b_major, problem.ldb),
+            d: reduce.split_stride(),
+            c: 0,
+        }),
+        ..problem
+    };
+    let kernel =
+        generate_hopper_gemm_with(&sliced, r.input, DType::F32, &config, &Fused::default())?;
+    Ok(Choice {
+        kernel,
+        path: "sm90",
+        all_batches: true,
+        split_k: Some(SplitK {
+            splits,
+            workspace_elems: reduce.workspace_elems(),
+            reduce: generate_splitk_reduce(&reduce)?,
+        }),
+    })
 }
 
 /// The batch of the kernel's operands (A and B swapped with the problem), `None` for one batch.
@@ -678,32 +860,9 @@ fn sm90_kernel_with(
     op: EpilogueOp,
     config: HopperConfig,
     batches: Batches,
-) -> Result<Kernel> {
-    let (a, b) = (major_ld(&p.a, 1), major_ld(&p.b, 0));
-    let (Some((a_major, lda)), Some((b_major, ldb))) = (a, b) else {
-        return bad("operands without a unit stride".into());
-    };
-    let d = flat_modes(&p.d)?;
-    let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
-    let problem = HopperProblem {
-        m,
-        n,
-        k: flat_modes(&p.a)?[1].0.value,
-        lda,
-        ldb,
-        ldd,
-        a_major,
-        b_major,
-        batch: None,
-    };
-    let fused = Fused {
-        op: EpilogueOp {
-            scale: r.alpha != 1.0 || r.beta != 0.0,
-            ..op
-        },
-        alpha: r.alpha,
-        beta: r.beta,
-    };
+) -> Result<Choice> {
+    let problem = hopper_problem(p)?;
+    let fused = fused(r, op);
     if let Some(batch) = hopper_batch(p, batches) {
         let batched = HopperProblem {
             batch: Some(batch),
@@ -716,9 +875,13 @@ fn sm90_kernel_with(
         // the TMA-store epilogue where D's batch stride allows, else the direct one
         for config in [config, direct] {
             if let Ok(k) = generate_hopper_gemm_with(&batched, r.input, r.output, &config, &fused) {
-                return Ok(k);
+                return Ok(Choice {
+                    all_batches: true,
+                    ..Choice::of(k, "sm90")
+                });
             }
         }
     }
-    generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)
+    let k = generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)?;
+    Ok(Choice::of(k, "sm90"))
 }
