@@ -34,6 +34,8 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
         (HopperConfig::pingpong(), DType::BF16, DType::BF16),
         (pingpong_tma_store(), DType::BF16, DType::BF16),
         (pingpong_tma_store(), DType::F16, DType::F32),
+        (HopperConfig::pingpong_wide(), DType::BF16, DType::BF16),
+        (HopperConfig::pingpong_wide(), DType::F16, DType::F32),
     ]
 }
 

@@ -404,3 +404,28 @@ fn split_k_for_small_outputs_with_long_k() {
         assert_eq!(split_of(m, n, k, false), None, "{m}x{n}x{k}");
     }
 }
+
+/// Short K on large outputs: the ping-pong consumers with the TMA-store epilogue (128x192 tiles), where
+/// they fill the SMs as well as the cooperative 128x256 tiles; long K or few tiles: the 128x256 ones.
+#[test]
+fn pingpong_for_short_k() {
+    let name = |m: i64, n: i64, k: i64| {
+        let (a, b, d) = (
+            l(&format!("({m},{k}):({k},1)")),
+            l(&format!("({k},{n}):(1,{k})")),
+            l(&format!("({m},{n}):({n},1)")),
+        );
+        planned(&request(&a, &b, &d, "sm_90a")).kernel.name
+    };
+    for (m, n, k) in [(16384, 8192, 1024), (8192, 14336, 4096)] {
+        let k = name(m, n, k);
+        assert!(
+            k.contains("_128x192x64_c2pp_s4") && k.contains("_ts"),
+            "{k}"
+        );
+    }
+    for (m, n, k) in [(8192, 8192, 8192), (4096, 4096, 4096), (2048, 2048, 2048)] {
+        let k = name(m, n, k);
+        assert!(k.contains("_128x256x64_c2_s4") && k.contains("_ts"), "{k}");
+    }
+}

@@ -5,7 +5,7 @@
 //! operand-major combinations (`small`: up to 1000^3, for memcheck; `tiny`: 128^3 and 77x300x40, for
 //! racecheck), `bench` the benchmark
 //! (all configurations), `quick` only one configuration of the benchmark at 8192^3 bf16 (for ncu),
-//! `sweep` every configuration and the ping-pong ones on 16384x8192x1024, 8192x14336x4096, 2048^3.
+//! `sweep` every configuration and the ping-pong ones on seven of the shapes.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -80,13 +80,14 @@ mod imp {
         all.into_iter().filter(keep).collect()
     }
 
-    /// The configurations checked: all five with K-major operands, the three schedules otherwise.
+    /// The configurations checked: all seven with K-major operands, four schedules otherwise.
     fn check_configs(p: &HopperProblem) -> Vec<HopperConfig> {
         if (p.a_major, p.b_major) != (Major::K, Major::K) {
             return vec![
                 HopperConfig::default(),
                 HopperConfig::large(),
                 HopperConfig::pingpong(),
+                HopperConfig::pingpong_wide(),
             ];
         }
         vec![
@@ -105,6 +106,7 @@ mod imp {
                 tma_store: true,
                 ..HopperConfig::pingpong()
             },
+            HopperConfig::pingpong_wide(),
         ]
     }
 
@@ -315,7 +317,16 @@ mod imp {
                 ..pingpong
             },
         ]);
-        for (m, n, k) in [(16384, 8192, 1024), (8192, 14336, 4096), (2048, 2048, 2048)] {
+        let shapes = [
+            (16384, 8192, 1024),
+            (8192, 14336, 4096),
+            (2048, 2048, 2048),
+            (4096, 4096, 4096),
+            (8192, 8192, 8192),
+            (8192, 4096, 14336),
+            (1024, 8192, 8192),
+        ];
+        for (m, n, k) in shapes {
             let p = HopperProblem::padded(m, n, k);
             let (a, b) = inputs(&p, DType::BF16, 1);
             let mut g = DeviceGemm::new(rt, DType::BF16, p, &a, &b)?;

@@ -145,6 +145,25 @@ impl HopperConfig {
             ..Self::default()
         }
     }
+    /// Ping-pong with the TMA-store epilogue, 128x192x64 tiles per consumer, 4 stages: each consumer's
+    /// epilogue runs under the other's mainloop, and the 192-column tile keeps the accumulators (96 f32
+    /// per thread x 2 chunks) within the consumers' registers.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// let c = HopperConfig::pingpong_wide();
+    /// assert!(c.pingpong && c.tma_store && c.persistent);
+    /// assert_eq!((c.bm, c.bn, c.stages), (128, 192, 4));
+    /// assert!(c.smem_bytes() <= 232448);
+    /// ```
+    pub fn pingpong_wide() -> Self {
+        HopperConfig {
+            bn: 192,
+            stages: 4,
+            tma_store: true,
+            ..Self::pingpong()
+        }
+    }
     /// Threads per CTA: one producer warp group plus the consumers.
     ///
     /// ```

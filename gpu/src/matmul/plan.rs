@@ -368,7 +368,8 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
     if path != "simt" {
         let op = oriented(r.op, batch.swapped);
         if path == "sm90" {
-            for config in sm90_candidates(true).into_iter().map(|c| c.0) {
+            let wide = HopperConfig::pingpong_wide();
+            for config in sm90_candidates(true).into_iter().map(|c| c.0).chain([wide]) {
                 let bs = (batches, batch_strides);
                 kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
                 if batches == 1 {
@@ -668,13 +669,22 @@ fn best_filling(
 /// `(batches, batch strides of A, B, C, D of the request)`.
 type Batches = (i64, [i64; 4]);
 
+/// The longest K for which the heuristic weighs [`HopperConfig::pingpong_wide`] against the cooperative
+/// 128x256 tile (given 4 % more per tile): measured ahead at K = 1024 (+8 %) and 4096 (+2 %) on the
+/// H100 (`gpu/logs/final4/sweep.log`), where the epilogue is a larger share of a tile's time.
+const PINGPONG_MAX_K: i64 = 4096;
+
 /// The SM90 kernel by shape; a batch fills the SMs with every batch's tiles (as `batches` times the
 /// rows); one batch whose tiles leave SMs idle while K is long splits K ([`sm90_splits`]).
 fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Result<Choice> {
     let d = flat_modes(&p.d)?;
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
     let k = flat_modes(&p.a)?[1].0.value;
-    let config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    let mut config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    if batches.0 == 1 && k <= PINGPONG_MAX_K && config == HopperConfig::large() {
+        let wide = [(config, 1.0), (HopperConfig::pingpong_wide(), 1.04)];
+        config = best_filling(&wide, m, n, r.sm_count).unwrap_or(config);
+    }
     if batches.0 == 1 {
         let shape = [m, n, k, r.output.bytes()];
         if let Some((split, splits)) = sm90_splits(config, shape, r.sm_count) {
