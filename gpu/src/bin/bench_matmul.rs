@@ -4,8 +4,9 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--split]` (quick: three shapes and the batched one, two rounds; host:
-//! only the host cost; split: only the small-output, long-K shapes that run split-K).
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned]` (quick: three shapes and the batched one, two
+//! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
+//! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -47,7 +48,7 @@ mod bench {
         (4095, 4097, 1023),
     ];
 
-    /// Small outputs with long K (split-K on sm_90); `--split` runs only these.
+    /// Small outputs with long K (split-K on sm_90).
     const SPLIT_SHAPES: &[(usize, usize, usize)] = &[(1024, 1024, 65536), (256, 2048, 32768)];
 
     /// The strided-batched shape: `(batches, (M, N, K))`.
@@ -225,7 +226,11 @@ mod bench {
         let up = |x: usize| (x.div_ceil(8) * 8) as i64;
         let mut rng = Rng(m as u64 * 31 + n as u64 * 7 + k as u64);
         let mut buf = buffers::<T>(rt, dims, batches, &mut rng)?;
-        let ours = Gemm::new(rt.stream())?;
+        let ours = if std::env::args().any(|a| a == "--tuned") {
+            Gemm::new(rt.stream())?.autotune()?
+        } else {
+            Gemm::new(rt.stream())?
+        };
         let mma_sync = Gemm::new(rt.stream())?.mma_sync_only();
         let mut lt = LtGemm::new(
             rt,
@@ -354,9 +359,13 @@ mod bench {
         } else {
             (SHAPES, 3)
         };
-        let split_only = std::env::args().any(|a| a == "--split");
-        let shapes: Vec<_> = if split_only {
-            SPLIT_SHAPES.iter().map(|&d| (1, d)).collect()
+        let skinny = std::env::args().any(|a| a == "--skinny");
+        if std::env::args().any(|a| a == "--tuned") {
+            println!("ours: autotuned (the choices: autotune.tsv in the CUBIN cache directory)");
+        }
+        let shapes: Vec<_> = if skinny {
+            let thin = SHAPES.iter().filter(|d| d.0 <= 128);
+            thin.chain(SPLIT_SHAPES).map(|&d| (1, d)).collect()
         } else {
             let singles = shapes.iter().chain(SPLIT_SHAPES).map(|&d| (1, d));
             singles.chain([BATCHED]).collect()

@@ -372,8 +372,14 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             for config in sm90_candidates(true).into_iter().map(|c| c.0).chain([wide]) {
                 let bs = (batches, batch_strides);
                 kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
-                if batches == 1 {
-                    kernels.extend(sm90_split_k(r, &batch, op, config, 4));
+                // split-K where the tile's waves leave SMs idle
+                let d = flat_modes(&batch.d)?;
+                let (m, n) = (d[0].0.value, d[1].0.value);
+                let tiles = ((m + config.bm - 1) / config.bm) * ((n + config.bn - 1) / config.bn);
+                for splits in [2, 4, 8] {
+                    if batches == 1 && tiles * splits <= 2 * r.sm_count as i64 {
+                        kernels.extend(sm90_split_k(r, &batch, op, config, splits));
+                    }
                 }
             }
         }
