@@ -518,19 +518,14 @@ impl Gemm {
         }
         let key = class_key(device, r);
         let known = Self::lock(table)?.choice(&key).map(str::to_string);
-        if let Some(i) = known.and_then(|name| alts.iter().position(|p| p.kernel.name == name)) {
+        if let Some(i) = known.and_then(|name| alts.iter().position(|p| p.id() == name)) {
             return Ok(Some(alts.swap_remove(i)));
         }
         let tty = std::io::stderr().is_terminal();
         let mut best = (f64::INFINITY, 0);
         for (i, p) in alts.iter().enumerate() {
             if tty {
-                eprint!(
-                    "\rcute autotune [{}/{}] {:<72}",
-                    i + 1,
-                    alts.len(),
-                    p.kernel.name
-                );
+                eprint!("\rcute autotune [{}/{}] {:<72}", i + 1, alts.len(), p.id());
             }
             let mut workspace = self.workspace(p)?;
             let ws = workspace_binding(&mut workspace, self.rt.stream());
@@ -544,12 +539,9 @@ impl Gemm {
             }
         }
         if tty {
-            eprintln!(
-                "\rcute autotune: {} ({:.3} ms)",
-                alts[best.1].kernel.name, best.0
-            );
+            eprintln!("\rcute autotune: {} ({:.3} ms)", alts[best.1].id(), best.0);
         }
-        Self::lock(table)?.record(&key, &alts[best.1].kernel.name)?;
+        Self::lock(table)?.record(&key, &alts[best.1].id())?;
         Ok(Some(alts.swap_remove(best.1)))
     }
 

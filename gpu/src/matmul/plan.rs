@@ -132,6 +132,33 @@ pub struct Plan {
     pub split_k: Option<SplitK>,
 }
 
+impl Plan {
+    /// The plan's identity (the autotuner records it): the kernel's name, with the slice count of a
+    /// split-K plan (one kernel runs any number of slices; K per slice is a parameter).
+    ///
+    /// ```
+    /// # use cute_gpu::{DType, matmul::plan::*};
+    /// # let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+    /// let (a, b, d) = (l("(1024,65536):(65536,_1)"), l("(65536,1024):(_1,65536)"), l("(1024,1024):(1024,_1)"));
+    /// # let r = Request {
+    /// #     a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0,
+    /// #     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+    /// # };
+    /// let p = plan(&r).unwrap().unwrap();
+    /// assert_eq!(p.id(), format!("{}/split4", p.kernel.name));
+    /// ```
+    pub fn id(&self) -> String {
+        identity(&self.kernel, self.split_k.as_ref())
+    }
+}
+
+fn identity(kernel: &Kernel, split: Option<&SplitK>) -> String {
+    match split {
+        Some(s) => format!("{}/split{}", kernel.name, s.splits),
+        None => kernel.name.clone(),
+    }
+}
+
 /// The second launch of a split-K plan and the f32 workspace between the two.
 #[derive(Clone, Debug)]
 pub struct SplitK {
@@ -355,7 +382,7 @@ pub fn plan(r: &Request) -> Result<Option<Plan>> {
 /// #     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
 /// # };
 /// let all = alternatives(&r).unwrap();
-/// assert_eq!(all[0].kernel.name, plan(&r).unwrap().unwrap().kernel.name); // the heuristic's choice first
+/// assert_eq!(all[0].id(), plan(&r).unwrap().unwrap().id()); // the heuristic's choice first
 /// assert!(all.len() > 1 && all.iter().any(|p| p.path == "sm80"));
 /// ```
 pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
@@ -400,7 +427,7 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
         }
     }
     let mut seen = std::collections::BTreeSet::new();
-    kernels.retain(|c| seen.insert(c.kernel.name.clone()));
+    kernels.retain(|c| seen.insert(identity(&c.kernel, c.split_k.as_ref())));
     Ok(kernels
         .into_iter()
         .map(|c| c.into_plan(&batch, batches, batch_strides))
@@ -687,6 +714,9 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
     let k = flat_modes(&p.a)?[1].0.value;
     let mut config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    if batches.0 == 1 {
+        config = sm90_read_bound_tile(config, [m, n, k, r.output.bytes()], r.sm_count);
+    }
     if batches.0 == 1 && k <= PINGPONG_MAX_K && config == HopperConfig::large() {
         let wide = [(config, 1.0), (HopperConfig::pingpong_wide(), 1.04)];
         config = best_filling(&wide, m, n, r.sm_count).unwrap_or(config);
@@ -706,25 +736,65 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
 /// `(config, efficiency)`: the larger of the tensor-core time (the tile's efficiency times the share of
 /// the SMs its waves keep busy, of a nominal 700 TFLOP/s) and the time to read A and B once (3 TB/s),
 /// plus, split, the workspace's traffic (f32 slices written and read, D written).
-fn modeled_seconds(
+fn modeled_seconds(tile: (HopperConfig, f64), shape: [i64; 4], splits: i64, sms: u32) -> f64 {
+    let [compute, inputs, workspace] = model_terms(tile, shape, splits, sms);
+    compute.max(inputs) + workspace
+}
+
+/// The terms of [`modeled_seconds`]: tensor-core seconds, seconds to read A and B, workspace seconds.
+fn model_terms(
     (c, eff): (HopperConfig, f64),
     [m, n, k, osz]: [i64; 4],
     splits: i64,
     sms: u32,
-) -> f64 {
+) -> [f64; 3] {
     let (peak, bandwidth) = (700e12, 3e12);
     let sms = sms.max(1) as f64;
     let tiles = (((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn) * splits) as f64;
     let fill = tiles / ((tiles / sms).ceil() * sms);
     let (m, n, k) = (m as f64, n as f64, k as f64);
-    let compute = 2.0 * m * n * k / (eff * fill * peak);
-    let inputs = 2.0 * (m * k + k * n) / bandwidth;
     let workspace = if splits > 1 {
         (2.0 * splits as f64 * m * n * 4.0 + m * n * osz as f64) / bandwidth
     } else {
         0.0
     };
-    compute.max(inputs) + workspace
+    [
+        2.0 * m * n * k / (eff * fill * peak),
+        2.0 * (m * k + k * n) / bandwidth,
+        workspace,
+    ]
+}
+
+/// A GEMM `[m, n, k, output bytes]` that the model finds bound by reading A and B with the tile
+/// `unsplit` (decode-like M): the candidate of the best tile efficiency among those of at most
+/// `max(m, 64)` rows whose tensor-core time stays under that read time. Measured (autotuned, H100,
+/// `gpu/logs/final4/bench_skinny_tuned.log`): 64x128 tiles read B in 128-row boxes and reach 0.98 of
+/// cuBLASLt at 16x8192x8192, where 64x64 tiles (twice the CTAs) reach 0.89.
+///
+/// ```
+/// use cute_gpu::matmul::plan::{sm90_config, sm90_read_bound_tile};
+/// let unsplit = sm90_config(16, 8192, 16384, 132);
+/// let c = sm90_read_bound_tile(unsplit, [16, 8192, 8192, 2], 132);
+/// assert_eq!((unsplit.bm, unsplit.bn, c.bm, c.bn), (64, 64, 64, 128));
+/// let big = sm90_config(4096, 4096, 8192, 132);
+/// assert_eq!(sm90_read_bound_tile(big, [4096, 4096, 4096, 2], 132), big); // compute-bound
+/// ```
+pub fn sm90_read_bound_tile(unsplit: HopperConfig, shape: [i64; 4], sms: u32) -> HopperConfig {
+    let [m, n, ..] = shape;
+    let candidates = sm90_candidates(m >= 128 && n >= 256);
+    let terms = |c: (HopperConfig, f64)| model_terms(c, shape, 1, sms);
+    let Some(&own) = candidates.iter().find(|(c, _)| *c == unsplit) else {
+        return unsplit;
+    };
+    let [compute, inputs, _] = terms(own);
+    if compute > inputs {
+        return unsplit;
+    }
+    candidates
+        .into_iter()
+        .filter(|&(c, e)| c.bm <= m.max(64) && terms((c, e))[0] <= inputs)
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .map_or(unsplit, |x| x.0)
 }
 
 /// Split-K for an SM90 GEMM `[m, n, k, output bytes]` whose [`sm90_config`] is `unsplit`: the tile and the

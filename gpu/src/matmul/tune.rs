@@ -1,10 +1,10 @@
 //! The opt-in autotuner's memory: which kernel won for a request class, persisted on disk so a second
 //! process does not time the candidates again.
 //!
-//! One line per class, `key<TAB>kernel name`, in `<cache dir>/autotune.tsv` (the directory of the CUBIN
-//! cache). The key names the device, the types, the operands' layouts with dynamic extents shown as `#`,
-//! the fused op, whether alpha/beta are trivial, and the shape class (each of M, N, K rounded up to a power
-//! of two). Lines that do not parse are ignored; a name that no longer matches a candidate is not trusted
+//! One line per class, `key<TAB>plan id` ([`super::plan::Plan::id`]: the kernel name, `/splitN` added
+//! for split-K), in `<cache dir>/autotune.tsv` (the directory of the CUBIN cache). The key names the
+//! device, the types, the operands' layouts with dynamic extents shown as `#`, the fused op, whether
+//! alpha/beta are trivial, and the shape class (each of M, N, K rounded up to a power of two). Lines that do not parse are ignored; a name that no longer matches a candidate is not trusted
 //! (the candidates are timed again).
 //!
 //! ```
