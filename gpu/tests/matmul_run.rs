@@ -348,6 +348,12 @@ mod matmul_run {
                 "(32,136,2):(1,32,4352)",
                 "(64,136,2):(136,1,8704)",
             ),
+            // enough tiles for the ping-pong 128x192 TMA-store kernel (short K)
+            case(
+                "(1024,64,16):(64,1,65536)",
+                "(64,1024,16):(1,64,65536)",
+                "(1024,1024,16):(1024,1,1048576)",
+            ),
         ];
         for c in &cases {
             let (path, launches) = check(&gemm, &s, c);
