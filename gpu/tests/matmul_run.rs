@@ -348,7 +348,7 @@ mod matmul_run {
                 "(32,136,2):(1,32,4352)",
                 "(64,136,2):(136,1,8704)",
             ),
-            // enough tiles for the ping-pong 128x192 TMA-store kernel (short K)
+            // 16 batches of 32 tiles of 128x256 (the 3-D TMA store of D), short K
             case(
                 "(1024,64,16):(64,1,65536)",
                 "(64,1024,16):(1,64,65536)",
