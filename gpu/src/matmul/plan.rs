@@ -801,7 +801,8 @@ pub fn sm90_read_bound_tile(unsplit: HopperConfig, shape: [i64; 4], sms: u32) ->
 
 /// Split-K for an SM90 GEMM `[m, n, k, output bytes]` whose [`sm90_config`] is `unsplit`: the tile and the
 /// slice count (2 to 16, dividing K into slices of at least 512 that are multiples of 8) that the model
-/// ([`modeled_seconds`]) puts at least 10 % ahead of the unsplit kernel, if any.
+/// (tensor-core time at the tile's efficiency and SM fill, time to read A and B, workspace traffic) puts at
+/// least 10 % ahead of the unsplit kernel, if any.
 ///
 /// ```
 /// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::{sm90_config, sm90_splits}};
