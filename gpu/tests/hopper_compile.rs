@@ -176,6 +176,13 @@ fn fp8_gemm_compiles_without_spills() {
             DType::BF16,
             even,
         ),
+        (
+            HopperConfig::pingpong_wide(),
+            (e4, e4),
+            Scaling::PerTensor,
+            DType::BF16,
+            odd,
+        ),
         (block, (e4, e4), Scaling::Block, DType::BF16, even),
         (
             HopperConfig::large(),

@@ -491,6 +491,16 @@ mod imp {
         let mut v = vec![
             (Scaling::PerTensor, tiles(128, 256, 4, false)),
             (Scaling::PerTensor, tiles(128, 128, 6, false)),
+            // ping-pong consumers with the TMA-store epilogue (each stores under the other's mainloop)
+            (Scaling::PerTensor, HopperConfig::pingpong_wide()),
+            (
+                Scaling::PerTensor,
+                HopperConfig {
+                    tma_store: true,
+                    stages: 5,
+                    ..HopperConfig::pingpong()
+                },
+            ),
         ];
         for staged in [false, true] {
             for (bm, bn, stages) in [
@@ -532,8 +542,9 @@ mod imp {
             (8192i64, 8192i64, 8192i64),
             (128, 8192, 8192),
             (4096, 4096, 4096),
+            (8192, 14336, 4096),
         ];
-        for shape in shapes.into_iter().take(if only_8k { 1 } else { 3 }) {
+        for shape in shapes.into_iter().take(if only_8k { 1 } else { 4 }) {
             sweep_shape(rt, shape)?;
         }
         Ok(())
