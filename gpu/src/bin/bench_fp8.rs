@@ -237,6 +237,7 @@ mod imp {
                 HopperConfig::default(),
                 HopperConfig::large(),
                 HopperConfig::pingpong(),
+                HopperConfig::pingpong_wide(),
             ],
             Scaling::Block => vec![
                 HopperConfig::large(),
@@ -360,7 +361,7 @@ mod imp {
             let mut row = format!("error 1024x1024x{k} e4m3, f32 out, {} points:", pts.len());
             for scaling in [Scaling::PerTensor, Scaling::Block] {
                 let ops = Operands::new(rt, &p, types, scaling, true, 21)?;
-                let cfg = sm90_fp8_config(p.m, p.n, p.ldd * 4, rt.sm_count(), scaling);
+                let cfg = sm90_fp8_config([p.m, p.n, p.k], p.ldd * 4, rt.sm_count(), scaling);
                 let fused = Fused::default();
                 let kern = generate_hopper_fp8_gemm(&p, types, scaling, DType::F32, &cfg, &fused)?;
                 let got = ops.run(rt, &p, &kern, DType::F32)?;
@@ -417,7 +418,7 @@ mod imp {
         let d = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
         let mut d_lt = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
         let prep = |ops: &Operands, scaling| -> Result<_> {
-            let cfg = sm90_fp8_config(m, n, p.ldd * 2, rt.sm_count(), scaling);
+            let cfg = sm90_fp8_config([m, n, k], p.ldd * 2, rt.sm_count(), scaling);
             let fused = Fused::default();
             let kern = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &fused)?;
             let bufs = ops.buffers(rt, rt.bind(&d));

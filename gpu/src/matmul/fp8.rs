@@ -177,7 +177,12 @@ pub fn plan_fp8(r: &Fp8Request) -> Result<Option<Kernel>> {
             r.a, r.b
         ));
     }
-    let config = sm90_fp8_config(p.m, p.n, p.ldd * r.output.bytes(), r.sm_count, r.scaling);
+    let config = sm90_fp8_config(
+        [p.m, p.n, p.k],
+        p.ldd * r.output.bytes(),
+        r.sm_count,
+        r.scaling,
+    );
     let fused = Fused {
         op: EpilogueOp {
             scale: r.alpha != 1.0 || r.beta != 0.0,

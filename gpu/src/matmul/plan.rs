@@ -640,14 +640,23 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 ///
 /// ```
 /// use cute_gpu::{matmul::plan::sm90_fp8_config, piece::fp8_scaling::Scaling};
-/// let c = sm90_fp8_config(8192, 8192, 8192 * 2, 132, Scaling::Block);
+/// let c = sm90_fp8_config([8192, 8192, 8192], 8192 * 2, 132, Scaling::Block);
 /// assert_eq!((c.bm, c.bn, c.bk, c.consumers, c.smem_scales), (128, 256, 128, 2, false));
-/// let skinny = sm90_fp8_config(128, 8192, 8192 * 2, 132, Scaling::Block);
+/// let skinny = sm90_fp8_config([128, 8192, 8192], 8192 * 2, 132, Scaling::Block);
+/// let pt = sm90_fp8_config([8192, 8192, 8192], 8192 * 2, 132, Scaling::PerTensor); // 64 k-blocks
+/// assert_eq!((pt.bn, pt.pingpong, pt.bk), (192, true, 128));
 /// assert_eq!((skinny.bm, skinny.bn, skinny.consumers, skinny.smem_scales), (64, 128, 1, true));
 /// ```
-pub fn sm90_fp8_config(m: i64, n: i64, ldd_bytes: i64, sms: u32, scaling: Scaling) -> HopperConfig {
+pub fn sm90_fp8_config(
+    [m, n, k]: [i64; 3],
+    ldd_bytes: i64,
+    sms: u32,
+    scaling: Scaling,
+) -> HopperConfig {
     let config = match scaling {
-        Scaling::PerTensor => sm90_config(m, n, ldd_bytes, sms),
+        Scaling::PerTensor => {
+            pingpong_if_short(sm90_config(m, n, ldd_bytes, sms), [m, n], k / 128, sms)
+        }
         Scaling::Block => {
             let tma_store = ldd_bytes % 16 == 0;
             let wide = HopperConfig {
@@ -702,10 +711,33 @@ fn best_filling(
 /// `(batches, batch strides of A, B, C, D of the request)`.
 type Batches = (i64, [i64; 4]);
 
-/// The longest K for which the heuristic weighs [`HopperConfig::pingpong_wide`] against the cooperative
-/// 128x256 tile (given 4 % more per tile): measured ahead at K = 1024 (+8 %) and 4096 (+2 %) on the
-/// H100 (`gpu/logs/final4/sweep.log`), where the epilogue is a larger share of a tile's time.
-const PINGPONG_MAX_K: i64 = 4096;
+/// [`HopperConfig::pingpong_wide`] in place of the cooperative 128x256 tile (given 4 % more per tile)
+/// where it fills the SMs as well and a tile's mainloop is short (at most 64 k-blocks of 128 bytes of K:
+/// K <= 4096 for 16-bit inputs, 8192 for FP8), so its epilogue is a larger share of the tile's time and
+/// overlapping it with the other consumer's mainloop pays. Measured on the H100 against 128x256 in one call
+/// (`gpu/logs/final4/sweep.log`, `fp8-sweep.log`): bf16 16384x8192x1024 +7 %, 8192x14336x4096 +3 %,
+/// 8192³ equal (128 k-blocks), 8192x4096x14336 -10 %; FP8 per-tensor 8192³ +5 %, 8192x14336x4096 +6 %.
+/// For one batch only: 32 x 1024³ measured 0.91-0.92 of cuBLASLt with it against 0.95 (`final4/run5`).
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::pingpong_if_short};
+/// let large = HopperConfig::large();
+/// assert_eq!(pingpong_if_short(large, [16384, 8192], 16, 132), HopperConfig::pingpong_wide());
+/// assert_eq!(pingpong_if_short(large, [8192, 4096], 224, 132), large); // a long mainloop
+/// assert_eq!(pingpong_if_short(large, [4096, 4096], 64, 132), large); // 704 tiles fill 5.3 waves
+/// ```
+pub fn pingpong_if_short(
+    config: HopperConfig,
+    [m, n]: [i64; 2],
+    k_blocks: i64,
+    sms: u32,
+) -> HopperConfig {
+    if k_blocks > 64 || config != HopperConfig::large() {
+        return config;
+    }
+    let wide = [(config, 1.0), (HopperConfig::pingpong_wide(), 1.04)];
+    best_filling(&wide, m, n, sms).unwrap_or(config)
+}
 
 /// The SM90 kernel by shape; a batch fills the SMs with every batch's tiles (as `batches` times the
 /// rows); one batch whose tiles leave SMs idle while K is long splits K ([`sm90_splits`]).
@@ -717,11 +749,13 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     if batches.0 == 1 {
         config = sm90_read_bound_tile(config, [m, n, k, r.output.bytes()], r.sm_count);
     }
-    // (one batch: for 32 x 1024^3 it measured 0.91-0.92 of cuBLASLt against 0.95 with 128x256,
-    // gpu/logs/final4/run5)
-    if batches.0 == 1 && k <= PINGPONG_MAX_K && config == HopperConfig::large() {
-        let wide = [(config, 1.0), (HopperConfig::pingpong_wide(), 1.04)];
-        config = best_filling(&wide, m, n, r.sm_count).unwrap_or(config);
+    if batches.0 == 1 {
+        config = pingpong_if_short(
+            config,
+            [m, n],
+            (k * r.input.bytes()).div_euclid(128),
+            r.sm_count,
+        );
     }
     if batches.0 == 1 {
         let shape = [m, n, k, r.output.bytes()];
