@@ -639,6 +639,21 @@ mod attention_run {
         });
     }
 
+    /// Varlen, d = 64, GQA 16:4, five sequences: some shorter than others (their later query blocks
+    /// skipped), an empty query and an empty key sequence.
+    fn varlen_skipping(causal: bool) -> Case {
+        Case {
+            b: 5,
+            hq: 16,
+            hkv: 4,
+            varlen: Some((
+                vec![0, 17, 146, 147, 403, 403],
+                vec![0, 17, 17, 273, 402, 500],
+            )),
+            ..case(0, 0, 64, causal)
+        }
+    }
+
     /// The Hopper kernel's persistent CTAs (with and without ping-pong): lengths that end mid-tile, causal
     /// and not, grouped-query heads, d = 64, 128, 256, more tiles than SMs (a CTA loops over several),
     /// varlen with tiles past the shorter sequences skipped and a sequence without keys.
@@ -667,17 +682,65 @@ mod attention_run {
                         ..case(600, 520, 128, causal)
                     };
                     check::<half::bf16>(s, &a, &many);
-                    let c = Case {
-                        b: 5,
-                        hq: 16,
-                        hkv: 4,
-                        varlen: Some((
-                            vec![0, 17, 146, 147, 403, 403],
-                            vec![0, 17, 17, 273, 402, 500],
-                        )),
-                        ..case(0, 0, 64, causal)
+                    check::<half::f16>(s, &a, &varlen_skipping(causal));
+                }
+            }
+        });
+    }
+
+    /// The Hopper kernel's tuning choices (`bench_attention --stages3 --sd0 --lpt`): 3 K/V stages where
+    /// they fit, the first `S` wgmma at scale-d = 0, persistent CTAs in the LPT tile order (more tiles
+    /// than SMs: the snake's backward rounds; several L2 sections), each alone and all together, on
+    /// lengths that end mid-tile, causal and not, GQA, d = 64, 128, 256, varlen with skipped tiles.
+    #[test]
+    fn sm90_tuning_options() {
+        with_gpu_variants("sm90_tuning_options", &[(true, true, true)], |s, a| {
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            let base = || Attention::new(s).unwrap();
+            let lpt = || {
+                base()
+                    .with_sm90_persistent(true)
+                    .unwrap()
+                    .with_sm90_lpt(true)
+            };
+            let handles = [
+                ("stages3", base().with_sm90_stages(3).unwrap()),
+                ("sd0", base().with_sm90_s_scale_d0(true)),
+                ("lpt", lpt()),
+                (
+                    "all",
+                    lpt()
+                        .with_sm90_stages(3)
+                        .unwrap()
+                        .with_sm90_s_scale_d0(true),
+                ),
+            ];
+            for (label, a) in &handles {
+                eprintln!("sm90_tuning_options: {label}");
+                for causal in [false, true] {
+                    for (sq, sk, d) in [(17, 129, 128), (129, 17, 256), (300, 300, 64)] {
+                        check::<half::bf16>(s, a, &case(sq, sk, d, causal));
+                    }
+                    for d in [64, 128] {
+                        // 192 tiles: more than the SMs, the snake's backward round
+                        let many = Case {
+                            b: 4,
+                            hq: 16,
+                            hkv: 4,
+                            ..case(300, 310, d, causal)
+                        };
+                        check::<half::bf16>(s, a, &many);
+                    }
+                    // d = 256, 8500 keys: L2 sections of 3 (head, batch) pairs of 4 (the last narrower)
+                    let sections = Case {
+                        hq: 2,
+                        hkv: 2,
+                        ..case(130, 8500, 256, causal)
                     };
-                    check::<half::f16>(s, &a, &c);
+                    check::<half::bf16>(s, a, &sections);
+                    check::<half::f16>(s, a, &varlen_skipping(causal));
                 }
             }
         });
