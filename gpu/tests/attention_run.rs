@@ -688,61 +688,80 @@ mod attention_run {
         });
     }
 
-    /// The Hopper kernel's tuning choices (`bench_attention --stages3 --sd0 --lpt`): 3 K/V stages where
-    /// they fit, the first `S` wgmma at scale-d = 0, persistent CTAs in the LPT tile order (more tiles
-    /// than SMs: the snake's backward rounds; several L2 sections), each alone and all together, on
-    /// lengths that end mid-tile, causal and not, GQA, d = 64, 128, 256, varlen with skipped tiles.
-    #[test]
-    fn sm90_tuning_options() {
-        with_gpu_variants("sm90_tuning_options", &[(true, true, true)], |s, a| {
+    /// The cases of a Hopper tuning choice (`bench_attention --stages3 --sd0 --lpt MIB`), the handle from
+    /// `make`: lengths that end mid-tile, causal and not, d = 64, 128, 256; GQA with 192 tiles (more
+    /// than the SMs: the LPT snake's backward round); 8500 keys at d = 256 (LPT sections of 3 of the 4
+    /// (head, batch) pairs with 32 MiB, the last narrower; of 1 with 8 MiB); varlen with skipped tiles.
+    fn tuning_cases(test: &str, make: impl Fn(&Arc<CudaStream>) -> Attention) {
+        with_gpu_variants(test, &[(true, true, true)], |s, a| {
             if a.runtime().arch() != "sm_90a" {
                 return;
             }
-            let base = || Attention::new(s).unwrap();
-            let lpt = || {
-                base()
-                    .with_sm90_persistent(true)
-                    .unwrap()
-                    .with_sm90_lpt(true)
-            };
-            let handles = [
-                ("stages3", base().with_sm90_stages(3).unwrap()),
-                ("sd0", base().with_sm90_s_scale_d0(true)),
-                ("lpt", lpt()),
-                (
-                    "all",
-                    lpt()
-                        .with_sm90_stages(3)
-                        .unwrap()
-                        .with_sm90_s_scale_d0(true),
-                ),
-            ];
-            for (label, a) in &handles {
-                eprintln!("sm90_tuning_options: {label}");
-                for causal in [false, true] {
-                    for (sq, sk, d) in [(17, 129, 128), (129, 17, 256), (300, 300, 64)] {
-                        check::<half::bf16>(s, a, &case(sq, sk, d, causal));
-                    }
-                    for d in [64, 128] {
-                        // 192 tiles: more than the SMs, the snake's backward round
-                        let many = Case {
-                            b: 4,
-                            hq: 16,
-                            hkv: 4,
-                            ..case(300, 310, d, causal)
-                        };
-                        check::<half::bf16>(s, a, &many);
-                    }
-                    // d = 256, 8500 keys: L2 sections of 3 (head, batch) pairs of 4 (the last narrower)
-                    let sections = Case {
-                        hq: 2,
-                        hkv: 2,
-                        ..case(130, 8500, 256, causal)
-                    };
-                    check::<half::bf16>(s, a, &sections);
-                    check::<half::f16>(s, a, &varlen_skipping(causal));
+            let a = &make(s);
+            for causal in [false, true] {
+                for (sq, sk, d) in [(17, 129, 128), (129, 17, 256), (300, 300, 64)] {
+                    check::<half::bf16>(s, a, &case(sq, sk, d, causal));
                 }
+                for d in [64, 128] {
+                    let many = Case {
+                        b: 4,
+                        hq: 16,
+                        hkv: 4,
+                        ..case(300, 310, d, causal)
+                    };
+                    check::<half::bf16>(s, a, &many);
+                }
+                let sections = Case {
+                    hq: 2,
+                    hkv: 2,
+                    ..case(130, 8500, 256, causal)
+                };
+                check::<half::bf16>(s, a, &sections);
+                check::<half::f16>(s, a, &varlen_skipping(causal));
             }
+        });
+    }
+
+    /// 3 K/V stages where they fit.
+    #[test]
+    fn sm90_tuning_stages3() {
+        tuning_cases("sm90_tuning_stages3", |s| {
+            Attention::new(s).unwrap().with_sm90_stages(3).unwrap()
+        });
+    }
+
+    /// The first `S` wgmma at scale-d = 0.
+    #[test]
+    fn sm90_tuning_sd0() {
+        tuning_cases("sm90_tuning_sd0", |s| {
+            Attention::new(s).unwrap().with_sm90_s_scale_d0(true)
+        });
+    }
+
+    /// Persistent CTAs in the LPT order, 8 MiB sections.
+    #[test]
+    fn sm90_tuning_lpt() {
+        tuning_cases("sm90_tuning_lpt", |s| {
+            Attention::new(s)
+                .unwrap()
+                .with_sm90_persistent(true)
+                .unwrap()
+                .with_sm90_lpt(8)
+        });
+    }
+
+    /// All together: LPT with 32 MiB sections, 3 stages, scale-d = 0.
+    #[test]
+    fn sm90_tuning_all() {
+        tuning_cases("sm90_tuning_all", |s| {
+            Attention::new(s)
+                .unwrap()
+                .with_sm90_persistent(true)
+                .unwrap()
+                .with_sm90_lpt(32)
+                .with_sm90_stages(3)
+                .unwrap()
+                .with_sm90_s_scale_d0(true)
         });
     }
 

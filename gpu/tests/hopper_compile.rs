@@ -412,7 +412,7 @@ fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
     }
 }
 
-/// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt`), alone
+/// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt_l2_mib`), alone
 /// and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
 /// varlen persistent case: no spills, no local memory, no serialized wgmma.
 #[test]
@@ -428,7 +428,7 @@ fn attention_sm90_tuning_options_compile() {
                 let c = Sm90AttentionConfig::new(DType::BF16, d, causal).for_keys(keys);
                 let lpt = Sm90AttentionConfig {
                     persistent: true,
-                    lpt: true,
+                    lpt_l2_mib: 8,
                     ..c
                 };
                 for cfg in [

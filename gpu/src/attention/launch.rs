@@ -131,7 +131,7 @@ pub struct Attention {
     /// up to this), the first `S` wgmma with scale-d = 0, the persistent LPT tile order.
     stages90: Option<i64>,
     s_scale_d0_90: Option<bool>,
-    lpt90: Option<bool>,
+    lpt90: Option<i64>,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -250,17 +250,18 @@ impl Attention {
     }
 
     /// The same handle with the Hopper kernel's persistent tiles in the longest-processing-time-first
-    /// order (`true`) or in (query block, head, batch) order (`false`), instead of the plan's choice
-    /// ([`Sm90AttentionConfig::lpt`]; only where the CTAs are persistent).
+    /// order over sections of (head, batch) pairs whose K and V fit in `l2_mib` MiB, or (0) in (query
+    /// block, head, batch) order, instead of the plan's choice ([`Sm90AttentionConfig::lpt_l2_mib`]; only
+    /// where the CTAs are persistent).
     ///
     /// ```no_run
     /// use cute_gpu::attention::Attention;
     /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
-    /// let a = Attention::new(&stream).unwrap().with_sm90_persistent(true).unwrap().with_sm90_lpt(true);
+    /// let a = Attention::new(&stream).unwrap().with_sm90_persistent(true).unwrap().with_sm90_lpt(8);
     /// assert!(a.runtime().arch().starts_with("sm_"));
     /// ```
-    pub fn with_sm90_lpt(mut self, on: bool) -> Attention {
-        self.lpt90 = Some(on);
+    pub fn with_sm90_lpt(mut self, l2_mib: i64) -> Attention {
+        self.lpt90 = Some(l2_mib.max(0));
         self
     }
 
@@ -339,7 +340,7 @@ impl Attention {
             persistent: overlap && self.persistent90.unwrap_or(c.persistent),
             tma_store_o: c.tma_store_o && self.tma_store_o90,
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
-            lpt: self.lpt90.unwrap_or(c.lpt),
+            lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
         };
         // the plan's stages may not fit a caller's wider tile: as many as fit

@@ -110,16 +110,21 @@ pub struct Sm90AttentionConfig {
     /// ([`Sm90AttentionConfig::new`]) is on for d = 128 and 256 only.
     pub tma_store_o: bool,
     /// Stages of the K/V ring (2 or 3; 3 only where shared memory has room: [`Self::fitting_stages`]).
+    /// Measured on an H100 against 2 (gpu/logs/attention90/run11-bench.err, run12-bench.err: first-round
+    /// times, adjacent): d = 64 0 to -2.5%, d = 128 1k -11% non-causal (persistent: O loses its own
+    /// staging boxes), equal causal; the default stays 2.
     pub stages: i64,
     /// The first `S = Q·Kᵀ` wgmma of each key block with scale-d = 0 (`S = Q·Kᵀ` overwrites the
-    /// accumulators) instead of zeroing S before it.
+    /// accumulators) instead of zeroing S before it. Measured (same logs): equal at 1k, -4% at d = 64 4k
+    /// causal, -7 to -9% at d = 64 16k; off by default.
     pub s_scale_d0: bool,
-    /// Persistent tile order, longest-processing-time first (with [`Self::persistent`]; ignored without):
-    /// the tiles of a section of (head, batch) pairs whose K and V fit in L2 go heaviest query blocks
-    /// first (causal: the rows with the most keys), and the CTAs take them in a snake order (rounds of
-    /// one tile per CTA, every other round backwards), so each CTA's total work evens out. Without it,
-    /// CTA `i` takes tiles `i, i + grid, ...` of the (query block, head, batch) order.
-    pub lpt: bool,
+    /// Persistent tile order, longest-processing-time first (with [`Self::persistent`]; ignored without),
+    /// when not 0: the tiles of a section of (head, batch) pairs whose K and V fit in `lpt_l2_mib` MiB
+    /// (of the 50 MiB L2) go heaviest query blocks first (causal: the rows with the most keys), and the
+    /// CTAs take them in a snake order (rounds of one tile per CTA, every other round backwards), so
+    /// each CTA's total work evens out. With 0, CTA `i` takes tiles `i, i + grid, ...` of the (query
+    /// block, head, batch) order.
+    pub lpt_l2_mib: i64,
 }
 
 impl Sm90AttentionConfig {
@@ -146,7 +151,7 @@ impl Sm90AttentionConfig {
             tma_store_o: head_dim >= 128,
             stages: 2,
             s_scale_d0: false,
-            lpt: false,
+            lpt_l2_mib: 0,
         }
     }
 
@@ -157,7 +162,10 @@ impl Sm90AttentionConfig {
     /// share. Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k keys +6% (d = 64) and
     /// +13% (d = 128), at 1k keys 2-5% slower; persistent (gpu/logs/final2/bench_attention.log) at 1k
     /// non-causal +8% (d = 64), +10% (d = 128), +2% (d = 256), at 4k +3% (d = 64), elsewhere slower (causal
-    /// tiles are not balanced across the persistent CTAs).
+    /// tiles are not balanced across the persistent CTAs). Causal d = 64 up to 1024 keys: persistent in
+    /// the LPT order ([`Self::lpt_l2_mib`] 32), +8.5% and +9% in two calls (gpu/logs/attention90/run11-bench.err,
+    /// run12-bench.err: first-round times of each handle, adjacent); elsewhere the LPT order measured
+    /// slower (d = 64 4k causal -4%, 1k non-causal -6%, d = 128 1k -14 to -17%).
     ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
@@ -168,6 +176,8 @@ impl Sm90AttentionConfig {
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
     /// assert!(c(128, false).for_keys(1024).persistent && !c(128, true).for_keys(1024).persistent);
     /// assert!(c(64, false).for_keys(4096).persistent && !c(128, false).for_keys(4096).persistent);
+    /// let lpt = c(64, true).for_keys(1024);
+    /// assert!(lpt.persistent && lpt.lpt_l2_mib == 32 && !c(64, true).for_keys(4096).persistent);
     /// ```
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let long = sk >= if self.causal { 8192 } else { 2048 };
@@ -177,9 +187,12 @@ impl Sm90AttentionConfig {
             _ => self.block_n,
         };
         let short = sk <= if self.head_dim == 64 { 4096 } else { 1024 };
+        // causal d = 64 up to 1024 keys: persistent in the LPT order of 32 MiB sections
+        let lpt = self.causal && self.head_dim == 64 && sk <= 1024;
         Sm90AttentionConfig {
             block_n,
-            persistent: self.overlap && !self.causal && short,
+            persistent: self.overlap && ((!self.causal && short) || lpt),
+            lpt_l2_mib: if lpt { 32 } else { self.lpt_l2_mib },
             ..self
         }
     }
@@ -249,9 +262,9 @@ impl Sm90AttentionConfig {
             .unwrap_or(Sm90AttentionConfig { stages: 2, ..self })
     }
 
-    /// Whether the persistent tiles go in [`Self::lpt`] order.
+    /// Whether the persistent tiles go in the LPT order ([`Self::lpt_l2_mib`]).
     fn lpt_order(&self) -> bool {
-        self.persistent && self.lpt
+        self.persistent && self.lpt_l2_mib > 0
     }
 }
 
@@ -352,7 +365,11 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             format!("_{}st", cfg.stages)
         }
         + if cfg.s_scale_d0 { "_sd0" } else { "" }
-        + if cfg.lpt_order() { "_lpt" } else { "" }
+        + &if cfg.lpt_order() {
+            format!("_lpt{}", cfg.lpt_l2_mib)
+        } else {
+            String::new()
+        }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -533,17 +550,18 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     c + &coords(cfg, "return")
 }
 
-/// The (head, batch) pairs per section of the [`Sm90AttentionConfig::lpt`] order: as many as have K and V
-/// (`Sk` keys) in 32 MiB of L2, times the query heads sharing a K/V head (FlashAttention 3's choice).
+/// The (head, batch) pairs per section of the LPT order ([`Sm90AttentionConfig::lpt_l2_mib`]): as many
+/// as have K and V (`Sk` keys) in that many MiB, times the query heads sharing a K/V head
+/// (FlashAttention 3's choice, with 32 MiB).
 fn lpt_section(cfg: &Sm90AttentionConfig) -> String {
-    let kv_bytes = 2 * cfg.head_dim * 2;
+    let (kv_bytes, mib) = (2 * cfg.head_dim * 2, cfg.lpt_l2_mib);
     format!(
-        "  // LPT order: sections of (head, batch) pairs whose K, V fit in L2, heaviest query blocks first\n  const int hb_section = (int)min((long long)heads * batches, max(1LL, (32LL << 20) / max(1LL, (long long)Sk * {kv_bytes})) * group);\n"
+        "  // LPT order: sections of (head, batch) pairs whose K, V fit in {mib} MiB, heaviest query blocks first\n  const int hb_section = (int)min((long long)heads * batches, max(1LL, ({mib}LL << 20) / max(1LL, (long long)Sk * {kv_bytes})) * group);\n"
     )
 }
 
 /// The persistent tile loop's header: CTA `blockIdx.x` takes tiles `blockIdx.x + k·gridDim.x`, or in
-/// the [`Sm90AttentionConfig::lpt`] order, round `r`'s tile `r·gridDim.x + i` with `i` = `blockIdx.x`
+/// the LPT order ([`Sm90AttentionConfig::lpt_l2_mib`]), round `r`'s tile `r·gridDim.x + i` with `i` = `blockIdx.x`
 /// in even rounds and `gridDim.x - 1 - blockIdx.x` in odd ones (a snake: the CTAs that took the
 /// heavier tiles of a round take the lighter ones of the next).
 fn tile_loop(cfg: &Sm90AttentionConfig) -> &'static str {
