@@ -343,8 +343,11 @@ impl Attention {
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
         };
-        // the plan's stages may not fit a caller's wider tile: as many as fit
-        Some(c.fitting_stages(self.stages90.unwrap_or(c.stages)))
+        // a caller's stages: as many as fit its tile (the plan's always fit)
+        Some(match self.stages90 {
+            Some(stages) => c.fitting_stages(stages),
+            None => c,
+        })
     }
 
     /// The kernel that runs `plan` on this handle: its name (for benchmarks and tests).
