@@ -639,6 +639,21 @@ mod attention_run {
         });
     }
 
+    /// Varlen, d = 64, GQA 16:4, five sequences: some shorter than others (their later query blocks
+    /// skipped), an empty query and an empty key sequence.
+    fn varlen_skipping(causal: bool) -> Case {
+        Case {
+            b: 5,
+            hq: 16,
+            hkv: 4,
+            varlen: Some((
+                vec![0, 17, 146, 147, 403, 403],
+                vec![0, 17, 17, 273, 402, 500],
+            )),
+            ..case(0, 0, 64, causal)
+        }
+    }
+
     /// The Hopper kernel's persistent CTAs (with and without ping-pong): lengths that end mid-tile, causal
     /// and not, grouped-query heads, d = 64, 128, 256, more tiles than SMs (a CTA loops over several),
     /// varlen with tiles past the shorter sequences skipped and a sequence without keys.
@@ -667,19 +682,86 @@ mod attention_run {
                         ..case(600, 520, 128, causal)
                     };
                     check::<half::bf16>(s, &a, &many);
-                    let c = Case {
-                        b: 5,
-                        hq: 16,
-                        hkv: 4,
-                        varlen: Some((
-                            vec![0, 17, 146, 147, 403, 403],
-                            vec![0, 17, 17, 273, 402, 500],
-                        )),
-                        ..case(0, 0, 64, causal)
-                    };
-                    check::<half::f16>(s, &a, &c);
+                    check::<half::f16>(s, &a, &varlen_skipping(causal));
                 }
             }
+        });
+    }
+
+    /// The cases of a Hopper tuning choice (`bench_attention --stages3 --sd0 --lpt MIB`), the handle from
+    /// `make`: lengths that end mid-tile, causal and not, d = 64, 128, 256; GQA with 192 tiles (more
+    /// than the SMs: the LPT snake's backward round); 8500 keys at d = 256 (LPT sections of 3 of the 4
+    /// (head, batch) pairs with 32 MiB, the last narrower; of 1 with 8 MiB); varlen with skipped tiles.
+    fn tuning_cases(test: &str, make: impl Fn(&Arc<CudaStream>) -> Attention) {
+        with_gpu_variants(test, &[(true, true, true)], |s, a| {
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            let a = &make(s);
+            for causal in [false, true] {
+                for (sq, sk, d) in [(17, 129, 128), (129, 17, 256), (300, 300, 64)] {
+                    check::<half::bf16>(s, a, &case(sq, sk, d, causal));
+                }
+                for d in [64, 128] {
+                    let many = Case {
+                        b: 4,
+                        hq: 16,
+                        hkv: 4,
+                        ..case(300, 310, d, causal)
+                    };
+                    check::<half::bf16>(s, a, &many);
+                }
+                let sections = Case {
+                    hq: 2,
+                    hkv: 2,
+                    ..case(130, 8500, 256, causal)
+                };
+                check::<half::bf16>(s, a, &sections);
+                check::<half::f16>(s, a, &varlen_skipping(causal));
+            }
+        });
+    }
+
+    /// 3 K/V stages where they fit.
+    #[test]
+    fn sm90_tuning_stages3() {
+        tuning_cases("sm90_tuning_stages3", |s| {
+            Attention::new(s).unwrap().with_sm90_stages(3).unwrap()
+        });
+    }
+
+    /// The first `S` wgmma at scale-d = 0.
+    #[test]
+    fn sm90_tuning_sd0() {
+        tuning_cases("sm90_tuning_sd0", |s| {
+            Attention::new(s).unwrap().with_sm90_s_scale_d0(true)
+        });
+    }
+
+    /// Persistent CTAs in the LPT order, 8 MiB sections.
+    #[test]
+    fn sm90_tuning_lpt() {
+        tuning_cases("sm90_tuning_lpt", |s| {
+            Attention::new(s)
+                .unwrap()
+                .with_sm90_persistent(true)
+                .unwrap()
+                .with_sm90_lpt(8)
+        });
+    }
+
+    /// All together: LPT with 32 MiB sections, 3 stages, scale-d = 0.
+    #[test]
+    fn sm90_tuning_all() {
+        tuning_cases("sm90_tuning_all", |s| {
+            Attention::new(s)
+                .unwrap()
+                .with_sm90_persistent(true)
+                .unwrap()
+                .with_sm90_lpt(32)
+                .with_sm90_stages(3)
+                .unwrap()
+                .with_sm90_s_scale_d0(true)
         });
     }
 

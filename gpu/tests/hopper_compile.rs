@@ -338,19 +338,7 @@ fn attention_sm90_tuning_tiles_compile() {
                 block_n,
                 ..Sm90AttentionConfig::new(dtype, d, causal)
             };
-            let k = generate_attention_sm90(&cfg).unwrap();
-            match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
-                Ok(c) => {
-                    eprintln!(
-                        "{:44} {:3} regs  {:6} B dyn smem  {:?}",
-                        k.name, c.report.registers, k.dynamic_smem_bytes, c.report
-                    );
-                    if !c.report.is_clean() || c.log.contains("serialized") {
-                        failures.push(format!("{}: {:?} {}", k.name, c.report, c.log));
-                    }
-                }
-                Err(e) => failures.push(format!("{}: {e}", k.name)),
-            }
+            check_clean_sm90(&generate_attention_sm90(&cfg).unwrap(), &mut failures);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -413,6 +401,74 @@ fn attention_sm90_compiles_without_spills() {
                         }
                     }
                     Err(e) => failures.push(format!("{}: {e}", k.name)),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Compiles `k` for sm_90a and records a failure if it spills, uses local memory or has its wgmmas
+/// serialized.
+/// `CUTE_ATTN_ONLY` and `CUTE_ATTN_DUMP` as in `attention_sm90_compiles_without_spills`.
+fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
+    if std::env::var("CUTE_ATTN_ONLY").is_ok_and(|o| !k.name.contains(&o)) {
+        return;
+    }
+    if let Ok(dir) = std::env::var("CUTE_ATTN_DUMP") {
+        std::fs::write(format!("{dir}/{}.cu", k.name), &k.source).unwrap();
+    }
+    match cute_gpu::nvrtc::compile(&k.source, &k.name, "sm_90a") {
+        Ok(c) => {
+            eprintln!(
+                "{:56} {:3} regs  {:6} B dyn smem  {:?}",
+                k.name, c.report.registers, k.dynamic_smem_bytes, c.report
+            );
+            if !c.report.is_clean() || c.log.contains("serialized") {
+                failures.push(format!("{}: {:?} {}", k.name, c.report, c.log));
+            }
+        }
+        Err(e) => failures.push(format!("{}: {e}", k.name)),
+    }
+}
+
+/// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt_l2_mib`), alone
+/// and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
+/// varlen persistent case: no spills, no local memory, no serialized wgmma.
+#[test]
+fn attention_sm90_tuning_options_compile() {
+    use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
+    if !common::nvrtc_or_skip("attention_sm90_tuning_options_compile") {
+        return;
+    }
+    let mut failures = Vec::new();
+    for d in [64, 128, 256] {
+        for causal in [false, true] {
+            for keys in [1024, 16384] {
+                let c = Sm90AttentionConfig::new(DType::BF16, d, causal).for_keys(keys);
+                let lpt = Sm90AttentionConfig {
+                    persistent: true,
+                    lpt_l2_mib: 8,
+                    ..c
+                };
+                for cfg in [
+                    c.fitting_stages(3),
+                    Sm90AttentionConfig {
+                        s_scale_d0: true,
+                        ..c
+                    },
+                    lpt,
+                    Sm90AttentionConfig {
+                        s_scale_d0: true,
+                        ..lpt
+                    }
+                    .fitting_stages(3),
+                    Sm90AttentionConfig {
+                        varlen: true,
+                        ..lpt
+                    },
+                ] {
+                    check_clean_sm90(&generate_attention_sm90(&cfg).unwrap(), &mut failures);
                 }
             }
         }

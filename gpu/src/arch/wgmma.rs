@@ -124,18 +124,38 @@ impl Wgmma {
     /// assert!(f.contains("setp.ne.b32 p, %66, 0;"));
     /// ```
     pub fn device_fns(&self) -> String {
+        self.mma_fn(&self.name(), None) + &fence_acc_fn(self.n / 2)
+    }
+
+    /// `wgmma_m64n{n}k{k}_zero(d, da, db)`: the same wgmma with scale-d = 0 (`D = A·B`, the
+    /// accumulators' old values ignored), so that the first k-step of a tile needs no zeroed
+    /// accumulators; with [`Self::device_fns`] (its `fence_acc`).
+    ///
+    /// ```
+    /// use cute_gpu::{arch::wgmma::Wgmma, DType};
+    /// let w = Wgmma { n: 64, types: (DType::BF16, DType::BF16), tnsp: (0, 0), accumulate_arg: false };
+    /// let f = w.device_fn_zero();
+    /// assert!(f.contains("void wgmma_m64n64k16_zero(") && f.contains("%32, %33, 0, 1, 1, 0, 0;"));
+    /// ```
+    pub fn device_fn_zero(&self) -> String {
+        self.mma_fn(&format!("{}_zero", self.name()), Some("0"))
+    }
+
+    /// The device function `name`: scale-d the literal `scale_d`, else `1` or the `accumulate`
+    /// argument ([`Self::accumulate_arg`]).
+    fn mma_fn(&self, name: &str, scale_d: Option<&str>) -> String {
         let (n, nacc) = (self.n, self.n / 2);
         let (ta, tb) = (self.types.0.name(), self.types.1.name());
         let k = self.k();
-        let name = self.name();
         // 16-bit types take imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b; FP8 has no transpose
         let imm = if self.types.0.is_fp8() {
             "1, 1".to_string()
         } else {
             format!("1, 1, {}, {}", self.tnsp.0, self.tnsp.1)
         };
-        let (param, pred_decl, scale_d, acc_in) = if self.accumulate_arg {
-            (
+        let (param, pred_decl, scale_d, acc_in) = match scale_d {
+            Some(lit) => ("", String::new(), lit.to_string(), ""),
+            None if self.accumulate_arg => (
                 ", int accumulate",
                 format!(
                     "    \".reg .pred p;\\n\"\n    \"setp.ne.b32 p, %{}, 0;\\n\"\n",
@@ -143,9 +163,8 @@ impl Wgmma {
                 ),
                 "p".to_string(),
                 ", \"r\"(accumulate)",
-            )
-        } else {
-            ("", String::new(), "1".to_string(), "")
+            ),
+            None => ("", String::new(), "1".to_string(), ""),
         };
         let regs: Vec<String> = (0..nacc).map(|i| format!("%{i}")).collect();
         let outs: Vec<String> = (0..nacc).map(|i| format!("\"+f\"(d[{i}])")).collect();
@@ -163,7 +182,7 @@ impl Wgmma {
             "    : {}\n    : \"l\"(da), \"l\"(db){acc_in});\n}}",
             outs.join(", ")
         );
-        w + &fence_acc_fn(nacc)
+        w
     }
 
     /// The device function's name of the register-A form, `wgmma_rs_m64n{n}k{k}`.

@@ -127,6 +127,11 @@ pub struct Attention {
     persistent90: Option<bool>,
     /// O stored through shared memory and TMA where the plan allows it (the default), or from registers.
     tma_store_o90: bool,
+    /// The Hopper kernel's tuning choices instead of the plan's: stages of the K/V ring (as many as fit,
+    /// up to this), the first `S` wgmma with scale-d = 0, the persistent LPT tile order.
+    stages90: Option<i64>,
+    s_scale_d0_90: Option<bool>,
+    lpt90: Option<i64>,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -166,6 +171,9 @@ impl Attention {
             block_n90: HashMap::new(),
             persistent90: None,
             tma_store_o90: true,
+            stages90: None,
+            s_scale_d0_90: None,
+            lpt90: None,
         })
     }
 
@@ -204,6 +212,56 @@ impl Attention {
     /// ```
     pub fn with_sm90_tma_store_o(mut self, tma_store_o: bool) -> Attention {
         self.tma_store_o90 = tma_store_o;
+        self
+    }
+
+    /// The same handle with the Hopper kernel's K/V ring of `stages` stages where shared memory has room
+    /// (else as many as fit, at least 2; [`Sm90AttentionConfig::fitting_stages`]) instead of the plan's.
+    /// Outside 2..=3 it is an error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_stages(3).is_ok());
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_stages(5).is_err());
+    /// ```
+    pub fn with_sm90_stages(mut self, stages: i64) -> Result<Attention> {
+        generate_attention_sm90(&Sm90AttentionConfig {
+            stages,
+            ..Sm90AttentionConfig::new(crate::DType::BF16, 64, false)
+        })?;
+        self.stages90 = Some(stages);
+        Ok(self)
+    }
+
+    /// The same handle with the Hopper kernel's first `S = Q·Kᵀ` wgmma of a key block with scale-d = 0
+    /// (`true`) or after zeroing S (`false`), instead of the plan's choice
+    /// ([`Sm90AttentionConfig::s_scale_d0`]).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_s_scale_d0(true);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_s_scale_d0(mut self, on: bool) -> Attention {
+        self.s_scale_d0_90 = Some(on);
+        self
+    }
+
+    /// The same handle with the Hopper kernel's persistent tiles in the longest-processing-time-first
+    /// order over sections of (head, batch) pairs whose K and V fit in `l2_mib` MiB, or (0) in (query
+    /// block, head, batch) order, instead of the plan's choice ([`Sm90AttentionConfig::lpt_l2_mib`]; only
+    /// where the CTAs are persistent).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_persistent(true).unwrap().with_sm90_lpt(8);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_lpt(mut self, l2_mib: i64) -> Attention {
+        self.lpt90 = Some(l2_mib.max(0));
         self
     }
 
@@ -275,13 +333,20 @@ impl Attention {
             .get(&c.head_dim)
             .copied()
             .unwrap_or(c.block_n);
-        Some(Sm90AttentionConfig {
+        let c = Sm90AttentionConfig {
             overlap,
             pingpong,
             block_n,
             persistent: overlap && self.persistent90.unwrap_or(c.persistent),
             tma_store_o: c.tma_store_o && self.tma_store_o90,
+            s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
+            lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
+        };
+        // a caller's stages: as many as fit its tile (the plan's always fit)
+        Some(match self.stages90 {
+            Some(stages) => c.fitting_stages(stages),
+            None => c,
         })
     }
 

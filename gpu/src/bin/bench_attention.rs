@@ -5,12 +5,15 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o]` (quick: one round
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lpt MIB]... [--no-default]` (quick: one round
 //! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
 //! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs; direct-o: also the Hopper kernel
-//! storing O from the registers instead of through shared memory and TMA, label `direct_o`).
+//! storing O from the registers instead of through shared memory and TMA, label `direct_o`; stages3: also the
+//! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lpt: also
+//! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; no-default: without the default handle, e.g. to compile only an option's
+//! kernels into the on-disk cache).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -62,7 +65,10 @@ mod bench {
         args: &[String],
         stream: &std::sync::Arc<cudarc::driver::CudaStream>,
     ) -> Result<Vec<(String, Option<i64>, Attention)>> {
-        let mut out = vec![("default".to_string(), None, Attention::new(stream)?)];
+        let mut out = Vec::new();
+        if !args.iter().any(|a| a == "--no-default") {
+            out.push(("default".to_string(), None, Attention::new(stream)?));
+        }
         if args.iter().any(|a| a == "--schedules") {
             for (label, overlap, pingpong) in [("nopp", true, false), ("serial", false, false)] {
                 out.push((
@@ -77,6 +83,35 @@ mod bench {
                 "persistent".to_string(),
                 None,
                 Attention::new(stream)?.with_sm90_persistent(true)?,
+            ));
+        }
+        if args.iter().any(|a| a == "--stages3") {
+            out.push((
+                "stages3".to_string(),
+                None,
+                Attention::new(stream)?.with_sm90_stages(3)?,
+            ));
+        }
+        if args.iter().any(|a| a == "--sd0") {
+            out.push((
+                "sd0".to_string(),
+                None,
+                Attention::new(stream)?.with_sm90_s_scale_d0(true),
+            ));
+        }
+        for w in args.windows(2).filter(|w| w[0] == "--lpt") {
+            let mib = w[1]
+                .parse::<i64>()
+                .map_err(|_| cute_gpu::GpuError::Config {
+                    kernel: "bench_attention",
+                    reason: format!("--lpt {}: expected MiB", w[1]),
+                })?;
+            out.push((
+                format!("persistent_lpt{mib}"),
+                None,
+                Attention::new(stream)?
+                    .with_sm90_persistent(true)?
+                    .with_sm90_lpt(mib),
             ));
         }
         if args.iter().any(|a| a == "--direct-o") {
@@ -185,6 +220,13 @@ mod bench {
                     )
                 };
                 times[i].push(attn.runtime().time_ms(2, iters, &mut call)?);
+                if times[i].len() == 1 {
+                    // progress (the first round compiles each kernel)
+                    eprintln!(
+                        "{} s={s} d={d} causal={causal}: {:.3} ms",
+                        handles[h].0, times[i][0]
+                    );
+                }
             }
         }
         let device = handles[0].2.runtime().device_name()?;

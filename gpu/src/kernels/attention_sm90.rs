@@ -63,8 +63,8 @@ const CONSUMERS: i64 = 2;
 const BLOCK_M: i64 = WG_ROWS * CONSUMERS;
 /// Head-dim (or key) columns of one 128-byte swizzle row of 16-bit values: one TMA box's inner extent.
 const CHUNK: i64 = 64;
-/// Stages of the K/V ring.
-const STAGES: i64 = 2;
+/// Most stages of the K/V ring ([`Sm90AttentionConfig::stages`]).
+const MAX_STAGES: i64 = 3;
 /// Dynamic shared memory of one sm_90 CTA (227 KiB).
 const SMEM_LIMIT: i64 = 232448;
 
@@ -109,6 +109,22 @@ pub struct Sm90AttentionConfig {
     /// and 256, within ±3% at 16k; d = 64 +1/+4% at 1k, -7% (persistent) and -2% at 4k, so the default
     /// ([`Sm90AttentionConfig::new`]) is on for d = 128 and 256 only.
     pub tma_store_o: bool,
+    /// Stages of the K/V ring (2 or 3; 3 only where shared memory has room: [`Self::fitting_stages`]).
+    /// Measured on an H100 against 2 (gpu/logs/attention90/run11-bench.err, run12-bench.err: first-round
+    /// times, adjacent): d = 64 0 to -2.5%, d = 128 1k -11% non-causal (persistent: O loses its own
+    /// staging boxes), equal causal; the default stays 2.
+    pub stages: i64,
+    /// The first `S = Q·Kᵀ` wgmma of each key block with scale-d = 0 (`S = Q·Kᵀ` overwrites the
+    /// accumulators) instead of zeroing S before it. Measured (same logs): equal at 1k, -4% at d = 64 4k
+    /// causal, -7 to -9% at d = 64 16k; off by default.
+    pub s_scale_d0: bool,
+    /// Persistent tile order, longest-processing-time first (with [`Self::persistent`]; ignored without),
+    /// when not 0: the tiles of a section of (head, batch) pairs whose K and V fit in `lpt_l2_mib` MiB
+    /// (of the 50 MiB L2) go heaviest query blocks first (causal: the rows with the most keys), and the
+    /// CTAs take them in a snake order (rounds of one tile per CTA, every other round backwards), so
+    /// each CTA's total work evens out. With 0, CTA `i` takes tiles `i, i + grid, ...` of the (query
+    /// block, head, batch) order.
+    pub lpt_l2_mib: i64,
 }
 
 impl Sm90AttentionConfig {
@@ -133,6 +149,9 @@ impl Sm90AttentionConfig {
             varlen: false,
             persistent: false,
             tma_store_o: head_dim >= 128,
+            stages: 2,
+            s_scale_d0: false,
+            lpt_l2_mib: 0,
         }
     }
 
@@ -143,7 +162,10 @@ impl Sm90AttentionConfig {
     /// share. Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k keys +6% (d = 64) and
     /// +13% (d = 128), at 1k keys 2-5% slower; persistent (gpu/logs/final2/bench_attention.log) at 1k
     /// non-causal +8% (d = 64), +10% (d = 128), +2% (d = 256), at 4k +3% (d = 64), elsewhere slower (causal
-    /// tiles are not balanced across the persistent CTAs).
+    /// tiles are not balanced across the persistent CTAs). Causal d = 64 up to 1024 keys: persistent in
+    /// the LPT order ([`Self::lpt_l2_mib`] 32), +8.5% and +9% in two calls (gpu/logs/attention90/run11-bench.err,
+    /// run12-bench.err: first-round times of each handle, adjacent); elsewhere the LPT order measured
+    /// slower (d = 64 4k causal -4%, 1k non-causal -6%, d = 128 1k -14 to -17%).
     ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
@@ -154,6 +176,8 @@ impl Sm90AttentionConfig {
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
     /// assert!(c(128, false).for_keys(1024).persistent && !c(128, true).for_keys(1024).persistent);
     /// assert!(c(64, false).for_keys(4096).persistent && !c(128, false).for_keys(4096).persistent);
+    /// let lpt = c(64, true).for_keys(1024);
+    /// assert!(lpt.persistent && lpt.lpt_l2_mib == 32 && !c(64, true).for_keys(4096).persistent);
     /// ```
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let long = sk >= if self.causal { 8192 } else { 2048 };
@@ -163,9 +187,12 @@ impl Sm90AttentionConfig {
             _ => self.block_n,
         };
         let short = sk <= if self.head_dim == 64 { 4096 } else { 1024 };
+        // causal d = 64 up to 1024 keys: persistent in the LPT order of 32 MiB sections
+        let lpt = self.causal && self.head_dim == 64 && sk <= 1024;
         Sm90AttentionConfig {
             block_n,
-            persistent: self.overlap && !self.causal && short,
+            persistent: self.overlap && ((!self.causal && short) || lpt),
+            lpt_l2_mib: if lpt { 32 } else { self.lpt_l2_mib },
             ..self
         }
     }
@@ -177,16 +204,18 @@ impl Sm90AttentionConfig {
             || !(64..=256).contains(&self.block_n)
             || (self.pingpong && !self.overlap)
             || (self.persistent && !self.overlap)
+            || !(2..=MAX_STAGES).contains(&self.stages)
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}, {} stages: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap, 2..={MAX_STAGES} stages",
                     self.dtype.name(),
                     self.head_dim,
                     self.block_n,
                     self.overlap,
-                    self.pingpong
+                    self.pingpong,
+                    self.stages
                 ),
             );
         }
@@ -213,6 +242,30 @@ impl Sm90AttentionConfig {
     pub fn stages_o(&self) -> bool {
         self.tma_store_o && !self.varlen
     }
+
+    /// The same variant with `want` stages of the K/V ring, or as many as shared memory has room for
+    /// (at least 2).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
+    /// assert_eq!(c(64, false).fitting_stages(3).stages, 3);
+    /// assert_eq!(c(128, false).fitting_stages(3).stages, 3); // 128 keys: 225 KiB
+    /// assert_eq!(c(128, false).for_keys(4096).fitting_stages(3).stages, 2); // 176 keys: 2 stages only
+    /// assert_eq!(c(256, false).fitting_stages(3).stages, 2);
+    /// ```
+    pub fn fitting_stages(self, want: i64) -> Sm90AttentionConfig {
+        (2..=want.clamp(2, MAX_STAGES))
+            .rev()
+            .map(|stages| Sm90AttentionConfig { stages, ..self })
+            .find(|c| Operands::new(c).is_ok_and(|ops| ops.smem() <= SMEM_LIMIT))
+            .unwrap_or(Sm90AttentionConfig { stages: 2, ..self })
+    }
+
+    /// Whether the persistent tiles go in the LPT order ([`Self::lpt_l2_mib`]).
+    fn lpt_order(&self) -> bool {
+        self.persistent && self.lpt_l2_mib > 0
+    }
 }
 
 /// The shared-memory operands: Q (`128 x d`), K (`block_n x d`) as `d/64` K-major chunks of 64 columns,
@@ -230,6 +283,8 @@ struct Operands {
     v_keys: i64,
     /// mbarriers: Q, the K and V full and empty ones per stage (and Q's empty one when persistent).
     barriers: i64,
+    /// Stages of the K/V ring.
+    stages: i64,
     /// Bytes of O's own staging boxes (persistent, where they fit: the next tile's Q may land during the
     /// epilogue), or 0: O is staged in Q's shared memory, or not at all.
     o_stage: i64,
@@ -250,7 +305,8 @@ impl Operands {
             k,
             v,
             v_keys,
-            barriers: 1 + 4 * STAGES + i64::from(cfg.persistent),
+            barriers: 1 + 4 * cfg.stages + i64::from(cfg.persistent),
+            stages: cfg.stages,
             o_stage: 0,
         };
         // persistent: O in its own staging boxes where shared memory has room, else in Q's
@@ -277,7 +333,7 @@ impl Operands {
     /// mbarriers.
     fn smem(&self) -> i64 {
         1024 + self.q_bytes()
-            + STAGES * (self.k_bytes() + self.v_bytes())
+            + self.stages * (self.k_bytes() + self.v_bytes())
             + self.o_stage
             + 8 * self.barriers
     }
@@ -303,14 +359,25 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
         } else {
             "_direct_o"
         }
+        + &if cfg.stages == 2 {
+            String::new()
+        } else {
+            format!("_{}st", cfg.stages)
+        }
+        + if cfg.s_scale_d0 { "_sd0" } else { "" }
+        + &if cfg.lpt_order() {
+            format!("_lpt{}", cfg.lpt_l2_mib)
+        } else {
+            String::new()
+        }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let (d, bn, ty) = (cfg.head_dim, cfg.block_n, cfg.dtype.name());
+    let (d, bn, ty, stages) = (cfg.head_dim, cfg.block_n, cfg.dtype.name(), cfg.stages);
     let mut c = format!(
         "// Generated by gpu::kernels::attention_sm90. O = softmax(scale*Q*K^T + mask)*V, LSE per row; {ty} in/out, f32 accumulation.\n\
 // sm_90a: CTA = {BLOCK_M} query rows x (head, batch); producer warp group (TMA) + {CONSUMERS} consumer warp groups x {WG_ROWS} rows;\n\
-// K/V tiles of {bn} keys in a {STAGES}-stage ring; mask: {}keys past Sk\n",
+// K/V tiles of {bn} keys in a {stages}-stage ring; mask: {}keys past Sk\n",
         if cfg.causal {
             "causal (bottom-right: key j <= i + Sk - Sq, blocks past the diagonal skipped) + "
         } else {
@@ -375,6 +442,15 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         accumulate_arg: false,
     }
     .device_fns();
+    if cfg.s_scale_d0 {
+        s += &wgmma::Wgmma {
+            n: bn,
+            types,
+            tnsp: (ops.q.tnsp, ops.k.tnsp),
+            accumulate_arg: false,
+        }
+        .device_fn_zero();
+    }
     s += &wgmma::Wgmma {
         n: d,
         types,
@@ -424,6 +500,7 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 /// Shared memory carve-up, barriers, the CTA's block and its key blocks.
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (qb, kb, vb, ob) = (ops.q_bytes(), ops.k_bytes(), ops.v_bytes(), ops.o_stage);
+    let stages = cfg.stages;
     let q_empty_init = if cfg.persistent {
         format!(
             "    mbar_init(q_empty, {CONSUMERS});   // both consumers have read Q (persistent)\n"
@@ -433,7 +510,7 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     };
     let q_empty_decl = if cfg.persistent {
         format!(
-            "  const u32 q_empty = v_empty + {STAGES}u * 8u;   // Q read by both consumers (persistent)\n"
+            "  const u32 q_empty = v_empty + {stages}u * 8u;   // Q read by both consumers (persistent)\n"
         )
     } else {
         String::new()
@@ -441,16 +518,16 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
-  const u32 k_s = q_s + {qb}u, v_s = k_s + {STAGES}u * {kb}u;
-  const u32 o_stg = v_s + {STAGES}u * {vb}u;   // O's staging boxes ({ob} bytes)
+  const u32 k_s = q_s + {qb}u, v_s = k_s + {stages}u * {kb}u;
+  const u32 o_stg = v_s + {stages}u * {vb}u;   // O's staging boxes ({ob} bytes)
   const u32 q_bar = o_stg + {ob}u;    // Q landed (count 1 + tx)
-  const u32 k_full = q_bar + 8u, v_full = k_full + {STAGES}u * 8u;   // K, V of a stage landed
+  const u32 k_full = q_bar + 8u, v_full = k_full + {stages}u * 8u;   // K, V of a stage landed
   // both consumers are done with a stage's K, V (count {CONSUMERS})
-  const u32 k_empty = v_full + {STAGES}u * 8u, v_empty = k_empty + {STAGES}u * 8u;
+  const u32 k_empty = v_full + {stages}u * 8u, v_empty = k_empty + {stages}u * 8u;
 {q_empty_decl}  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
     mbar_init(q_bar, 1);
-{q_empty_init}    for (int s = 0; s < {STAGES}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
+{q_empty_init}    for (int s = 0; s < {stages}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
     {}
     {} {} {}
   }}
@@ -465,9 +542,34 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         c += &format!(
             "  const int m_blocks = (Sq + {BLOCK_M} - 1) / {BLOCK_M}, tiles = m_blocks * heads * batches;\n"
         );
+        if cfg.lpt_order() {
+            c += &lpt_section(cfg);
+        }
         return c;
     }
     c + &coords(cfg, "return")
+}
+
+/// The (head, batch) pairs per section of the LPT order ([`Sm90AttentionConfig::lpt_l2_mib`]): as many
+/// as have K and V (`Sk` keys) in that many MiB, times the query heads sharing a K/V head
+/// (FlashAttention 3's choice, with 32 MiB).
+fn lpt_section(cfg: &Sm90AttentionConfig) -> String {
+    let (kv_bytes, mib) = (2 * cfg.head_dim * 2, cfg.lpt_l2_mib);
+    format!(
+        "  // LPT order: sections of (head, batch) pairs whose K, V fit in {mib} MiB, heaviest query blocks first\n  const int hb_section = (int)min((long long)heads * batches, max(1LL, ({mib}LL << 20) / max(1LL, (long long)Sk * {kv_bytes})) * group);\n"
+    )
+}
+
+/// The persistent tile loop's header: CTA `blockIdx.x` takes tiles `blockIdx.x + k·gridDim.x`, or in
+/// the LPT order ([`Sm90AttentionConfig::lpt_l2_mib`]), round `r`'s tile `r·gridDim.x + i` with `i` = `blockIdx.x`
+/// in even rounds and `gridDim.x - 1 - blockIdx.x` in odd ones (a snake: the CTAs that took the
+/// heavier tiles of a round take the lighter ones of the next).
+fn tile_loop(cfg: &Sm90AttentionConfig) -> &'static str {
+    if cfg.lpt_order() {
+        "for (int round = 0; ; ++round) {\n    const int tile = round * gridDim.x + ((round & 1) ? gridDim.x - 1 - blockIdx.x : blockIdx.x);\n    if (tile >= tiles) break;\n"
+    } else {
+        "for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n"
+    }
 }
 
 /// The tile's (query block, head, batch), its sequence bounds and key blocks; a tile past a shorter
@@ -481,7 +583,12 @@ fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
         }
         (false, false) => "  const int m_block = blockIdx.x;\n".to_string(),
         (true, causal) => format!(
-            "  const int m_rank = tile % m_blocks, hb = tile / m_blocks;\n  const int m_block = {};\n",
+            "{}  const int m_block = {};\n",
+            if cfg.lpt_order() {
+                "  // section of hb_section (head, batch) pairs (the last one may be narrower), query-block major\n  const int sec = tile / (hb_section * m_blocks), rest = tile % (hb_section * m_blocks);\n  const int sec_hbs = min(hb_section, heads * batches - sec * hb_section);\n  const int m_rank = rest / sec_hbs, hb = sec * hb_section + rest % sec_hbs;\n"
+            } else {
+                "  const int m_rank = tile % m_blocks, hb = tile / m_blocks;\n"
+            },
             if causal {
                 "m_blocks - 1 - m_rank;  // causal: the longest rows first"
             } else {
@@ -546,7 +653,7 @@ impl Rows {
 /// The producer: one thread loads Q, then for each key block waits for a free stage and loads K and V
 /// (the TMA coordinates are `(d, row, head, batch)`, innermost first).
 fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let (bn, [nd, nk]) = (cfg.block_n, ops.chunks);
+    let (bn, [nd, nk], stages) = (cfg.block_n, ops.chunks, cfg.stages);
     let [cq, ck, cv] = ops.chunk;
     let Rows {
         q: qr,
@@ -588,7 +695,8 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (tile_loop, q_free, it, next, end) = if cfg.persistent {
         (
             format!(
-                "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{\n{}",
+                "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      {}{}",
+                tile_loop(cfg),
                 coords(cfg, "continue")
             ),
             "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // both consumers have read the last Q\n",
@@ -606,7 +714,7 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     if (tid == 0) {{
 {tile_loop}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
 {q_loads}      for (int j = 0; j < NB; ++j{next}) {{
-        const u32 s = {it} % {STAGES}, phase = ({it} / {STAGES}) & 1;
+        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;
         const int n0 = j * {bn};
         mbar_wait(k_empty + 8 * s, phase ^ 1u);
         mbar_expect_tx(k_full + 8 * s, {}u);
@@ -626,15 +734,27 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
 fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (bn, d) = (cfg.block_n, cfg.head_dim);
     let steps = CHUNK / ops.q.mma_k;
-    let mut c = format!(
-        "#pragma unroll\n      for (int i = 0; i < {}; ++i) sc[i] = 0.f;\n      mbar_wait(k_full + 8 * s, phase);\n      fence_acc(sc);\n      {}\n",
-        bn / 2,
+    let mut c = if cfg.s_scale_d0 {
+        String::new() // the first wgmma overwrites S
+    } else {
+        format!(
+            "#pragma unroll\n      for (int i = 0; i < {}; ++i) sc[i] = 0.f;\n",
+            bn / 2
+        )
+    };
+    c += &format!(
+        "      mbar_wait(k_full + 8 * s, phase);\n      fence_acc(sc);\n      {}\n",
         wgmma::FENCE
     );
     for ks in 0..d / 16 {
         let (ch, k) = (ks / steps, ks % steps);
+        let zero = if cfg.s_scale_d0 && ks == 0 {
+            "_zero"
+        } else {
+            ""
+        };
         c += &format!(
-            "      wgmma_m64n{bn}k16(sc, smem_desc_k(q_s + cw * {}u + {}u), smem_desc_k(ks_ + {}u));\n",
+            "      wgmma_m64n{bn}k16{zero}(sc, smem_desc_k(q_s + cw * {}u + {}u), smem_desc_k(ks_ + {}u));\n",
             ops.q.mn64,
             ch * ops.chunk[0] + k * ops.q.k_step,
             ch * ops.chunk[1] + k * ops.k.k_step
@@ -682,9 +802,9 @@ fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str
 
 /// The stage of key block `j`: ring slot, phase, first key, K and V addresses.
 fn stage(cfg: &Sm90AttentionConfig, ops: &Operands, j: &str) -> String {
-    let slot = slot(cfg, j);
+    let (slot, stages) = (slot(cfg, j), cfg.stages);
     format!(
-        "      const u32 s = ({slot}) % {STAGES}, phase = (({slot}) / {STAGES}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
+        "      const u32 s = ({slot}) % {stages}, phase = (({slot}) / {stages}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
         cfg.block_n,
         ops.k_bytes(),
         ops.v_bytes()
@@ -782,9 +902,9 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &pack_p(cfg)?;
     c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
     c += &stage(cfg, ops, "j");
-    let prev = slot(cfg, "j - 1");
+    let (prev, stages) = (slot(cfg, "j - 1"), cfg.stages);
     c += &format!(
-        "      const u32 sp = ({prev}) % {STAGES}, php = (({prev}) / {STAGES}) & 1, vsp = v_s + sp * {}u;\n",
+        "      const u32 sp = ({prev}) % {stages}, php = (({prev}) / {stages}) & 1, vsp = v_s + sp * {}u;\n",
         ops.v_bytes()
     );
     let (before, after) = turn(cfg, "j");
@@ -872,7 +992,10 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
 /// A persistent consumer: its tiles (those of the producer, skipped alike), each with its key-block
 /// loop and epilogue; the ring index, the tiles and the ping-pong phases run on across them.
 fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let mut c = "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {\n".to_string();
+    let mut c = format!(
+        "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n    {}",
+        tile_loop(cfg)
+    );
     c += &coords(cfg, "continue");
     c += &main_loop(cfg, ops, f)?;
     c += &epilogue(cfg, ops, f)?;
