@@ -303,21 +303,18 @@ impl Sm90Epilogue<'_> {
                              {s1});
             }}
           }}
-          {}   // generic-proxy writes -> TMA
-          {}
-          if (tid == 0) {{
-            {store}
-            {}
-          }}
-          ++eb;
+{}          ++eb;
         }}
       }}
 "#,
             crate::arch::tma::store_wait_read(1),
             crate::arch::sync::named_barrier_sync("3 + cw", 128),
-            crate::arch::sync::FENCE_PROXY_ASYNC,
-            crate::arch::sync::named_barrier_sync("3 + cw", 128),
-            crate::arch::tma::STORE_COMMIT,
+            publish(
+                "          ",
+                "3 + cw",
+                &format!("            {store}\n"),
+                ""
+            ),
             s0 = self.op.apply(
                 &format!("acc[c][4 * (q * {ejs} + jj) + 2 * h]"),
                 &grow,
@@ -455,12 +452,27 @@ impl StagedStore<'_> {
         let stores: String = (0..self.n / self.staging.cols)
             .map(|q| format!("        {}\n", store(q)))
             .collect();
-        format!(
-            "      {}   // generic-proxy writes -> TMA\n      {}\n      if (tid == 0) {{\n{stores}        {}\n        {}\n      }}\n",
-            crate::arch::sync::FENCE_PROXY_ASYNC,
-            crate::arch::sync::named_barrier_sync(&self.barrier, 128),
-            crate::arch::tma::STORE_COMMIT,
-            crate::arch::tma::store_wait_read(0)
-        )
+        let wait = format!("        {}\n", crate::arch::tma::store_wait_read(0));
+        publish("      ", &self.barrier, &stores, &wait)
     }
+}
+
+/// A warp group's staged boxes handed to the TMA unit: its generic-proxy writes made visible to the async
+/// proxy, the warp group synchronized on named barrier `barrier` (128 threads), and thread `tid == 0`
+/// issuing `stores` (whole lines), committing them as one bulk group, then `after` (whole lines: a wait
+/// until the group is read, or nothing).
+///
+/// ```
+/// # use cute_gpu::piece::epilogue_sm90::publish;
+/// let p = publish("  ", "3 + cw", "    tma_store_2d(&tmD, buf, x, y);\n", "");
+/// assert!(p.contains("fence.proxy.async") && p.contains("if (tid == 0) {\n    tma_store_2d"));
+/// assert!(p.contains("cp.async.bulk.commit_group"));
+/// ```
+pub fn publish(indent: &str, barrier: &str, stores: &str, after: &str) -> String {
+    format!(
+        "{indent}{}   // generic-proxy writes -> TMA\n{indent}{}\n{indent}if (tid == 0) {{\n{stores}{indent}  {}\n{after}{indent}}}\n",
+        crate::arch::sync::FENCE_PROXY_ASYNC,
+        crate::arch::sync::named_barrier_sync(barrier, 128),
+        crate::arch::tma::STORE_COMMIT,
+    )
 }
