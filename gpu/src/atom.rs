@@ -344,6 +344,17 @@ pub fn gmma_accumulator_as_a(n: i64) -> Result<Vec<Vec<[i64; 2]>>> {
     let threads = cute_layout_core::size(&a.mode(0)?)?.value;
     let a_values = cute_layout_core::size(&a.mode(1)?)?.value;
     let c_values = cute_layout_core::size(&c.mode(1)?)?.value;
+    // each thread's accumulator values by coordinate, and each A value's coordinate: evaluated once
+    let coord = |l: &Layout, t: i64, v: i64| crate::emit::basis_coord(l, t + threads * v);
+    let mut acc_at = std::collections::HashMap::new();
+    for t in 0..threads {
+        for v in 0..c_values {
+            acc_at.insert((t, coord(&c, t, v)?), v);
+        }
+    }
+    let a_coords = (0..threads)
+        .map(|t| (0..a_values).map(|u| coord(&a, t, u)).collect())
+        .collect::<Result<Vec<Vec<[i64; 2]>>>>()?;
     let mut out = Vec::new();
     for kk in 0..n / 16 {
         let mut regs = Vec::new();
@@ -352,11 +363,8 @@ pub fn gmma_accumulator_as_a(n: i64) -> Result<Vec<Vec<[i64; 2]>>> {
             for (h, slot) in pair.iter_mut().enumerate() {
                 let mut found = None;
                 for t in 0..threads {
-                    let [row, k] = crate::emit::basis_coord(&a, t + threads * (u + h as i64))?;
-                    let hit = (0..c_values).find(|&v| {
-                        crate::emit::basis_coord(&c, t + threads * v).ok()
-                            == Some([row, 16 * kk + k])
-                    });
+                    let [row, k] = a_coords[t as usize][(u + h as i64) as usize];
+                    let hit = acc_at.get(&(t, [row, 16 * kk + k])).copied();
                     if hit.is_none() || (found.is_some() && found != hit) {
                         return Err(GpuError::Config {
                             kernel: "atom",

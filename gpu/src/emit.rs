@@ -345,6 +345,9 @@ pub fn tile_origin_expr(tiles: &Layout, vars: &[&str], dim: usize) -> Result<Str
 /// assert_eq!(basis_coord(&l, 5).unwrap(), [1, 2]); // 5 = (1,1) -> 1*(_1@0) + 1*(_2@1)
 /// ```
 pub fn basis_coord(l: &Layout, i: i64) -> Result<[i64; 2]> {
+    if let Some(c) = basis_coord_flat(l, i) {
+        return Ok(c);
+    }
     let c = crd2idx(&IntTuple::s(i), l.shape(), l.stride())?;
     match c.leaves().as_slice() {
         [IntTuple::Int(x), IntTuple::Int(y)] => Ok([x.value, y.value]),
@@ -353,6 +356,35 @@ pub fn basis_coord(l: &Layout, i: i64) -> Result<[i64; 2]> {
             reason: format!("{l}({i}) = {c}: not a rank-2 coordinate"),
         }),
     }
+}
+
+/// [`basis_coord`] without building arithmetic tuples, when every stride is `scale * E<0>` or
+/// `scale * E<1>` (or 0): `i` split along the flat shape (the last mode takes the rest), each part
+/// times its stride. `None` for any other stride (then `crd2idx` decides).
+fn basis_coord_flat(l: &Layout, i: i64) -> Option<[i64; 2]> {
+    let (shapes, strides) = (l.shape().leaves(), l.stride().leaves());
+    let mut out = [0i64; 2];
+    let mut rest = i;
+    for (k, (s, d)) in shapes.iter().zip(&strides).enumerate() {
+        let s = match s {
+            IntTuple::Int(x) => x.value,
+            _ => return None,
+        };
+        let c = if k + 1 == shapes.len() {
+            rest
+        } else {
+            rest % s
+        };
+        rest /= s.max(1);
+        match d {
+            IntTuple::Basis(b) if b.modes.len() == 1 && b.modes[0] < 2 => {
+                out[b.modes[0]] = out[b.modes[0]].checked_add(c.checked_mul(b.scale.value)?)?;
+            }
+            IntTuple::Int(z) if z.value == 0 => {}
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The offset `l(r, c)` of a rank-2 layout (plain or swizzled), evaluated by layout-core.
@@ -430,4 +462,33 @@ pub fn flat_modes(l: &Layout) -> Result<Vec<Mode>> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The flat evaluation agrees with `crd2idx` on every index of the GMMA layouts as coordinates.
+    #[test]
+    fn basis_coord_flat_agrees_with_crd2idx() {
+        use cute_layout_core::atom::gmma::{gmma_a_register_layout, gmma_c_layout};
+        let layouts = [
+            crate::atom::as_coordinates(&gmma_c_layout(128).unwrap(), 64).unwrap(),
+            crate::atom::as_coordinates(&gmma_c_layout(8).unwrap(), 64).unwrap(),
+            crate::atom::as_coordinates(&gmma_a_register_layout(16).unwrap(), 64).unwrap(),
+        ];
+        for l in &layouts {
+            let n = cute_layout_core::size(l).unwrap().value;
+            for i in 0..n {
+                let slow = crd2idx(&IntTuple::s(i), l.shape(), l.stride()).unwrap();
+                let fast = basis_coord_flat(l, i).expect("basis strides");
+                let want: Vec<i64> = slow
+                    .leaves()
+                    .iter()
+                    .map(|x| x.expect_int("coordinate").unwrap().value)
+                    .collect();
+                assert_eq!(fast.to_vec(), want, "{l}({i})");
+            }
+        }
+    }
 }
