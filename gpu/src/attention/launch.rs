@@ -132,6 +132,8 @@ pub struct Attention {
     stages90: Option<i64>,
     s_scale_d0_90: Option<bool>,
     lpt90: Option<i64>,
+    /// The Hopper kernel's consumer warp groups for d = 64 instead of the plan's.
+    consumers90: Option<i64>,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -174,6 +176,7 @@ impl Attention {
             stages90: None,
             s_scale_d0_90: None,
             lpt90: None,
+            consumers90: None,
         })
     }
 
@@ -231,6 +234,25 @@ impl Attention {
             ..Sm90AttentionConfig::new(crate::DType::BF16, 64, false)
         })?;
         self.stages90 = Some(stages);
+        Ok(self)
+    }
+
+    /// The same handle with `consumers` consumer warp groups of 64 query rows in the Hopper kernel for
+    /// head dim 64 (3: 192 rows per CTA, K/V tiles of at most 128 keys;
+    /// [`Sm90AttentionConfig::with_consumers`]) instead of the plan's; other head dims keep 2. Outside
+    /// 2..=3 it is an error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_consumers(3).is_ok());
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_consumers(4).is_err());
+    /// ```
+    pub fn with_sm90_consumers(mut self, consumers: i64) -> Result<Attention> {
+        generate_attention_sm90(
+            &Sm90AttentionConfig::new(crate::DType::BF16, 64, false).with_consumers(consumers),
+        )?;
+        self.consumers90 = Some(consumers);
         Ok(self)
     }
 
@@ -342,6 +364,10 @@ impl Attention {
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
+        };
+        let c = match self.consumers90 {
+            Some(n) => c.with_consumers(n),
+            None => c,
         };
         // a caller's stages: as many as fit its tile (the plan's always fit)
         Some(match self.stages90 {
