@@ -238,9 +238,10 @@ impl Attention {
     }
 
     /// The same handle with `consumers` consumer warp groups of 64 query rows in the Hopper kernel for
-    /// head dim 64 (3: 192 rows per CTA, K/V tiles of at most 128 keys;
-    /// [`Sm90AttentionConfig::with_consumers`]) instead of the plan's; other head dims keep 2. Outside
-    /// 2..=3 it is an error here.
+    /// head dim 64 (3: 192 rows per CTA, K/V tiles of at most 128 keys; 2: the plan's tiles for 2;
+    /// [`Sm90AttentionConfig::for_keys_with_consumers`]) instead of the plan's (3 except causal up to
+    /// 1024 keys, [`Sm90AttentionConfig::for_keys`]); other head dims keep 2. Outside 2..=3 it is an
+    /// error here.
     ///
     /// ```no_run
     /// use cute_gpu::attention::Attention;
@@ -350,24 +351,36 @@ impl Attention {
                 && !self.tiles.contains_key(&plan.config.head_dim)
         })?;
         let (overlap, pingpong) = self.schedule;
+        // the caller's consumers: the plan's tile for them (as wide as 2 consumers take, for 2)
+        let c = match self.consumers90 {
+            Some(n) => {
+                let k = Sm90AttentionConfig::new(c.dtype, c.head_dim, c.causal)
+                    .for_keys_with_consumers(plan.args.sk, n);
+                Sm90AttentionConfig {
+                    consumers: k.consumers,
+                    block_n: k.block_n,
+                    ..c
+                }
+            }
+            None => c,
+        };
         let block_n = self
             .block_n90
             .get(&c.head_dim)
             .copied()
             .unwrap_or(c.block_n);
+        // a caller's tile wider than 3 consumers take: 2 consumers
+        let consumers = if block_n > 128 { 2 } else { c.consumers };
         let c = Sm90AttentionConfig {
             overlap,
             pingpong,
             block_n,
+            consumers,
             persistent: overlap && self.persistent90.unwrap_or(c.persistent),
             tma_store_o: c.tma_store_o && self.tma_store_o90,
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
-        };
-        let c = match self.consumers90 {
-            Some(n) => c.with_consumers(n),
-            None => c,
         };
         // a caller's stages: as many as fit its tile (the plan's always fit)
         Some(match self.stages90 {

@@ -129,6 +129,7 @@ pub struct Sm90AttentionConfig {
     /// the rows). With ping-pong the consumers take their turns in a ring (consumer `c` waits on named
     /// barrier `1 + c`, hands over on that of `(c + 1) % consumers`); 3 only for d = 64 with at most 128
     /// keys per tile (S, P and O within 160 registers: 144 keys spill 96 bytes, 192 keys 416).
+    /// [`Self::new`] takes 2, [`Self::for_keys`] 3 for d = 64 except causal up to 1024 keys (measured).
     pub consumers: i64,
 }
 
@@ -204,19 +205,48 @@ impl Sm90AttentionConfig {
     /// run12-bench.err: first-round times of each handle, adjacent); elsewhere the LPT order measured
     /// slower (d = 64 4k causal -4%, 1k non-causal -6%, d = 128 1k -14 to -17%).
     ///
+    /// d = 64 takes 3 consumer warp groups ([`Self::with_consumers`]: 192 query rows, at most 128 keys per
+    /// tile) except in the causal LPT case: measured on an H100 against 2 in the same call
+    /// (gpu/logs/attention90/run13-bench-consumers3.log, medians): non-causal +4% (1k), +10% (4k), +12%
+    /// (16k), causal +3% (4k), +6% (16k), but -7% at 1k causal (192-row blocks of 1024 rows, LPT).
+    ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
     /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
     /// assert_eq!(c(128, false).for_keys(4096).block_n, 176);
     /// assert_eq!(c(128, true).for_keys(4096).block_n, 128);
-    /// assert_eq!(c(64, true).for_keys(16384).block_n, 192);
+    /// assert_eq!(c(64, true).for_keys_with_consumers(16384, 2).block_n, 192);
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
     /// assert!(c(128, false).for_keys(1024).persistent && !c(128, true).for_keys(1024).persistent);
     /// assert!(c(64, false).for_keys(4096).persistent && !c(128, false).for_keys(4096).persistent);
     /// let lpt = c(64, true).for_keys(1024);
     /// assert!(lpt.persistent && lpt.lpt_l2_mib == 32 && !c(64, true).for_keys(4096).persistent);
+    /// let wide = c(64, false).for_keys(16384);
+    /// assert_eq!((wide.consumers, wide.block_m(), wide.block_n, lpt.consumers), (3, 192, 128, 2));
     /// ```
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
+        let c = self.tiles_for_keys(sk);
+        if c.head_dim == 64 && !c.lpt_order() {
+            c.with_consumers(3)
+        } else {
+            c
+        }
+    }
+
+    /// [`Self::for_keys`] with `consumers` consumer warp groups where the head dim takes them (the tile
+    /// narrowed for 3, as wide as for 2 consumers otherwise).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = Sm90AttentionConfig::new(DType::BF16, 64, false);
+    /// assert_eq!((c.for_keys_with_consumers(4096, 2).block_n, c.for_keys_with_consumers(4096, 3).block_n), (192, 128));
+    /// ```
+    pub fn for_keys_with_consumers(self, sk: i64, consumers: i64) -> Sm90AttentionConfig {
+        self.tiles_for_keys(sk).with_consumers(consumers)
+    }
+
+    /// [`Self::for_keys`]' tile and schedule for 2 consumer warp groups.
+    fn tiles_for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let long = sk >= if self.causal { 8192 } else { 2048 };
         let block_n = match (self.head_dim, long) {
             (64, true) => 192,
