@@ -315,7 +315,7 @@ fn sass_of(cubin: &[u8], name: &str) -> Option<String> {
 }
 
 /// The Hopper attention kernel's other K/V tiles (the wide ones of `Sm90AttentionConfig::for_keys`, 176 keys
-/// for d = 128 and 192 for d = 64, in both types; 160 for d = 128 and the former 64 for d = 256, for
+/// for d = 128 and 192 for d = 64 with 2 consumer warp groups, in both types; 160 for d = 128 and the former 64 for d = 256, for
 /// `bench_attention --sm90-block-n`; 256 keys for d = 64 spills), causal or not, compile for sm_90a with no
 /// spills.
 #[test]
