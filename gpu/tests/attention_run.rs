@@ -493,6 +493,20 @@ mod attention_run {
         long_sequences(256);
     }
 
+    /// A fixed-length bf16 request with Q, K, V and O on layout `l`.
+    fn bf16_request(l: &Layout, causal: bool) -> cute_gpu::attention::plan::Request<'_> {
+        cute_gpu::attention::plan::Request {
+            q: l,
+            k: l,
+            v: l,
+            o: l,
+            dtype: DType::BF16,
+            scale: None,
+            causal,
+            varlen: None,
+        }
+    }
+
     /// On an sm_90 device the default handle runs the Hopper kernel (varlen too), and the mma.sync one
     /// when told to.
     #[test]
@@ -504,16 +518,7 @@ mod attention_run {
         let l = bshd(2, 100, 4, 128).unwrap();
         let lv = bshd(1, 100, 4, 128).unwrap();
         let cu = [0, 100];
-        let r = Request {
-            q: &l,
-            k: &l,
-            v: &l,
-            o: &l,
-            dtype: DType::BF16,
-            scale: None,
-            causal: true,
-            varlen: None,
-        };
+        let r = bf16_request(&l, true);
         let rv = Request {
             q: &lv,
             k: &lv,
@@ -747,6 +752,58 @@ mod attention_run {
                 .with_sm90_persistent(true)
                 .unwrap()
                 .with_sm90_lpt(8)
+        });
+    }
+
+    /// 3 consumer warp groups for d = 64 (192 query rows per CTA, `with_sm90_consumers(3)`; the kernel's
+    /// name checked): lengths that end mid-tile (of 192 rows and of 128 keys), Sq != Sk both ways, a
+    /// sequence of 1, the wide-key plan (2100 keys) narrowed to 128 keys, GQA with more tiles than SMs
+    /// (persistent CTAs loop), causal and not, f16 and bf16, with and without persistent CTAs (and the LPT
+    /// order), without ping-pong, varlen with skipped tiles (`CUTE_ATTN_SHORT`: not the 2100 keys, varlen).
+    #[test]
+    fn sm90_tuning_consumers3() {
+        use cute_gpu::attention::plan::plan;
+        with_gpu_variants("sm90_tuning_consumers3", &[(true, true, true)], |s, _| {
+            // CUTE_ATTN_SHORT (for the sanitizers): without the 2100-key and varlen cases
+            let short = std::env::var("CUTE_ATTN_SHORT").is_ok();
+            let c3 = || Attention::new(s).unwrap().with_sm90_consumers(3).unwrap();
+            let a = c3();
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            let l = bshd(2, 300, 4, 64).unwrap();
+            let name = a
+                .kernel_name(&plan(&bf16_request(&l, false)).unwrap())
+                .unwrap();
+            assert!(name.contains("_d64_192x128"), "{name}");
+            let handles = [
+                a,
+                c3().with_sm90_persistent(true).unwrap(),
+                c3().with_sm90_persistent(true).unwrap().with_sm90_lpt(8),
+                c3().with_sm90_schedule(true, false).unwrap(),
+            ];
+            for (i, a) in handles.iter().enumerate() {
+                for causal in [false, true] {
+                    for (sq, sk) in [(1, 1), (191, 193), (193, 191), (385, 100), (100, 385)] {
+                        check::<half::bf16>(s, a, &case(sq, sk, 64, causal));
+                    }
+                    if i > 1 {
+                        continue; // the LPT order and no ping-pong: the short cases
+                    }
+                    let many = Case {
+                        b: 4,
+                        hq: 16,
+                        hkv: 4,
+                        ..case(400, 310, 64, causal)
+                    };
+                    check::<half::bf16>(s, a, &many);
+                    if short {
+                        continue;
+                    }
+                    check::<half::f16>(s, a, &case(577, 2100, 64, causal));
+                    check::<half::f16>(s, a, &varlen_skipping(causal));
+                }
+            }
         });
     }
 

@@ -315,7 +315,7 @@ fn sass_of(cubin: &[u8], name: &str) -> Option<String> {
 }
 
 /// The Hopper attention kernel's other K/V tiles (the wide ones of `Sm90AttentionConfig::for_keys`, 176 keys
-/// for d = 128 and 192 for d = 64, in both types; 160 for d = 128 and the former 64 for d = 256, for
+/// for d = 128 and 192 for d = 64 with 2 consumer warp groups, in both types; 160 for d = 128 and the former 64 for d = 256, for
 /// `bench_attention --sm90-block-n`; 256 keys for d = 64 spills), causal or not, compile for sm_90a with no
 /// spills.
 #[test]
@@ -404,6 +404,80 @@ fn attention_sm90_compiles_without_spills() {
                 }
             }
         }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The Hopper attention kernel with 3 consumer warp groups (`Sm90AttentionConfig::consumers`, d = 64: 192
+/// query rows, 512 threads, `setmaxnreg` 24 / 160), f16/bf16, causal or not, the default and the wide
+/// (`for_keys(16384)`, narrowed to 128 keys) tiles, persistent or not (LPT too), the schedules, varlen, 3
+/// stages: no spills, no local memory, no serialized wgmma; d = 128, 3 consumers with 192 keys and 4
+/// consumers are rejected.
+#[test]
+fn attention_sm90_consumers3_compile() {
+    use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
+    if !common::nvrtc_or_skip("attention_sm90_consumers3_compile") {
+        return;
+    }
+    let mut failures = Vec::new();
+    for dtype in [DType::BF16, DType::F16] {
+        for causal in [false, true] {
+            for keys in [1024, 16384] {
+                let c = Sm90AttentionConfig::new(dtype, 64, causal)
+                    .for_keys(keys)
+                    .with_consumers(3);
+                assert_eq!((c.consumers, c.block_m(), c.block_n), (3, 192, 128));
+                let p = Sm90AttentionConfig {
+                    persistent: !c.persistent,
+                    ..c
+                };
+                for cfg in [
+                    c,
+                    p,
+                    Sm90AttentionConfig {
+                        tma_store_o: true,
+                        ..p
+                    },
+                    Sm90AttentionConfig {
+                        lpt_l2_mib: 8,
+                        persistent: true,
+                        ..c
+                    },
+                    Sm90AttentionConfig { varlen: true, ..c },
+                    Sm90AttentionConfig {
+                        pingpong: false,
+                        ..c
+                    },
+                    Sm90AttentionConfig {
+                        overlap: false,
+                        pingpong: false,
+                        persistent: false,
+                        ..c
+                    },
+                    c.fitting_stages(3),
+                ] {
+                    let k = generate_attention_sm90(&cfg).unwrap();
+                    assert!(k.source.contains("setmaxnreg.inc.sync.aligned.u32 160;"));
+                    assert_eq!(k.block.0, 512);
+                    check_clean_sm90(&k, &mut failures);
+                }
+            }
+        }
+    }
+    let c = Sm90AttentionConfig::new(DType::BF16, 64, false);
+    for bad in [
+        Sm90AttentionConfig {
+            consumers: 3,
+            ..Sm90AttentionConfig::new(DType::BF16, 128, false)
+        },
+        Sm90AttentionConfig {
+            consumers: 3,
+            block_n: 192,
+            ..c
+        },
+        Sm90AttentionConfig { consumers: 4, ..c },
+    ] {
+        assert!(generate_attention_sm90(&bad).is_err(), "{bad:?}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -132,6 +132,8 @@ pub struct Attention {
     stages90: Option<i64>,
     s_scale_d0_90: Option<bool>,
     lpt90: Option<i64>,
+    /// The Hopper kernel's consumer warp groups for d = 64 instead of the plan's.
+    consumers90: Option<i64>,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -174,6 +176,7 @@ impl Attention {
             stages90: None,
             s_scale_d0_90: None,
             lpt90: None,
+            consumers90: None,
         })
     }
 
@@ -231,6 +234,26 @@ impl Attention {
             ..Sm90AttentionConfig::new(crate::DType::BF16, 64, false)
         })?;
         self.stages90 = Some(stages);
+        Ok(self)
+    }
+
+    /// The same handle with `consumers` consumer warp groups of 64 query rows in the Hopper kernel for
+    /// head dim 64 (3: 192 rows per CTA, K/V tiles of at most 128 keys; 2: the plan's tiles for 2;
+    /// [`Sm90AttentionConfig::for_keys_with_consumers`]) instead of the plan's (3 except causal up to
+    /// 1024 keys, [`Sm90AttentionConfig::for_keys`]); other head dims keep 2. Outside 2..=3 it is an
+    /// error here.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_consumers(3).is_ok());
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_consumers(4).is_err());
+    /// ```
+    pub fn with_sm90_consumers(mut self, consumers: i64) -> Result<Attention> {
+        generate_attention_sm90(
+            &Sm90AttentionConfig::new(crate::DType::BF16, 64, false).with_consumers(consumers),
+        )?;
+        self.consumers90 = Some(consumers);
         Ok(self)
     }
 
@@ -328,15 +351,31 @@ impl Attention {
                 && !self.tiles.contains_key(&plan.config.head_dim)
         })?;
         let (overlap, pingpong) = self.schedule;
+        // the caller's consumers: the plan's tile for them (as wide as 2 consumers take, for 2)
+        let c = match self.consumers90 {
+            Some(n) => {
+                let k = Sm90AttentionConfig::new(c.dtype, c.head_dim, c.causal)
+                    .for_keys_with_consumers(plan.args.sk, n);
+                Sm90AttentionConfig {
+                    consumers: k.consumers,
+                    block_n: k.block_n,
+                    ..c
+                }
+            }
+            None => c,
+        };
         let block_n = self
             .block_n90
             .get(&c.head_dim)
             .copied()
             .unwrap_or(c.block_n);
+        // a caller's tile wider than 3 consumers take: 2 consumers
+        let consumers = if block_n > 128 { 2 } else { c.consumers };
         let c = Sm90AttentionConfig {
             overlap,
             pingpong,
             block_n,
+            consumers,
             persistent: overlap && self.persistent90.unwrap_or(c.persistent),
             tma_store_o: c.tma_store_o && self.tma_store_o90,
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),

@@ -5,14 +5,15 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lpt MIB]... [--no-default]` (quick: one round
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lpt MIB]... [--consumers2] [--consumers3] [--d D]... [--no-default]` (quick: one round
 //! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
 //! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs; direct-o: also the Hopper kernel
 //! storing O from the registers instead of through shared memory and TMA, label `direct_o`; stages3: also the
 //! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lpt: also
-//! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; no-default: without the default handle, e.g. to compile only an option's
+//! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; consumers2, consumers3: also the Hopper kernel with 2 (128 query rows per CTA) or 3 (192) consumer warp
+//! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
 //! kernels into the on-disk cache).
 
 #[cfg(not(feature = "cuda"))]
@@ -92,6 +93,15 @@ mod bench {
                 Attention::new(stream)?.with_sm90_stages(3)?,
             ));
         }
+        for n in [2, 3] {
+            if args.iter().any(|a| *a == format!("--consumers{n}")) {
+                out.push((
+                    format!("consumers{n}"),
+                    Some(64),
+                    Attention::new(stream)?.with_sm90_consumers(n)?,
+                ));
+            }
+        }
         if args.iter().any(|a| a == "--sd0") {
             out.push((
                 "sd0".to_string(),
@@ -167,6 +177,14 @@ mod bench {
         let mut dims = vec![64, 128];
         if args.iter().any(|a| a == "--d256") {
             dims.push(256);
+        }
+        let only: Vec<i64> = args
+            .windows(2)
+            .filter(|w| w[0] == "--d")
+            .filter_map(|w| w[1].parse().ok())
+            .collect();
+        if !only.is_empty() {
+            dims = only;
         }
         let (rounds, iters) = if quick { (1, 3) } else { (5, 10) };
         let ctx = CudaContext::new(0).map_err(cute_gpu::error::driver("cuInit"))?;

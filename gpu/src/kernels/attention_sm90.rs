@@ -5,7 +5,8 @@
 //!   Q once, then K and V tiles of `block_n` keys into a 2-stage ring, K and V each with their own full
 //!   and empty mbarriers, so a K slot is free again as soon as its `Q·Kᵀ` is done, before the `P·V`) and
 //!   two consumer warp groups of 64 query rows each ([`crate::piece::tma_mainloop`]'s roles,
-//!   `setmaxnreg` 24 / 240).
+//!   `setmaxnreg` 24 / 240); or, for d = 64, three ([`Sm90AttentionConfig::consumers`]: 192 rows, 512
+//!   threads, `setmaxnreg` 24 / 160).
 //! - The tensor maps view Q, K, V as `(D, S, H, B)` (4-D, strides from the layouts): rows past a sequence
 //!   are zero-filled by the TMA unit, never read from the next batch or head.
 //! - Varlen (packed sequences, `cu_q`/`cu_k` offsets): one CTA per (query block, head, sequence), the maps
@@ -57,10 +58,8 @@ use cute_layout_core::atom::gmma::gmma_c_layout;
 
 /// Query rows per consumer warp group (the wgmma M).
 const WG_ROWS: i64 = 64;
-/// Consumer warp groups.
-const CONSUMERS: i64 = 2;
-/// Query rows per CTA.
-const BLOCK_M: i64 = WG_ROWS * CONSUMERS;
+/// Registers of the producer warp group after its `setmaxnreg.dec`.
+const PRODUCER_REGS: u32 = 24;
 /// Head-dim (or key) columns of one 128-byte swizzle row of 16-bit values: one TMA box's inner extent.
 const CHUNK: i64 = 64;
 /// Most stages of the K/V ring ([`Sm90AttentionConfig::stages`]).
@@ -125,6 +124,13 @@ pub struct Sm90AttentionConfig {
     /// each CTA's total work evens out. With 0, CTA `i` takes tiles `i, i + grid, ...` of the (query
     /// block, head, batch) order.
     pub lpt_l2_mib: i64,
+    /// Consumer warp groups of 64 query rows (2, or 3 for d = 64 as FlashAttention 3's hdim-64 kernel:
+    /// 192 query rows per CTA, 512 threads, `setmaxnreg` 24 / 160, so each K/V tile loaded serves 1.5x
+    /// the rows). With ping-pong the consumers take their turns in a ring (consumer `c` waits on named
+    /// barrier `1 + c`, hands over on that of `(c + 1) % consumers`); 3 only for d = 64 with at most 128
+    /// keys per tile (S, P and O within 160 registers: 144 keys spill 96 bytes, 192 keys 416).
+    /// [`Self::new`] takes 2, [`Self::for_keys`] 3 for d = 64 except causal up to 1024 keys (measured).
+    pub consumers: i64,
 }
 
 impl Sm90AttentionConfig {
@@ -152,7 +158,39 @@ impl Sm90AttentionConfig {
             stages: 2,
             s_scale_d0: false,
             lpt_l2_mib: 0,
+            consumers: 2,
         }
+    }
+
+    /// The same variant with `consumers` consumer warp groups where the head dim takes them (3: d = 64
+    /// only, its K/V tile narrowed to 128 keys if wider; [`Self::consumers`]); else unchanged.
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = |d| Sm90AttentionConfig::new(DType::BF16, d, false).for_keys(16384).with_consumers(3);
+    /// assert_eq!((c(64).consumers, c(64).block_m(), c(64).block_n), (3, 192, 128));
+    /// assert_eq!((c(128).consumers, c(128).block_m()), (2, 128));
+    /// ```
+    pub fn with_consumers(self, consumers: i64) -> Sm90AttentionConfig {
+        if consumers == 3 && self.head_dim != 64 {
+            return self;
+        }
+        let block_n = if consumers == 3 {
+            self.block_n.min(128)
+        } else {
+            self.block_n
+        };
+        Sm90AttentionConfig {
+            consumers,
+            block_n,
+            ..self
+        }
+    }
+
+    /// The consumers' registers after their `setmaxnreg.inc`: what `128 * (1 + consumers)` threads leave
+    /// beside the producer's 24 (a multiple of 8: 240 with 2 consumers, 160 with 3).
+    fn consumer_regs(&self) -> u32 {
+        if self.consumers == 3 { 160 } else { 240 }
     }
 
     /// The tile and schedule for sequences of `sk` keys (the longest, for varlen): wider K/V tiles, 192
@@ -167,19 +205,48 @@ impl Sm90AttentionConfig {
     /// run12-bench.err: first-round times of each handle, adjacent); elsewhere the LPT order measured
     /// slower (d = 64 4k causal -4%, 1k non-causal -6%, d = 128 1k -14 to -17%).
     ///
+    /// d = 64 takes 3 consumer warp groups ([`Self::with_consumers`]: 192 query rows, at most 128 keys per
+    /// tile) except in the causal LPT case: measured on an H100 against 2 in the same call
+    /// (gpu/logs/attention90/run13-bench-consumers3.log, medians): non-causal +4% (1k), +10% (4k), +12%
+    /// (16k), causal +3% (4k), +6% (16k), but -7% at 1k causal (192-row blocks of 1024 rows, LPT).
+    ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
     /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
     /// assert_eq!(c(128, false).for_keys(4096).block_n, 176);
     /// assert_eq!(c(128, true).for_keys(4096).block_n, 128);
-    /// assert_eq!(c(64, true).for_keys(16384).block_n, 192);
+    /// assert_eq!(c(64, true).for_keys_with_consumers(16384, 2).block_n, 192);
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
     /// assert!(c(128, false).for_keys(1024).persistent && !c(128, true).for_keys(1024).persistent);
     /// assert!(c(64, false).for_keys(4096).persistent && !c(128, false).for_keys(4096).persistent);
     /// let lpt = c(64, true).for_keys(1024);
     /// assert!(lpt.persistent && lpt.lpt_l2_mib == 32 && !c(64, true).for_keys(4096).persistent);
+    /// let wide = c(64, false).for_keys(16384);
+    /// assert_eq!((wide.consumers, wide.block_m(), wide.block_n, lpt.consumers), (3, 192, 128, 2));
     /// ```
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
+        let c = self.tiles_for_keys(sk);
+        if c.head_dim == 64 && !c.lpt_order() {
+            c.with_consumers(3)
+        } else {
+            c
+        }
+    }
+
+    /// [`Self::for_keys`] with `consumers` consumer warp groups where the head dim takes them (the tile
+    /// narrowed for 3, as wide as for 2 consumers otherwise).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = Sm90AttentionConfig::new(DType::BF16, 64, false);
+    /// assert_eq!((c.for_keys_with_consumers(4096, 2).block_n, c.for_keys_with_consumers(4096, 3).block_n), (192, 128));
+    /// ```
+    pub fn for_keys_with_consumers(self, sk: i64, consumers: i64) -> Sm90AttentionConfig {
+        self.tiles_for_keys(sk).with_consumers(consumers)
+    }
+
+    /// [`Self::for_keys`]' tile and schedule for 2 consumer warp groups.
+    fn tiles_for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let long = sk >= if self.causal { 8192 } else { 2048 };
         let block_n = match (self.head_dim, long) {
             (64, true) => 192,
@@ -219,6 +286,17 @@ impl Sm90AttentionConfig {
                 ),
             );
         }
+        if !(2..=3).contains(&self.consumers)
+            || (self.consumers == 3 && (self.head_dim != 64 || self.block_n > 128))
+        {
+            return config(
+                "attention_sm90",
+                format!(
+                    "{} consumer warp groups with d = {}, block_n = {}: 2, or 3 for d = 64 with block_n <= 128 (S, P and O in 160 registers)",
+                    self.consumers, self.head_dim, self.block_n
+                ),
+            );
+        }
         Ok(())
     }
 
@@ -227,9 +305,10 @@ impl Sm90AttentionConfig {
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
     /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 64, false).block_m(), 128); // two consumer warp groups x 64
+    /// assert_eq!(Sm90AttentionConfig::new(DType::F16, 64, false).with_consumers(3).block_m(), 192);
     /// ```
     pub fn block_m(&self) -> i64 {
-        BLOCK_M
+        WG_ROWS * self.consumers
     }
 
     /// Whether O is stored through shared memory and TMA ([`Self::tma_store_o`], not varlen).
@@ -262,6 +341,12 @@ impl Sm90AttentionConfig {
             .unwrap_or(Sm90AttentionConfig { stages: 2, ..self })
     }
 
+    /// The named barrier (a C expression of `cw`) of each consumer's epilogue: `1 + consumers + cw`, past
+    /// the ping-pong ring's `1 .. consumers` (at most 7 of a CTA's 16).
+    fn epilogue_barrier(&self) -> String {
+        format!("{} + cw", 1 + self.consumers)
+    }
+
     /// Whether the persistent tiles go in the LPT order ([`Self::lpt_l2_mib`]).
     fn lpt_order(&self) -> bool {
         self.persistent && self.lpt_l2_mib > 0
@@ -292,14 +377,14 @@ struct Operands {
 
 impl Operands {
     fn new(cfg: &Sm90AttentionConfig) -> Result<Operands> {
-        let (d, bn) = (cfg.head_dim, cfg.block_n);
-        let q = gmma_operand(Major::K, BLOCK_M, CHUNK, 16, "Q")?;
+        let (d, bn, bm) = (cfg.head_dim, cfg.block_n, cfg.block_m());
+        let q = gmma_operand(Major::K, bm, CHUNK, 16, "Q")?;
         let k = gmma_operand(Major::K, bn, CHUNK, 16, "K")?;
         let v_keys = if bn % CHUNK == 0 { CHUNK } else { bn };
         let v = gmma_operand(Major::MN, d, v_keys, 16, "V")?;
         let bytes = |rows: i64| rows * CHUNK * 2;
         let mut ops = Operands {
-            chunk: [bytes(BLOCK_M), bytes(bn), d * v_keys * 2],
+            chunk: [bytes(bm), bytes(bn), d * v_keys * 2],
             chunks: [d / CHUNK, bn / v_keys],
             q,
             k,
@@ -310,7 +395,7 @@ impl Operands {
             o_stage: 0,
         };
         // persistent: O in its own staging boxes where shared memory has room, else in Q's
-        let own = BLOCK_M * d * 2;
+        let own = bm * d * 2;
         if cfg.persistent && cfg.stages_o() && ops.smem() + own <= SMEM_LIMIT {
             ops.o_stage = own;
         }
@@ -339,12 +424,21 @@ impl Operands {
     }
 }
 
+/// The consumers as a whole, for the generated comments.
+fn all_consumers(cfg: &Sm90AttentionConfig) -> String {
+    if cfg.consumers == 2 {
+        "both consumers".into()
+    } else {
+        format!("all {} consumers", cfg.consumers)
+    }
+}
+
 fn name(cfg: &Sm90AttentionConfig) -> String {
     format!(
         "cute_attention90_{}_d{}_{}x{}{}{}",
         cfg.dtype.name(),
         cfg.head_dim,
-        BLOCK_M,
+        cfg.block_m(),
         cfg.block_n,
         if cfg.causal { "_causal" } else { "" },
         match (cfg.overlap, cfg.pingpong) {
@@ -374,9 +468,10 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let (d, bn, ty, stages) = (cfg.head_dim, cfg.block_n, cfg.dtype.name(), cfg.stages);
+    let (bm, consumers) = (cfg.block_m(), cfg.consumers);
     let mut c = format!(
         "// Generated by gpu::kernels::attention_sm90. O = softmax(scale*Q*K^T + mask)*V, LSE per row; {ty} in/out, f32 accumulation.\n\
-// sm_90a: CTA = {BLOCK_M} query rows x (head, batch); producer warp group (TMA) + {CONSUMERS} consumer warp groups x {WG_ROWS} rows;\n\
+// sm_90a: CTA = {bm} query rows x (head, batch); producer warp group (TMA) + {consumers} consumer warp groups x {WG_ROWS} rows;\n\
 // K/V tiles of {bn} keys in a {stages}-stage ring; mask: {}keys past Sk\n",
         if cfg.causal {
             "causal (bottom-right: key j <= i + Sk - Sq, blocks past the diagonal skipped) + "
@@ -500,17 +595,19 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 /// Shared memory carve-up, barriers, the CTA's block and its key blocks.
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (qb, kb, vb, ob) = (ops.q_bytes(), ops.k_bytes(), ops.v_bytes(), ops.o_stage);
-    let stages = cfg.stages;
+    let (stages, consumers, bm) = (cfg.stages, cfg.consumers, cfg.block_m());
     let q_empty_init = if cfg.persistent {
         format!(
-            "    mbar_init(q_empty, {CONSUMERS});   // both consumers have read Q (persistent)\n"
+            "    mbar_init(q_empty, {consumers});   // {} have read Q (persistent)\n",
+            all_consumers(cfg)
         )
     } else {
         String::new()
     };
     let q_empty_decl = if cfg.persistent {
         format!(
-            "  const u32 q_empty = v_empty + {stages}u * 8u;   // Q read by both consumers (persistent)\n"
+            "  const u32 q_empty = v_empty + {stages}u * 8u;   // Q read by {} (persistent)\n",
+            all_consumers(cfg)
         )
     } else {
         String::new()
@@ -522,12 +619,12 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
   const u32 o_stg = v_s + {stages}u * {vb}u;   // O's staging boxes ({ob} bytes)
   const u32 q_bar = o_stg + {ob}u;    // Q landed (count 1 + tx)
   const u32 k_full = q_bar + 8u, v_full = k_full + {stages}u * 8u;   // K, V of a stage landed
-  // both consumers are done with a stage's K, V (count {CONSUMERS})
+  // {every} are done with a stage's K, V (count {consumers})
   const u32 k_empty = v_full + {stages}u * 8u, v_empty = k_empty + {stages}u * 8u;
 {q_empty_decl}  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
     mbar_init(q_bar, 1);
-{q_empty_init}    for (int s = 0; s < {stages}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {CONSUMERS}); mbar_init(v_empty + 8 * s, {CONSUMERS}); }}
+{q_empty_init}    for (int s = 0; s < {stages}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {consumers}); mbar_init(v_empty + 8 * s, {consumers}); }}
     {}
     {} {} {}
   }}
@@ -536,11 +633,12 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         mbarrier::INIT_FENCE,
         tma::prefetch("tmQ"),
         tma::prefetch("tmK"),
-        tma::prefetch("tmV")
+        tma::prefetch("tmV"),
+        every = all_consumers(cfg)
     );
     if cfg.persistent {
         c += &format!(
-            "  const int m_blocks = (Sq + {BLOCK_M} - 1) / {BLOCK_M}, tiles = m_blocks * heads * batches;\n"
+            "  const int m_blocks = (Sq + {bm} - 1) / {bm}, tiles = m_blocks * heads * batches;\n"
         );
         if cfg.lpt_order() {
             c += &lpt_section(cfg);
@@ -575,7 +673,7 @@ fn tile_loop(cfg: &Sm90AttentionConfig) -> &'static str {
 /// The tile's (query block, head, batch), its sequence bounds and key blocks; a tile past a shorter
 /// sequence (varlen) does `leave` (`return` for one CTA per tile, `continue` in a persistent tile loop).
 fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
-    let bn = cfg.block_n;
+    let (bn, bm) = (cfg.block_n, cfg.block_m());
     let mut c = match (cfg.persistent, cfg.causal) {
         (false, true) => {
             "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
@@ -608,14 +706,14 @@ fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
             "(every role skips the tile)"
         };
         format!(
-            "  const int q_row0 = cu_q[b], k_row0 = cu_k[b];  // packed sequences: the first rows of sequence b\n  const int sq = cu_q[b + 1] - q_row0, sk = cu_k[b + 1] - k_row0, m0 = m_block * {BLOCK_M};\n  if (m0 >= sq) {leave};  // a shorter sequence: no rows in this block {why}\n"
+            "  const int q_row0 = cu_q[b], k_row0 = cu_k[b];  // packed sequences: the first rows of sequence b\n  const int sq = cu_q[b + 1] - q_row0, sk = cu_k[b + 1] - k_row0, m0 = m_block * {bm};\n  if (m0 >= sq) {leave};  // a shorter sequence: no rows in this block {why}\n"
         )
     } else {
-        format!("  const int sq = Sq, sk = Sk, m0 = m_block * {BLOCK_M};\n")
+        format!("  const int sq = Sq, sk = Sk, m0 = m_block * {bm};\n")
     };
     c += &if cfg.causal {
         format!(
-            "  // keys the block sees: j <= i + sk - sq for its last row (later key blocks are never loaded)\n  const int n_end = max(0, min(sk, min(m0 + {BLOCK_M}, sq) + sk - sq));\n"
+            "  // keys the block sees: j <= i + sk - sq for its last row (later key blocks are never loaded)\n  const int n_end = max(0, min(sk, min(m0 + {bm}, sq) + sk - sq));\n"
         )
     } else {
         "  const int n_end = sk;\n".to_string()
@@ -722,7 +820,7 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
 {end}    }}
   }}
 "#,
-        sync::setmaxnreg(false, 24),
+        sync::setmaxnreg(false, PRODUCER_REGS),
         ops.q_bytes(),
         ops.k_bytes()
     )
@@ -933,31 +1031,50 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
 }
 
 /// Ping-pong: the turns of issuing wgmmas, phase `k` of `NB + 1` (block 0's S; S(j) with P·V(j-1); the
-/// last P·V). Consumer 0 waits for consumer 1's previous phase (named barrier 1) except in phase 0, and
-/// hands over (barrier 2) after each; consumer 1 waits for consumer 0's phase (2) and hands back (1)
-/// except after its last, so the arrivals and waits of each barrier pair up.
+/// last P·V), in a ring of the consumers. Consumer `c` waits on named barrier `1 + c` (consumer 0 except
+/// in phase 0) and hands over on that of consumer `(c + 1) % consumers` after each phase, the last
+/// consumer except after its last, so the arrivals and waits of each barrier pair up (256 threads: the
+/// warp group handing over and the one waiting).
 ///
 /// Persistent, the phases run on across the tiles (`g` before this tile's): consumer 0 waits except in
-/// the very first, both hand over after every phase, and consumer 0 takes consumer 1's last hand-back
-/// after its tile loop ([`persistent_consumer`]).
+/// the very first, all hand over after every phase, and consumer 0 takes the last consumer's last
+/// hand-back after its tile loop ([`persistent_consumer`]).
 fn turn(cfg: &Sm90AttentionConfig, k: &str) -> (String, String) {
     if !cfg.pingpong {
         return (String::new(), String::new());
     }
+    // 2 consumers: 1 <-> 2; 3: 1 -> 2 -> 3 -> 1 (each consumer waits on its own)
+    let (first, last, mine, next, whose) = if cfg.consumers == 2 {
+        (
+            "cw == 1",
+            "cw == 0",
+            "cw == 0 ? 1 : 2",
+            "cw == 0 ? 2 : 1",
+            "other",
+        )
+    } else {
+        (
+            "cw != 0",
+            "cw != 2",
+            "1 + cw",
+            "cw == 2 ? 1 : 2 + cw",
+            "next",
+        )
+    };
     // persistent: phases counted from the CTA's first tile, every phase handed over
     let (phase, hand) = if cfg.persistent {
         (format!("g + ({k})"), String::new())
     } else {
-        (format!("({k})"), format!("if (cw == 0 || ({k}) < NB) "))
+        (format!("({k})"), format!("if ({last} || ({k}) < NB) "))
     };
     (
         format!(
-            "      if (cw == 1 || {phase} > 0) {}   // ping-pong: my turn to issue\n",
-            sync::named_barrier_sync("cw == 0 ? 1 : 2", 256)
+            "      if ({first} || {phase} > 0) {}   // ping-pong: my turn to issue\n",
+            sync::named_barrier_sync(mine, 256)
         ),
         format!(
-            "      {hand}{}   // the other consumer's turn\n",
-            sync::named_barrier_arrive("cw == 0 ? 2 : 1", 256)
+            "      {hand}{}   // the {whose} consumer's turn\n",
+            sync::named_barrier_arrive(next, 256)
         ),
     )
 }
@@ -1002,8 +1119,9 @@ fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) 
     c += "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n    }\n";
     if cfg.pingpong {
         c += &format!(
-            "    if (cw == 0 && g > 0) {}   // consumer 1's last hand-back\n",
-            sync::named_barrier_sync("1", 256)
+            "    if (cw == 0 && g > 0) {}   // consumer {}'s last hand-back\n",
+            sync::named_barrier_sync("1", 256),
+            cfg.consumers - 1
         );
     }
     Ok(c)
@@ -1053,7 +1171,7 @@ fn store_o_staged(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Re
         staging: &staging,
         n: cfg.head_dim,
         pack: pack_fn(cfg.dtype),
-        barrier: "3 + cw".into(),
+        barrier: cfg.epilogue_barrier(),
     };
     // Q's smem: this consumer's 64 rows of each chunk; own boxes: the consumer's d/64 boxes in a row
     let (o_st, cq) = if ops.o_in_q(cfg) {
@@ -1068,7 +1186,7 @@ fn store_o_staged(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Re
         (
             format!(
                 "o_stg + cw * {}u;   // this consumer's staging boxes",
-                ops.o_stage / CONSUMERS
+                ops.o_stage / cfg.consumers
             ),
             ops.q.mn64,
         )
@@ -1077,7 +1195,10 @@ fn store_o_staged(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Re
         format!("    {{  // O -> staging boxes in smem -> TMA\n      const u32 o_st = {o_st}\n");
     if ops.o_stage > 0 {
         // the last tile's store has read the boxes (tid 0 waited before it arrived here)
-        c += &format!("      {}\n", sync::named_barrier_sync("3 + cw", 128));
+        c += &format!(
+            "      {}\n",
+            sync::named_barrier_sync(&cfg.epilogue_barrier(), 128)
+        );
     }
     c += &st.write(&|j, v| gmma_index("o", "0", j, v), &|q| {
         format!("o_st + {}u", q * cq)
@@ -1299,7 +1420,7 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
             m.outer = vec![fix(heads, st[2]), fix(batch, st[0])];
         }
     }
-    let blocks = (args.sq + BLOCK_M - 1) / BLOCK_M;
+    let blocks = (args.sq + cfg.block_m() - 1) / cfg.block_m();
     if cfg.persistent {
         // one CTA per tile, at most one per SM (the runtime's clamp of persistent kernels)
         let tiles = blocks.max(1) * args.hq.max(1) * args.batch.max(1);
@@ -1349,7 +1470,7 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     let f = Fragment::new(&gmma_c_layout(8)?, WG_ROWS, "tid")?;
     f.pairs_along_columns()?;
     let name = name(cfg);
-    let threads = 128 * (1 + CONSUMERS);
+    let threads = 128 * (1 + cfg.consumers);
     let mut c = header(cfg, &ops, &f)?;
     c += &device_fns(cfg, &ops);
     c += &format!(
@@ -1360,7 +1481,7 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     c += &producer(cfg, &ops);
     c += &format!(
         "  else {{\n    {}\n    const int cw = wg - 1;   // consumer: query rows [m0 + cw*{WG_ROWS}, +{WG_ROWS})\n",
-        sync::setmaxnreg(true, 240)
+        sync::setmaxnreg(true, cfg.consumer_regs())
     );
     c += &if cfg.persistent {
         persistent_consumer(cfg, &ops, &f)?
