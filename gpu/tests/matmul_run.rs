@@ -410,6 +410,16 @@ mod matmul_run {
                 );
             }
         }
+        // the same handles afterwards: plans without split-K write their own D, not the workspace
+        let plain = case(
+            "(256,128):(128,1)",
+            "(128,384):(1,128)",
+            "(256,384):(384,1)",
+        );
+        for g in [&gemm, &gemm2] {
+            check(g, &s, &plain);
+            assert!(plan_of(g, &plain).is_some_and(|p| p.split_k.is_none()));
+        }
     }
 
     #[test]

@@ -28,7 +28,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr,
 use cute_layout_core::Layout;
 use std::collections::HashMap;
 use std::io::IsTerminal;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// An element type of GEMM operands: `half::f16`, `half::bf16` (A, B, C, D) or `f32` (C, D).
 ///
@@ -254,15 +254,14 @@ fn buffers(plan: &Plan, bound: &Bound, l: i64, workspace: Workspace) -> Result<V
     })
 }
 
-/// The buffers of a split-K plan's reduction: the workspace `W`, and C, D, bias of the call.
-fn reduce_buffers(plan: &Plan, bound: &Bound, workspace: (u64, usize)) -> Result<Vec<RawBuffer>> {
-    let Some(split) = &plan.split_k else {
-        return Err(GpuError::Config {
-            kernel: "matmul",
-            reason: format!("{}: not a split-K plan", plan.kernel.name),
-        });
-    };
-    named(&split.reduce, plan, bound, 0, |name| {
+/// The buffers of `plan`'s split-K reduction `reduce`: the workspace `W`, and C, D, bias of the call.
+fn reduce_buffers(
+    plan: &Plan,
+    reduce: &crate::kernel::Kernel,
+    bound: &Bound,
+    workspace: (u64, usize),
+) -> Result<Vec<RawBuffer>> {
+    named(reduce, plan, bound, 0, |name| {
         (name == "W").then_some(workspace)
     })
 }
@@ -288,14 +287,14 @@ fn named(
     kernel
         .buffers
         .iter()
-        .map(|b| match b.name.as_str() {
-            name if own(name).is_some() => Ok(own(name).unwrap_or_default()),
-            "A" => Ok(x),
-            "B" => Ok(y),
-            "C" => Ok(cb),
-            "D" => Ok(db),
-            "bias" => Ok(bound.bias),
-            other => Err(GpuError::Config {
+        .map(|b| match (own(&b.name), b.name.as_str()) {
+            (Some(buffer), _) => Ok(buffer),
+            (None, "A") => Ok(x),
+            (None, "B") => Ok(y),
+            (None, "C") => Ok(cb),
+            (None, "D") => Ok(db),
+            (None, "bias") => Ok(bound.bias),
+            (None, other) => Err(GpuError::Config {
                 kernel: "matmul",
                 reason: format!("{}: unknown buffer {other}", kernel.name),
             }),
@@ -528,7 +527,7 @@ impl Gemm {
                 eprint!("\rcute autotune [{}/{}] {:<72}", i + 1, alts.len(), p.id());
             }
             let mut workspace = self.workspace(p)?;
-            let ws = workspace_binding(&mut workspace, self.rt.stream());
+            let ws = workspace_binding(workspace.as_deref_mut(), self.rt.stream());
             let prepared = self.prepare_call(p, bound, ws.as_ref().map(|w| w.0))?;
             let ms = self
                 .rt
@@ -557,47 +556,41 @@ impl Gemm {
             .collect::<Result<Vec<_>>>()?;
         if let (Some(split), Some(w)) = (&p.split_k, ws) {
             let reduce = self.rt.load(&split.reduce)?;
-            let bufs = reduce_buffers(p, bound, w)?;
+            let bufs = reduce_buffers(p, &split.reduce, bound, w)?;
             prepared.push(self.rt.bind_kernel(&split.reduce, reduce, &bufs)?);
         }
         Ok(prepared)
     }
 
-    /// The workspace, grown to what `p` needs (none without split-K).
-    fn workspace(&self, p: &Plan) -> Result<std::sync::MutexGuard<'_, Option<CudaSlice<f32>>>> {
+    /// The workspace of a split-K plan, grown to what it needs; `None` for any other plan (whose D is
+    /// the call's own, whatever a split-K call left in the workspace).
+    fn workspace(&self, p: &Plan) -> Result<Option<MutexGuard<'_, Option<CudaSlice<f32>>>>> {
+        let Some(split) = &p.split_k else {
+            return Ok(None);
+        };
         let mut ws = Self::lock(&self.workspace)?;
-        if let Some(split) = &p.split_k {
-            let elems = usize::try_from(split.workspace_elems).unwrap_or(usize::MAX);
-            if ws.as_ref().is_none_or(|w| w.len() < elems) {
-                *ws = None; // free the smaller one first
-                let grown = self.rt.stream().alloc_zeros::<f32>(elems);
-                *ws = Some(grown.map_err(crate::error::driver("split-K workspace alloc"))?);
-            }
+        let elems = usize::try_from(split.workspace_elems).unwrap_or(usize::MAX);
+        if ws.as_ref().is_none_or(|w| w.len() < elems) {
+            *ws = None; // free the smaller one first
+            let grown = self.rt.stream().alloc_zeros::<f32>(elems);
+            *ws = Some(grown.map_err(crate::error::driver("split-K workspace alloc"))?);
         }
-        Ok(ws)
+        Ok(Some(ws))
     }
 
     /// Every launch of one call of `e`: one per batch, or split-K's GEMM into the workspace and its
     /// reduction.
     fn launch_call(&self, e: &Entry, bound: &Bound) -> Result<()> {
         let mut workspace = self.workspace(&e.plan)?;
-        let ws = workspace_binding(&mut workspace, self.rt.stream());
+        let ws = workspace_binding(workspace.as_deref_mut(), self.rt.stream());
         let w = ws.as_ref().map(|w| w.0);
         for l in 0..e.plan.launches {
-            self.launch_bound(
-                &e.plan.kernel,
-                &e.loaded,
-                &e.last,
-                buffers(&e.plan, bound, l, w)?,
-            )?;
+            let bufs = buffers(&e.plan, bound, l, w)?;
+            self.launch_bound(&e.plan.kernel, &e.loaded, &e.last, bufs)?;
         }
-        if let (Some((loaded, last)), Some(w)) = (&e.reduce, w) {
-            let split = e.plan.split_k.as_ref().map(|s| &s.reduce);
-            let kernel = split.ok_or_else(|| GpuError::Config {
-                kernel: "matmul",
-                reason: format!("{}: a reduction without split-K", e.plan.kernel.name),
-            })?;
-            self.launch_bound(kernel, loaded, last, reduce_buffers(&e.plan, bound, w)?)?;
+        if let (Some(split), Some((loaded, last)), Some(w)) = (&e.plan.split_k, &e.reduce, w) {
+            let bufs = reduce_buffers(&e.plan, &split.reduce, bound, w)?;
+            self.launch_bound(&split.reduce, loaded, last, bufs)?;
         }
         Ok(())
     }
@@ -753,10 +746,10 @@ impl Gemm {
 
 /// The workspace's address and bytes while the returned guard (cudarc's event tracking) lives.
 fn workspace_binding<'a>(
-    ws: &'a mut Option<CudaSlice<f32>>,
+    ws: Option<&'a mut Option<CudaSlice<f32>>>,
     stream: &'a Arc<CudaStream>,
 ) -> Option<((u64, usize), impl Drop + 'a)> {
-    let slice = ws.as_mut()?;
+    let slice = ws?.as_mut()?;
     let bytes = slice.len() * 4;
     let (ptr, guard) = slice.device_ptr_mut(stream);
     Some(((ptr, bytes), guard))
