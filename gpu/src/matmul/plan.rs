@@ -396,13 +396,13 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
         let op = oriented(r.op, batch.swapped);
         if path == "sm90" {
             let wide = HopperConfig::pingpong_wide();
+            let d = flat_modes(&batch.d)?;
+            let (m, n) = (d[0].0.value, d[1].0.value);
             for config in sm90_candidates(true).into_iter().map(|c| c.0).chain([wide]) {
                 let bs = (batches, batch_strides);
                 kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
                 // split-K where the tile's waves leave SMs idle
-                let d = flat_modes(&batch.d)?;
-                let (m, n) = (d[0].0.value, d[1].0.value);
-                let tiles = ((m + config.bm - 1) / config.bm) * ((n + config.bn - 1) / config.bn);
+                let tiles = tile_count(&config, m, n);
                 for splits in [2, 4, 8] {
                     if batches == 1 && tiles * splits <= 2 * r.sm_count as i64 {
                         kernels.extend(sm90_split_k(r, &batch, op, config, splits));
@@ -690,18 +690,25 @@ pub fn sm90_fp8_config(
     config.for_bits(8)
 }
 
+/// Tiles of an `(m, n)` output in `c`'s tiles.
+fn tile_count(c: &HopperConfig, m: i64, n: i64) -> i64 {
+    ((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn)
+}
+
+/// The share of `sms` SMs that `tiles` keep busy over their waves: `tiles / (waves * sms)`.
+fn wave_fill(tiles: i64, sms: u32) -> f64 {
+    let sms = sms.max(1) as i64;
+    let waves = (tiles + sms - 1) / sms;
+    tiles as f64 / (waves.max(1) * sms) as f64
+}
+
 fn best_filling(
     candidates: &[(HopperConfig, f64)],
     m: i64,
     n: i64,
     sms: u32,
 ) -> Option<HopperConfig> {
-    let sms = sms.max(1) as i64;
-    let score = |(c, eff): &(HopperConfig, f64)| {
-        let tiles = ((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn);
-        let waves = (tiles + sms - 1) / sms;
-        eff * tiles as f64 / (waves * sms) as f64
-    };
+    let score = |(c, eff): &(HopperConfig, f64)| eff * wave_fill(tile_count(c, m, n), sms);
     candidates
         .iter()
         .max_by(|x, y| score(x).total_cmp(&score(y)))
@@ -745,24 +752,17 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     let d = flat_modes(&p.d)?;
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
     let k = flat_modes(&p.a)?[1].0.value;
-    let mut config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
-    if batches.0 == 1 {
-        config = sm90_read_bound_tile(config, [m, n, k, r.output.bytes()], r.sm_count);
+    let config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    if batches.0 > 1 {
+        return sm90_kernel_with(r, p, op, config, batches);
     }
-    if batches.0 == 1 {
-        config = pingpong_if_short(
-            config,
-            [m, n],
-            (k * r.input.bytes()).div_euclid(128),
-            r.sm_count,
-        );
-    }
-    if batches.0 == 1 {
-        let shape = [m, n, k, r.output.bytes()];
-        if let Some((split, splits)) = sm90_splits(config, shape, r.sm_count) {
-            if let Ok(choice) = sm90_split_k(r, p, op, split, splits) {
-                return Ok(choice);
-            }
+    let shape = [m, n, k, r.output.bytes()];
+    let config = sm90_read_bound_tile(config, shape, r.sm_count);
+    let k_blocks = k * r.input.bytes() / 128;
+    let config = pingpong_if_short(config, [m, n], k_blocks, r.sm_count);
+    if let Some((split, splits)) = sm90_splits(config, shape, r.sm_count) {
+        if let Ok(choice) = sm90_split_k(r, p, op, split, splits) {
+            return Ok(choice);
         }
     }
     sm90_kernel_with(r, p, op, config, batches)
@@ -785,9 +785,7 @@ fn model_terms(
     sms: u32,
 ) -> [f64; 3] {
     let (peak, bandwidth) = (700e12, 3e12);
-    let sms = sms.max(1) as f64;
-    let tiles = (((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn) * splits) as f64;
-    let fill = tiles / ((tiles / sms).ceil() * sms);
+    let fill = wave_fill(tile_count(&c, m, n) * splits, sms);
     let (m, n, k) = (m as f64, n as f64, k as f64);
     let workspace = if splits > 1 {
         (2.0 * splits as f64 * m * n * 4.0 + m * n * osz as f64) / bandwidth
