@@ -61,107 +61,100 @@ mod bench {
         Some((d, tiles))
     }
 
-    /// The default handle and one per `--tiles` choice: (label, head dim it applies to, handle).
+    /// A handle variant: its label, the head dim it applies to (all when `None`), the handle.
+    type Handle = (String, Option<i64>, Attention);
+
+    /// How a switch's handle is built from a fresh one.
+    type Build = fn(Attention) -> Result<Attention>;
+
+    /// The switches: flag, label, head dim it applies to, how the handle is built.
+    const SWITCHES: [(&str, &str, Option<i64>, Build); 9] = [
+        ("--schedules", "nopp", None, |a| {
+            a.with_sm90_schedule(true, false)
+        }),
+        ("--schedules", "serial", None, |a| {
+            a.with_sm90_schedule(false, false)
+        }),
+        ("--persistent", "persistent", None, |a| {
+            a.with_sm90_persistent(true)
+        }),
+        ("--stages3", "stages3", None, |a| a.with_sm90_stages(3)),
+        ("--consumers2", "consumers2", Some(64), |a| {
+            a.with_sm90_consumers(2)
+        }),
+        ("--consumers3", "consumers3", Some(64), |a| {
+            a.with_sm90_consumers(3)
+        }),
+        ("--sd0", "sd0", None, |a| Ok(a.with_sm90_s_scale_d0(true))),
+        ("--direct-o", "direct_o", None, |a| {
+            Ok(a.with_sm90_tma_store_o(false))
+        }),
+        ("--sm80", "sm80", None, |a| Ok(a.with_sm90(false))),
+    ];
+
+    /// The default handle, one per switch given, and one per `--lpt`, `--tiles` and `--sm90-block-n`
+    /// value, in that order.
     fn handles(
         args: &[String],
         stream: &std::sync::Arc<cudarc::driver::CudaStream>,
-    ) -> Result<Vec<(String, Option<i64>, Attention)>> {
+    ) -> Result<Vec<Handle>> {
         let mut out = Vec::new();
         if !args.iter().any(|a| a == "--no-default") {
             out.push(("default".to_string(), None, Attention::new(stream)?));
         }
-        if args.iter().any(|a| a == "--schedules") {
-            for (label, overlap, pingpong) in [("nopp", true, false), ("serial", false, false)] {
-                out.push((
-                    label.to_string(),
-                    None,
-                    Attention::new(stream)?.with_sm90_schedule(overlap, pingpong)?,
-                ));
+        for (flag, label, d, build) in SWITCHES {
+            if args.iter().any(|a| a == flag) {
+                out.push((label.to_string(), d, build(Attention::new(stream)?)?));
             }
         }
-        if args.iter().any(|a| a == "--persistent") {
-            out.push((
-                "persistent".to_string(),
-                None,
-                Attention::new(stream)?.with_sm90_persistent(true)?,
-            ));
+        out.extend(valued_handles(args, stream)?);
+        Ok(out)
+    }
+
+    fn bad_value(flag: &str, value: &str, expected: &str) -> cute_gpu::GpuError {
+        cute_gpu::GpuError::Config {
+            kernel: "bench_attention",
+            reason: format!("{flag} {value}: expected {expected}"),
         }
-        if args.iter().any(|a| a == "--stages3") {
-            out.push((
-                "stages3".to_string(),
-                None,
-                Attention::new(stream)?.with_sm90_stages(3)?,
-            ));
-        }
-        for n in [2, 3] {
-            if args.iter().any(|a| *a == format!("--consumers{n}")) {
-                out.push((
-                    format!("consumers{n}"),
-                    Some(64),
-                    Attention::new(stream)?.with_sm90_consumers(n)?,
-                ));
-            }
-        }
-        if args.iter().any(|a| a == "--sd0") {
-            out.push((
-                "sd0".to_string(),
-                None,
-                Attention::new(stream)?.with_sm90_s_scale_d0(true),
-            ));
-        }
-        for w in args.windows(2).filter(|w| w[0] == "--lpt") {
-            let mib = w[1]
-                .parse::<i64>()
-                .map_err(|_| cute_gpu::GpuError::Config {
-                    kernel: "bench_attention",
-                    reason: format!("--lpt {}: expected MiB", w[1]),
-                })?;
-            out.push((
-                format!("persistent_lpt{mib}"),
-                None,
-                Attention::new(stream)?
-                    .with_sm90_persistent(true)?
-                    .with_sm90_lpt(mib),
-            ));
-        }
-        if args.iter().any(|a| a == "--direct-o") {
-            out.push((
-                "direct_o".to_string(),
-                None,
-                Attention::new(stream)?.with_sm90_tma_store_o(false),
-            ));
-        }
-        if args.iter().any(|a| a == "--sm80") {
-            out.push((
-                "sm80".to_string(),
-                None,
-                Attention::new(stream)?.with_sm90(false),
-            ));
-        }
-        for w in args.windows(2).filter(|w| w[0] == "--tiles") {
-            let (d, t) = parse_tiles(&w[1]).ok_or_else(|| cute_gpu::GpuError::Config {
-                kernel: "bench_attention",
-                reason: format!("--tiles {}: expected D:BMxBN[:qsmem]", w[1]),
-            })?;
-            out.push((
-                w[1].clone(),
-                Some(d),
-                Attention::new(stream)?.with_tiles(d, t)?,
-            ));
-        }
-        for w in args.windows(2).filter(|w| w[0] == "--sm90-block-n") {
-            let parsed = w[1]
-                .split_once(':')
-                .and_then(|(d, n)| Some((d.parse::<i64>().ok()?, n.parse::<i64>().ok()?)));
-            let (d, bn) = parsed.ok_or_else(|| cute_gpu::GpuError::Config {
-                kernel: "bench_attention",
-                reason: format!("--sm90-block-n {}: expected D:BN", w[1]),
-            })?;
-            out.push((
-                format!("bn{bn}"),
-                Some(d),
-                Attention::new(stream)?.with_sm90_block_n(d, bn)?,
-            ));
+    }
+
+    /// The handles of the flags that take a value: `--lpt MIB`, `--tiles D:BMxBN[:qsmem]`,
+    /// `--sm90-block-n D:BN`.
+    fn valued_handles(
+        args: &[String],
+        stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    ) -> Result<Vec<Handle>> {
+        let mut out = Vec::new();
+        for w in args.windows(2) {
+            let (flag, value) = (w[0].as_str(), w[1].as_str());
+            let handle = match flag {
+                "--lpt" => {
+                    let mib = value
+                        .parse::<i64>()
+                        .map_err(|_| bad_value(flag, value, "MiB"))?;
+                    let a = Attention::new(stream)?.with_sm90_persistent(true)?;
+                    (format!("persistent_lpt{mib}"), None, a.with_sm90_lpt(mib))
+                }
+                "--tiles" => {
+                    let (d, t) = parse_tiles(value)
+                        .ok_or_else(|| bad_value(flag, value, "D:BMxBN[:qsmem]"))?;
+                    (
+                        value.to_string(),
+                        Some(d),
+                        Attention::new(stream)?.with_tiles(d, t)?,
+                    )
+                }
+                "--sm90-block-n" => {
+                    let parsed = value
+                        .split_once(':')
+                        .and_then(|(d, n)| Some((d.parse::<i64>().ok()?, n.parse::<i64>().ok()?)));
+                    let (d, bn) = parsed.ok_or_else(|| bad_value(flag, value, "D:BN"))?;
+                    let a = Attention::new(stream)?.with_sm90_block_n(d, bn)?;
+                    (format!("bn{bn}"), Some(d), a)
+                }
+                _ => continue,
+            };
+            out.push(handle);
         }
         Ok(out)
     }
