@@ -92,6 +92,41 @@ fn store(output: DType) -> &'static str {
     }
 }
 
+/// The buffers of `r`'s kernel: W, D, and C and the bias when the op reads them.
+fn buffers(r: &SplitKReduce) -> Vec<Buffer> {
+    let osz = r.output.bytes() as usize;
+    let d_bytes = ((r.m - 1) * r.ldd + r.n) as usize * osz;
+    let op = r.fused.op;
+    let mut buffers = vec![
+        Buffer {
+            name: "W".into(),
+            bytes: r.workspace_elems() as usize * 4,
+        },
+        Buffer {
+            name: "D".into(),
+            bytes: d_bytes,
+        },
+    ];
+    if op.scale {
+        buffers.push(Buffer {
+            name: "C".into(),
+            bytes: d_bytes,
+        });
+    }
+    let bias = match op.bias {
+        BiasKind::None => 0,
+        BiasKind::PerRow => r.m,
+        BiasKind::PerColumn => r.n,
+    };
+    if bias > 0 {
+        buffers.push(Buffer {
+            name: "bias".into(),
+            bytes: bias as usize * osz,
+        });
+    }
+    buffers
+}
+
 /// The reduction kernel of `r`.
 pub fn generate_splitk_reduce(r: &SplitKReduce) -> Result<Kernel> {
     r.check()?;
@@ -155,35 +190,7 @@ extern "C" __global__ void
         sig = params.signature(),
         lambdas = op.lambdas(r.output, ("M", "N")),
     );
-    let osz = r.output.bytes() as usize;
-    let d_bytes = ((r.m - 1) * r.ldd + r.n) as usize * osz;
-    let mut buffers = vec![
-        Buffer {
-            name: "W".into(),
-            bytes: r.workspace_elems() as usize * 4,
-        },
-        Buffer {
-            name: "D".into(),
-            bytes: d_bytes,
-        },
-    ];
-    if op.scale {
-        buffers.push(Buffer {
-            name: "C".into(),
-            bytes: d_bytes,
-        });
-    }
-    let bias = match op.bias {
-        BiasKind::None => 0,
-        BiasKind::PerRow => r.m,
-        BiasKind::PerColumn => r.n,
-    };
-    if bias > 0 {
-        buffers.push(Buffer {
-            name: "bias".into(),
-            bytes: bias as usize * osz,
-        });
-    }
+    let buffers = buffers(r);
     let threads = r.m * ((r.n + 3) / 4);
     Ok(Kernel {
         name,
