@@ -4,7 +4,7 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--skinny] [--tuned]` (quick: three shapes and the batched one, two
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--shape L,M,N,K]` (shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
 //! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
 //! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
 
@@ -336,6 +336,25 @@ mod bench {
         Ok(())
     }
 
+    /// `--shape L,M,N,K`: one (batched when `L > 1`) bf16 shape only (for ncu).
+    fn shape_arg() -> Result<Option<(usize, (usize, usize, usize))>> {
+        let args: Vec<String> = std::env::args().collect();
+        let Some(i) = args.iter().position(|a| a == "--shape") else {
+            return Ok(None);
+        };
+        let v: Vec<usize> = args
+            .get(i + 1)
+            .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+            .unwrap_or_default();
+        match v[..] {
+            [l, m, n, k] => Ok(Some((l, (m, n, k)))),
+            _ => Err(cute_gpu::GpuError::Config {
+                kernel: "bench_matmul",
+                reason: format!("--shape takes L,M,N,K: got {:?}", args.get(i + 1)),
+            }),
+        }
+    }
+
     pub fn run() -> Result<()> {
         let quick = std::env::args().any(|a| a == "--quick");
         let rt = Runtime::new(0)?;
@@ -362,6 +381,9 @@ mod bench {
         let skinny = std::env::args().any(|a| a == "--skinny");
         if std::env::args().any(|a| a == "--tuned") {
             println!("ours: autotuned (the choices: autotune.tsv in the CUBIN cache directory)");
+        }
+        if let Some(dims) = shape_arg()? {
+            return shape::<bf16>(&rt, &cublas, dims, rounds);
         }
         let shapes: Vec<_> = if skinny {
             let thin = SHAPES.iter().filter(|d| d.0 <= 128);
