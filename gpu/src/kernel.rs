@@ -123,6 +123,9 @@ pub struct Kernel {
     pub grid: (u32, u32, u32),
     /// A persistent kernel loops over its tiles: the runtime launches at most one CTA per SM.
     pub persistent: bool,
+    /// CTAs per thread-block cluster along x (1: no clusters; the kernel's `__cluster_dims__`): the grid
+    /// is a multiple of it, and a persistent grid is capped at the clusters that fit at once.
+    pub cluster: u32,
     /// Block dimensions.
     pub block: (u32, u32, u32),
     /// Dynamic shared memory in bytes.

@@ -36,7 +36,19 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
         (pingpong_tma_store(), DType::F16, DType::F32),
         (HopperConfig::pingpong_wide(), DType::BF16, DType::BF16),
         (HopperConfig::pingpong_wide(), DType::F16, DType::F32),
+        // 2-CTA clusters, B multicast
+        (clustered(HopperConfig::large()), DType::BF16, DType::BF16),
+        (clustered(HopperConfig::large()), DType::F16, DType::F32),
+        (
+            clustered(HopperConfig::pingpong_wide()),
+            DType::BF16,
+            DType::BF16,
+        ),
     ]
+}
+
+fn clustered(c: HopperConfig) -> HopperConfig {
+    HopperConfig { cluster: 2, ..c }
 }
 
 /// Ping-pong consumers with the TMA-store epilogue: each stores its own tiles while the other computes.

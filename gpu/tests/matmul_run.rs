@@ -190,7 +190,11 @@ mod matmul_run {
 
     /// The plan the call of `c` ran.
     fn plan_of(gemm: &Gemm, c: &Case) -> Option<cute_gpu::matmul::plan::Plan> {
-        cute_gpu::matmul::plan::plan(&cute_gpu::matmul::plan::Request {
+        cute_gpu::matmul::plan::plan(&request(gemm, c)).unwrap()
+    }
+
+    fn request<'a>(gemm: &'a Gemm, c: &'a Case) -> cute_gpu::matmul::plan::Request<'a> {
+        cute_gpu::matmul::plan::Request {
             a: &c.a,
             b: &c.b,
             c: c.c.as_ref(),
@@ -207,8 +211,7 @@ mod matmul_run {
                 activation: c.act,
                 scale: false,
             },
-        })
-        .unwrap()
+        }
     }
 
     #[test]
@@ -447,6 +450,62 @@ mod matmul_run {
             std::fs::read_to_string(dir.join("autotune.tsv")).unwrap(),
             table
         );
+        unsafe { std::env::remove_var("CUTE_CACHE_DIR") };
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every kernel the tuner chooses among computes D exactly (2-CTA clusters, split-K, ping-pong, the
+    /// mma.sync ones): each alternative forced through the tuner's on-disk table.
+    #[test]
+    fn every_alternative_of_the_tuner_is_exact() {
+        let Some(s) = stream("every_alternative_of_the_tuner_is_exact") else {
+            return;
+        };
+        let dir = std::env::temp_dir().join(format!("cute-alternatives-{}", std::process::id()));
+        let tsv = dir.join("autotune.tsv");
+        // SAFETY: tests in this binary run on one thread (--test-threads=1 on the GPU machine).
+        unsafe { std::env::set_var("CUTE_CACHE_DIR", &dir) };
+        // three 128-row tiles (a cluster pairs the last with an empty one), a fused epilogue; a batch
+        let mut fused = case(
+            "(320,128):(128,1)",
+            "(128,384):(1,128)",
+            "(320,384):(384,1)",
+        );
+        (fused.bias, fused.act) = (BiasKind::PerRow, Activation::Relu);
+        let batched = case(
+            "(192,64,3):(64,1,12288)",
+            "(64,256,3):(1,64,16384)",
+            "(192,256,3):(256,1,49152)",
+        );
+        for c in [fused, batched] {
+            let _ = std::fs::remove_file(&tsv);
+            check(&Gemm::new(&s).unwrap().autotune().unwrap(), &s, &c); // records the class's key
+            let table = std::fs::read_to_string(&tsv).unwrap();
+            let key = table
+                .lines()
+                .last()
+                .unwrap()
+                .split('\t')
+                .next()
+                .unwrap()
+                .to_string();
+            let gemm = Gemm::new(&s).unwrap();
+            let ids: Vec<String> = cute_gpu::matmul::plan::alternatives(&request(&gemm, &c))
+                .unwrap()
+                .iter()
+                .map(|p| p.id())
+                .collect();
+            if gemm.runtime().arch().starts_with("sm_90") {
+                assert!(ids.iter().any(|i| i.contains("_cl2")), "{ids:?}");
+            }
+            for id in ids {
+                let forced = format!("{key}\t{id}\n");
+                std::fs::write(&tsv, &forced).unwrap();
+                check(&Gemm::new(&s).unwrap().autotune().unwrap(), &s, &c);
+                // the forced kernel ran: the tuner did not time the class again
+                assert_eq!(std::fs::read_to_string(&tsv).unwrap(), forced, "{id}");
+            }
+        }
         unsafe { std::env::remove_var("CUTE_CACHE_DIR") };
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -132,6 +132,7 @@ fn sm90_pieces() {
         elem_bytes: 2,
         promotion: None,
         batch: None,
+        cluster: 1,
     };
     let acc = Accumulators::new(128).unwrap();
     assert_eq!((acc.h_rows, acc.j_cols), (8, 8));

@@ -15,6 +15,7 @@
 //! | [`wgmma`] | `wgmma.mma_async` (+ fence, commit, wait), shared-memory matrix descriptors |
 //! | [`tma`] | `cp.async.bulk.tensor.2d` loads and stores, bulk groups, tensor-map prefetch |
 //! | [`mbarrier`] | `mbarrier.init/arrive/expect_tx/try_wait` |
+//! | [`cluster`] | `__cluster_dims__`, `barrier.cluster`, `mapa` + remote `mbarrier.arrive` |
 //! | [`sync`] | `setmaxnreg`, named barriers `bar.sync/bar.arrive`, proxy fences |
 //!
 //! ```
@@ -25,6 +26,7 @@
 //! if nvrtc_available() { assert!(!compile(&src, "k", "sm_80").unwrap().cubin.is_empty()); }
 //! ```
 
+pub mod cluster;
 pub mod convert;
 pub mod cp_async;
 pub mod ldmatrix;

@@ -75,6 +75,27 @@ __device__ __forceinline__ void tma_store_4d(const TmaDesc* map, u32 src, int c0
 }
 "#;
 
+/// `tma_load_2d_mc(dst, map, bar, c0, c1, mask)` and `tma_load_3d_mc(.., c2, mask)`: a tile load
+/// multicast to every CTA of the cluster in the 16-bit `mask`, into shared offset `dst` of each,
+/// completing on the mbarrier at offset `bar` of each; needs `TMA_2D`'s `TmaDesc`.
+///
+/// ```
+/// use cute_gpu::arch::tma::TMA_MULTICAST;
+/// assert!(TMA_MULTICAST.contains("mbarrier::complete_tx::bytes.multicast::cluster"));
+/// assert!(TMA_MULTICAST.contains("tma_load_2d_mc(") && TMA_MULTICAST.contains("tma_load_3d_mc("));
+/// ```
+pub const TMA_MULTICAST: &str = r#"// TMA 2-D tile load multicast to the cluster's CTAs in `mask` (same offsets in each).
+__device__ __forceinline__ void tma_load_2d_mc(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1, unsigned short mask) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;"
+               :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1), "h"(mask) : "memory");
+}
+// TMA 3-D tile load multicast to the cluster's CTAs in `mask`.
+__device__ __forceinline__ void tma_load_3d_mc(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1, int c2, unsigned short mask) {
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4, %5}], [%2], %6;"
+               :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(mask) : "memory");
+}
+"#;
+
 /// Closes the issuing thread's current bulk async-group of TMA stores.
 ///
 /// ```

@@ -5,7 +5,8 @@
 //! operand-major combinations (`small`: up to 1000^3, for memcheck; `tiny`: 128^3 and 77x300x40, for
 //! racecheck), `bench` the benchmark
 //! (all configurations), `quick` only one configuration of the benchmark at 8192^3 bf16 (for ncu),
-//! `sweep` every configuration and the ping-pong ones on seven of the shapes.
+//! `sweep` every configuration and the ping-pong ones on seven of the shapes, `clusters` the
+//! shipped tiles with and without 2-CTA clusters (B multicast), interleaved in rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -43,6 +44,9 @@ mod imp {
             }
             if has("sweep") {
                 sweep(&rt)?;
+            }
+            if has("clusters") {
+                clusters(&rt)?;
             }
             Ok(())
         })();
@@ -107,7 +111,80 @@ mod imp {
                 ..HopperConfig::pingpong()
             },
             HopperConfig::pingpong_wide(),
+            clustered(HopperConfig::large()),
+            clustered(HopperConfig::pingpong_wide()),
         ]
+    }
+
+    /// Seven of the shapes (M, N, K), for `sweep` and `clusters`.
+    const SWEEP_SHAPES: [(i64, i64, i64); 7] = [
+        (16384, 8192, 1024),
+        (8192, 14336, 4096),
+        (2048, 2048, 2048),
+        (4096, 4096, 4096),
+        (8192, 8192, 8192),
+        (8192, 4096, 14336),
+        (1024, 8192, 8192),
+    ];
+
+    /// The configuration in 2-CTA clusters along M (B multicast).
+    fn clustered(c: HopperConfig) -> HopperConfig {
+        HopperConfig { cluster: 2, ..c }
+    }
+
+    /// Each shipped tile with and without clusters, and cublasGemmEx, on uniform [-1, 1) bf16 data:
+    /// interleaved rounds in rotating order, medians (TFLOP/s) and the largest relative difference from
+    /// cuBLAS.
+    fn clusters(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let tiles = [HopperConfig::large(), HopperConfig::pingpong_wide()];
+        let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, clustered(c)]).collect();
+        for (m, n, k) in SWEEP_SHAPES {
+            let p = HopperProblem::padded(m, n, k);
+            let mut rng = cute_gpu::host::Rng(m as u64 + 3 * n as u64 + 7 * k as u64);
+            let (a, b) = (
+                rng.uniforms(DType::BF16, p.a_len() as usize),
+                rng.uniforms(DType::BF16, p.b_len() as usize),
+            );
+            let mut g = DeviceGemm::new(rt, DType::BF16, p, &a, &b)?;
+            let iters = (2e12 / g.flops()).clamp(5.0, 50.0) as usize;
+            let kernels = configs
+                .iter()
+                .map(|c| generate_hopper_gemm(&p, DType::BF16, DType::BF16, c))
+                .collect::<Result<Vec<_>>>()?;
+            let prepared = kernels
+                .iter()
+                .map(|k| rt.prepare(k, &g.abd(rt)))
+                .collect::<Result<Vec<_>>>()?;
+            let nk = kernels.len();
+            let mut times = vec![Vec::new(); nk + 1];
+            // as many rounds as kernels, each round starting one kernel later: every kernel runs once
+            // in every position of a round (the GPU's clock falls as a round heats it)
+            for round in 0..nk {
+                times[nk].push(g.time_cublas(rt, &cublas, 3, iters)?);
+                for i in (0..nk).map(|i| (i + round) % nk) {
+                    times[i].push(g.tflops(rt.time_ms(3, iters, || rt.run(&prepared[i]))?));
+                }
+            }
+            let med = |v: &mut Vec<f64>| {
+                v.sort_by(|x, y| x.total_cmp(y));
+                v[v.len() / 2]
+            };
+            let lt = med(&mut times[nk]);
+            println!("{m}x{n}x{k}: cublasGemmEx {lt:.0} TFLOP/s");
+            for (i, b) in prepared.iter().enumerate() {
+                rt.run(b)?;
+                let diff = g.max_rel_diff(rt)?;
+                let tf = med(&mut times[i]);
+                println!(
+                    "  {}: {tf:.0} TFLOP/s ({:.3} of cuBLAS; grid {}; max rel diff {diff:.2e})",
+                    kernels[i].name,
+                    tf / lt,
+                    b.grid().0
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Exactness on small integers: f32 outputs equal the exact sums, 16-bit outputs their correct rounding.
@@ -317,16 +394,7 @@ mod imp {
                 ..pingpong
             },
         ]);
-        let shapes = [
-            (16384, 8192, 1024),
-            (8192, 14336, 4096),
-            (2048, 2048, 2048),
-            (4096, 4096, 4096),
-            (8192, 8192, 8192),
-            (8192, 4096, 14336),
-            (1024, 8192, 8192),
-        ];
-        for (m, n, k) in shapes {
+        for (m, n, k) in SWEEP_SHAPES {
             let p = HopperProblem::padded(m, n, k);
             let (a, b) = inputs(&p, DType::BF16, 1);
             let mut g = DeviceGemm::new(rt, DType::BF16, p, &a, &b)?;

@@ -336,8 +336,11 @@ mod bench {
         Ok(())
     }
 
+    /// `L` batches of an (M, N, K) problem.
+    type Batched = (usize, (usize, usize, usize));
+
     /// `--shape L,M,N,K`: one (batched when `L > 1`) bf16 shape only (for ncu).
-    fn shape_arg() -> Result<Option<(usize, (usize, usize, usize))>> {
+    fn shape_arg() -> Result<Option<Batched>> {
         let args: Vec<String> = std::env::args().collect();
         let Some(i) = args.iter().position(|a| a == "--shape") else {
             return Ok(None);

@@ -680,6 +680,7 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
         source: c,
         grid: (1, 1, 1),
         persistent: false,
+        cluster: 1,
         block: (threads as u32, 1, 1),
         dynamic_smem_bytes: to_u32("shared memory bytes", g.smem)?,
         args,

@@ -1495,6 +1495,7 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
         source: c,
         grid: (1, 1, 1),
         persistent: cfg.persistent,
+        cluster: 1,
         block: (threads as u32, 1, 1),
         dynamic_smem_bytes: to_u32("shared memory bytes", ops.smem())?,
         args,

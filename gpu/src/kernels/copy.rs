@@ -289,6 +289,7 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
         source: c,
         grid: (to_u32("copy grid", grid)?, 1, 1),
         persistent: false,
+        cluster: 1,
         block: (spec.threads, 1, 1),
         dynamic_smem_bytes: 0,
         args: p.args,

@@ -147,6 +147,7 @@ pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
         source: c,
         grid: (grid_x.max(1), grid_y.max(1), 1),
         persistent: false,
+        cluster: 1,
         block: ((TILE * TILE) as u32, 1, 1),
         dynamic_smem_bytes: 0,
         args: p.args,

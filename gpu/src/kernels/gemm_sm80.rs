@@ -565,6 +565,7 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         source: c,
         grid: (to_u32("gemm grid", tiles.max(1))?, 1, 1),
         persistent: false,
+        cluster: 1,
         block: (threads as u32, 1, 1),
         dynamic_smem_bytes: to_u32("shared memory bytes", smem)?,
         args: params.args,

@@ -25,8 +25,9 @@
 //! assert!(k.persistent && k.source.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16"));
 //! ```
 
+use crate::arch::cluster::{CLUSTER, cluster_dims};
 use crate::arch::memory::SMEM_ADDR;
-use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, tma::TMA_3D, wgmma};
+use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, tma::TMA_3D, tma::TMA_MULTICAST, wgmma};
 use crate::dtype::{DType, Major};
 use crate::emit::{Leaf, Params, offset_at, pattern, tile_origin_expr};
 use crate::error::{Result, to_u32};
@@ -84,6 +85,10 @@ pub struct HopperConfig {
     /// 128 columns) in shared memory with the operands, so the consumers read them there when they promote
     /// instead of loading them from global memory a k-block ahead.
     pub smem_scales: bool,
+    /// CTAs per thread-block cluster along M (1 or 2): a pair of CTAs computes two vertically adjacent
+    /// tiles, each loads half of their common B tile and multicasts it to both (TMA `.multicast::cluster`),
+    /// halving B's L2 reads.
+    pub cluster: u32,
 }
 
 impl Default for HopperConfig {
@@ -102,6 +107,7 @@ impl Default for HopperConfig {
             producer_regs: 40,
             consumer_regs: 232,
             smem_scales: false,
+            cluster: 1,
         }
     }
 }
@@ -457,6 +463,12 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
             c.bn
         ));
     }
+    if c.cluster > 1 && (c.cluster != 2 || inp.scaling == Some(Scaling::Block)) {
+        return unsupported(format!(
+            "clusters are of 2 CTAs along M, not for block-scaled FP8: cluster = {}, {:?}",
+            c.cluster, inp.scaling
+        ));
+    }
     if c.smem_scales && inp.scaling != Some(Scaling::Block) {
         return unsupported(format!(
             "staged scales (smem_scales) are for block-scaled FP8: got {:?}",
@@ -563,7 +575,7 @@ fn plan(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Res
     let identity = |rows: i64| make_identity_layout(&format!("({rows},{})", p.k).parse()?);
     Ok(Plan {
         op_a: gmma_operand(p.a_major, bm, bk, bits, "A")?,
-        op_b: gmma_operand(p.b_major, bn, bk, bits, "B")?,
+        op_b: gmma_operand(p.b_major, bn, bk, bits, "B")?.split_boxes(c.cluster as i64)?,
         swizzle: (swizzle_bytes, wgmma::layout_type(sw.bits)),
         wg_rows: bm / owners,
         m_chunks: bm / owners / 64,
@@ -595,7 +607,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -608,6 +620,11 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
         if c.persistent { "_p" } else { "" },
         if c.tma_store { "_ts" } else { "" },
         if c.smem_scales { "_ss" } else { "" },
+        if c.cluster > 1 {
+            format!("_cl{}", c.cluster)
+        } else {
+            String::new()
+        },
         if p.majors_tag() == "kk" {
             String::new()
         } else {
@@ -718,6 +735,10 @@ fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> Str
     s += &mma.device_fns();
     if block && c.smem_scales {
         s += crate::piece::fp8_scaling::STAGED_SCALE_FNS;
+    }
+    if c.cluster > 1 {
+        s += CLUSTER;
+        s += TMA_MULTICAST;
     }
     s += &store_fns(output);
     s
@@ -994,6 +1015,7 @@ fn mainloop<'a>(
             row_base: cw_row(c, plan),
             staged: c.smem_scales,
         }),
+        cluster: c.cluster as i64,
     })
 }
 
@@ -1021,9 +1043,11 @@ fn epilogue(
     match &plan.staging {
         Some(st) => {
             epi += &epilogue.tma_store_at(st, p.batch.map(|_| "tb"));
+            // the staging boxes must stay valid until the stores have read them; their global writes
+            // complete with the grid (as CUTLASS's epilogue tail: wait_group.read)
             let drain = format!(
-                "\n    if (tid == 0) {}   // stores done before exit",
-                tma::store_wait(0)
+                "\n    if (tid == 0) {}   // stores have read shared memory before exit",
+                tma::store_wait_read(0)
             );
             (epi, drain)
         }
@@ -1094,22 +1118,30 @@ fn generate(
         s += crate::arch::convert::CONVERT;
     }
     s += &format!(
-        "\nextern \"C\" __global__ void __launch_bounds__({}, 1)\n{name}(\n    {}) {{\n",
+        "\nextern \"C\" __global__ void __launch_bounds__({}, 1){}\n{name}(\n    {}) {{\n",
         c.threads(),
+        match c.cluster {
+            1 => String::new(),
+            n => format!(" {}", cluster_dims(n)),
+        },
         params.signature()
     );
     s += &mainloop.setup(&maps);
     s += &lambdas;
     s += &mainloop.producer();
     s += &mainloop.consumer(&doc, &epi, &drain);
+    s += &mainloop.teardown();
     s += "}\n";
-    let tiles =
-        ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn) * p.batch.map_or(1, |b| b.count);
+    // clusters take whole cluster tiles (a last odd tile row pairs with an empty one)
+    let cl = c.cluster as i64;
+    let rows = ((p.m + c.bm - 1) / c.bm + cl - 1) / cl * cl;
+    let tiles = rows * ((p.n + c.bn - 1) / c.bn) * p.batch.map_or(1, |b| b.count);
     Ok(Kernel {
         name,
         source: s,
         grid: (to_u32("hopper gemm tiles", tiles)?, 1, 1),
         persistent: c.persistent,
+        cluster: c.cluster,
         block: (c.threads(), 1, 1),
         dynamic_smem_bytes: c.smem_bytes(),
         args: params.args,
@@ -1205,6 +1237,53 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("a: 1004"), "{err}");
+    }
+
+    #[test]
+    fn clusters_multicast_b_and_release_stages_to_both_ctas() {
+        let c = HopperConfig {
+            cluster: 2,
+            ..HopperConfig::large()
+        };
+        let k = generate_hopper_gemm(
+            &HopperProblem::padded(4000, 4096, 4096),
+            DType::BF16,
+            DType::BF16,
+            &c,
+        )
+        .unwrap();
+        if std::env::var("CUTE_PRINT").is_ok() {
+            println!("{}", k.source);
+        }
+        assert!(k.name.ends_with("_cl2"), "{}", k.name);
+        // 32 tile rows -> 16 cluster rows (the last pairs tile row 31 with an empty 32nd)
+        assert_eq!((k.grid.0, k.cluster), (32 * 16, 2));
+        assert_eq!(maps(&k)[1].box_dims, [64, 128]); // half of B's 256 rows per CTA
+        for want in [
+            "__cluster_dims__(2, 1, 1)",
+            "const int tm = tcm * 2 + (int)crank;",
+            "if (crank == 0u) tma_load_2d_mc(sb + 0u, &tmB, full_bar + 8 * s, kb * 64, tn * 256, 3);",
+            "tma_load_2d(sa + 0u, &tmA, full_bar + 8 * s, kb * 64, tm * 128);",
+            "mbar_init(empty_bar + 8 * s, 4);", // 2 consumers x 2 CTAs
+            "if (tid < 2) mbar_arrive_cluster(empty_bar + 8 * prev, tid);",
+            "barrier.cluster.wait.acquire.aligned",
+        ] {
+            assert!(k.source.contains(want), "{want}");
+        }
+        // not for block-scaled FP8
+        let block = generate_hopper_fp8_gemm(
+            &HopperProblem::padded(4096, 4096, 4096),
+            (DType::E4M3, DType::E4M3),
+            Scaling::Block,
+            DType::BF16,
+            &HopperConfig {
+                cluster: 2,
+                bn: 128,
+                ..HopperConfig::large().for_bits(8)
+            },
+            &Fused::default(),
+        );
+        assert!(block.unwrap_err().to_string().contains("cluster = 2"));
     }
 
     #[test]

@@ -201,6 +201,7 @@ extern "C" __global__ void
             1,
         ),
         persistent: false,
+        cluster: 1,
         block: (THREADS, 1, 1),
         dynamic_smem_bytes: 0,
         args: params.args,

@@ -464,6 +464,7 @@ pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
         source: c,
         grid: (gx.max(1), gy.max(1), 1),
         persistent: false,
+        cluster: 1,
         block: (t as u32, 1, 1),
         dynamic_smem_bytes: 0,
         args: p.args,

@@ -398,6 +398,9 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let wide = HopperConfig::pingpong_wide();
             let d = flat_modes(&batch.d)?;
             let (m, n) = (d[0].0.value, d[1].0.value);
+            // 2-CTA clusters with B multicast: measured 1-2 % slower than without on the large
+            // shapes (gpu/logs/matmul/clusters/), so only the tuner tries them
+            let clustered = [HopperConfig::large(), wide].map(|c| HopperConfig { cluster: 2, ..c });
             for config in sm90_candidates(true).into_iter().map(|c| c.0).chain([wide]) {
                 let bs = (batches, batch_strides);
                 kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
@@ -408,6 +411,15 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
                         kernels.extend(sm90_split_k(r, &batch, op, config, splits));
                     }
                 }
+            }
+            for config in clustered {
+                kernels.extend(sm90_kernel_with(
+                    r,
+                    &batch,
+                    op,
+                    config,
+                    (batches, batch_strides),
+                ));
             }
         }
         let spec = sm80_spec(r, &batch);

@@ -47,6 +47,8 @@ pub struct GmmaOperand {
     pub boxes: Vec<(i64, i64)>,
     /// wgmma transpose flag: 1 for MN-major.
     pub tnsp: u32,
+    /// Bytes per element.
+    pub elem_bytes: i64,
     /// The derivation, as comment lines for the generated source.
     pub doc: String,
 }
@@ -112,6 +114,7 @@ pub fn gmma_operand(
                 tma_box: [bk as u32, rows as u32],
                 boxes: vec![(0, 0)],
                 tnsp: 0,
+                elem_bytes: bytes,
                 doc,
             }
         }
@@ -146,8 +149,54 @@ pub fn gmma_operand(
                 tma_box: [64, bk as u32],
                 boxes,
                 tnsp: 1,
+                elem_bytes: 2,
                 doc,
             }
         }
     })
+}
+
+impl GmmaOperand {
+    /// The same stage filled by at least `parts` TMA boxes, so that the CTAs of a cluster can each load
+    /// some of them and multicast them to all: a K-major stage's one box becomes `parts` boxes of
+    /// `rows / parts` rows (whole 8-row swizzle atoms), at their offsets in the stage layout; an MN-major
+    /// stage already has one box per 64 rows (at least `parts` of them needed).
+    ///
+    /// ```
+    /// use cute_gpu::{piece::gmma_operand::gmma_operand, Major};
+    /// let b = gmma_operand(Major::K, 256, 64, 16, "B").unwrap().split_boxes(2).unwrap();
+    /// assert_eq!((b.tma_box, b.boxes.clone()), ([64, 128], vec![(0, 0), (16384, 128)]));
+    /// let odd = gmma_operand(Major::K, 192, 128, 8, "B").unwrap().split_boxes(2).unwrap(); // FP8
+    /// assert_eq!((odd.tma_box, odd.boxes[1]), ([128, 96], (12288, 96)));
+    /// assert!(gmma_operand(Major::MN, 64, 64, 16, "B").unwrap().split_boxes(2).is_err()); // one box
+    /// ```
+    pub fn split_boxes(&self, parts: i64) -> Result<GmmaOperand> {
+        let rows = cute_layout_core::size(&self.stage.mode(0)?)?.value;
+        if self.boxes.len() as i64 >= parts {
+            return Ok(self.clone());
+        }
+        if self.tnsp != 0 || parts < 1 || rows % (8 * parts) != 0 {
+            return crate::error::config(
+                "gmma_operand",
+                format!(
+                    "{rows} rows in {} box(es) cannot be split into {parts} boxes of whole 8-row swizzle atoms",
+                    self.boxes.len()
+                ),
+            );
+        }
+        let part = rows / parts;
+        let boxes = (0..parts)
+            .map(|j| {
+                Ok((
+                    offset_at(&self.stage, j * part, 0)? * self.elem_bytes,
+                    j * part,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(GmmaOperand {
+            tma_box: [self.tma_box[0], part as u32],
+            boxes,
+            ..self.clone()
+        })
+    }
 }

@@ -14,20 +14,36 @@
 /// assert!(s.contains("tn = (t % per_group) / group_rows;"));
 /// ```
 pub fn grouped_raster(indent: &str, tile: &str, group_m: i64, out: (&str, &str)) -> String {
+    grouped_raster_over(indent, tile, group_m, out, "tiles_m")
+}
+
+/// [`grouped_raster`] over `rows` tile rows (a C expression in scope; e.g. rows of cluster tiles).
+///
+/// ```
+/// let s = cute_gpu::piece::schedule::grouped_raster_over("", "t", 8, ("tcm", "tn"), "cluster_rows");
+/// assert!(s.contains("group_rows = min(cluster_rows - first_m, 8);"));
+/// ```
+pub fn grouped_raster_over(
+    indent: &str,
+    tile: &str,
+    group_m: i64,
+    out: (&str, &str),
+    rows: &str,
+) -> String {
     let (tm, tn) = out;
     format!(
         "{indent}const int per_group = {group_m} * tiles_n, group = {tile} / per_group, first_m = group * {group_m};\n\
-{indent}const int group_rows = min(tiles_m - first_m, {group_m});\n\
+{indent}const int group_rows = min({rows} - first_m, {group_m});\n\
 {indent}const int {tm} = first_m + ({tile} % per_group) % group_rows, {tn} = ({tile} % per_group) / group_rows;\n"
     )
 }
 
-/// [`grouped_raster`] over a strided batch: the linear tile index `tile` runs over `L` batches of
-/// `tiles_mn = tiles_m * tiles_n` tiles each; `batch` is the batch, the tile within it is rastered as one
-/// problem's. Needs `tiles_m`, `tiles_n` and `tiles_mn` in scope.
+/// [`grouped_raster_over`] over a strided batch: the linear tile index `tile` runs over `L` batches of
+/// `tiles_mn = rows * tiles_n` tiles each; `batch` is the batch, the tile within it is rastered as one
+/// problem's. Needs `rows`, `tiles_n` and `tiles_mn` in scope.
 ///
 /// ```
-/// let s = cute_gpu::piece::schedule::batched_raster("", "t", 8, ("tm", "tn"), "tb");
+/// let s = cute_gpu::piece::schedule::batched_raster("", "t", 8, ("tm", "tn"), "tb", "tiles_m");
 /// assert!(s.starts_with("const int tb = t / tiles_mn, t_mn = t % tiles_mn;"));
 /// assert!(s.contains("group = t_mn / per_group"));
 /// ```
@@ -37,10 +53,11 @@ pub fn batched_raster(
     group_m: i64,
     out: (&str, &str),
     batch: &str,
+    rows: &str,
 ) -> String {
     format!(
         "{indent}const int {batch} = {tile} / tiles_mn, {tile}_mn = {tile} % tiles_mn;\n{}",
-        grouped_raster(indent, &format!("{tile}_mn"), group_m, out)
+        grouped_raster_over(indent, &format!("{tile}_mn"), group_m, out, rows)
     )
 }
 

@@ -9,14 +9,14 @@
 //! let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
 //! let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 3, consumers: 2, pingpong: false,
 //!     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None };
+//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1 };
 //! assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 49152u);")); // (128 + 256) * 64 * 2 bytes
 //! ```
 
-use crate::arch::{mbarrier, sync, tma, wgmma};
+use crate::arch::{cluster, mbarrier, sync, tma, wgmma};
 use crate::piece::fp8_scaling::Promotion;
 use crate::piece::gmma_operand::GmmaOperand;
-use crate::piece::schedule::{batched_raster, grouped_raster, persistent_loop};
+use crate::piece::schedule::{batched_raster, grouped_raster_over, persistent_loop};
 
 /// The pipeline of one CTA.
 ///
@@ -25,7 +25,7 @@ use crate::piece::schedule::{batched_raster, grouped_raster, persistent_loop};
 /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
 /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
 /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
+/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1 };
 /// // 128x128x64 bf16 tiles, a 4-stage ring, two cooperative consumers of 64 rows each
 /// assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 32768u);")); // (128 + 128) * 64 * 2 bytes
 /// ```
@@ -60,6 +60,10 @@ pub struct WarpSpecialized<'a> {
     pub elem_bytes: i64,
     /// Block-scaled FP8: each k-block's wgmmas start from zero into `tmp`, then are promoted into `acc`.
     pub promotion: Option<Promotion<'a>>,
+    /// CTAs per thread-block cluster (1: none). A cluster of `n` computes `n` vertically adjacent tiles
+    /// (the same B tile): each CTA loads its own A and the B boxes `j` with `j % n` = its rank, multicast
+    /// to every CTA of the cluster, and a stage is free only once every CTA's consumers released it.
+    pub cluster: i64,
 }
 
 impl WarpSpecialized<'_> {
@@ -86,13 +90,13 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1 };
     /// let c = ws.setup(&["tmA", "tmB"]);
     /// assert!(c.contains("for (int s = 0; s < 4; ++s) { mbar_init(full_bar + 8 * s, 1);") && c.contains("(u64)&tmB"));
     /// ```
     pub fn setup(&self, maps: &[&str]) -> String {
         let (stages, epi_bytes, stage_bytes) = (self.stages, self.epi_bytes, self.stage_bytes());
-        let empty_count = if self.pingpong { 1 } else { self.consumers };
+        let empty_count = if self.pingpong { 1 } else { self.consumers } * self.cluster as u32;
         // staged scales: the full barrier also counts the 32 lanes of the producer's scale warp
         let (full_count, scl) = match self.staged() {
             true => (
@@ -120,17 +124,85 @@ impl WarpSpecialized<'_> {
     for (int s = 0; s < {stages}; ++s) {{ mbar_init(full_bar + 8 * s, {full_count}); mbar_init(empty_bar + 8 * s, {empty_count}); }}
     {}
 {prefetch}  }}
-  __syncthreads();
-  const int tiles_m = (M + {bm} - 1) / {bm}, tiles_n = (N + {bn} - 1) / {bn}, ktiles = (K + {bk} - 1) / {bk};
   {}
+  const int tiles_m = (M + {bm} - 1) / {bm}, tiles_n = (N + {bn} - 1) / {bn}, ktiles = (K + {bk} - 1) / {bk};
+{}  {}
 "#,
             mbarrier::INIT_FENCE,
+            match self.cluster {
+                1 => "__syncthreads();".to_string(),
+                _ => format!(
+                    "{}   // the cluster's barriers initialized",
+                    cluster::cluster_sync()
+                ),
+            },
+            self.cluster_ids(),
             match self.batch {
-                Some(_) =>
-                    "const int tiles_mn = tiles_m * tiles_n, tiles = tiles_mn * L;   // L batches",
-                None => "const int tiles = tiles_m * tiles_n;",
+                Some(_) => format!(
+                    "const int tiles_mn = {} * tiles_n, tiles = tiles_mn * L;   // L batches",
+                    self.tile_rows()
+                ),
+                None => format!("const int tiles = {} * tiles_n;", self.tile_rows()),
             }
         )
+    }
+
+    /// The CTA's (or cluster's) index among `ctas` persistent CTAs (or clusters), and its rank `crank`
+    /// in its cluster.
+    fn cluster_ids(&self) -> String {
+        match self.cluster {
+            1 => "  const int cta = blockIdx.x, ctas = gridDim.x;\n".into(),
+            n => [
+                format!("// clusters of {n} CTAs: cluster cta of ctas takes tiles of {n} tile rows, its CTA crank row crank"),
+                format!("const int cta = blockIdx.x / {n}, ctas = gridDim.x / {n};"),
+                format!("const u32 crank = blockIdx.x % {n};"),
+                format!("const int cluster_rows = (tiles_m + {}) / {n};", n - 1),
+            ]
+            .map(|l| format!("  {l}\n"))
+            .concat(),
+        }
+    }
+
+    /// The rows of (cluster) tiles the schedule runs over.
+    fn tile_rows(&self) -> &'static str {
+        match self.cluster {
+            1 => "tiles_m",
+            _ => "cluster_rows",
+        }
+    }
+
+    /// What every thread runs before the kernel returns: with a cluster, a cluster barrier, so that no
+    /// CTA exits while another may still arrive on its mbarriers.
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{gmma_operand::gmma_operand, tma_mainloop::WarpSpecialized}, Major};
+    /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
+    /// # let b = b.split_boxes(2).unwrap();
+    /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 4, consumers: 2, pingpong: false,
+    /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2 };
+    /// assert!(ws.teardown().contains("barrier.cluster.wait"));
+    /// // the second B box (rows 128..256) is rank 1's, multicast to both CTAs
+    /// assert!(ws.producer().contains("if (crank == 1u) tma_load_2d_mc(sb + 16384u, &tmB, full_bar + 8 * s, kb * 64, tn * 256 + 128, 3);"));
+    /// assert!(ws.consumer("", "", "").contains("mbar_arrive_cluster(empty_bar + 8 * prev, tid)"));
+    /// ```
+    pub fn teardown(&self) -> String {
+        match self.cluster {
+            1 => String::new(),
+            _ => format!(
+                "  {}   // peers done with this CTA's barriers\n",
+                cluster::cluster_sync()
+            ),
+        }
+    }
+
+    /// Releases stage `stage` (a C expression) when `when`: one arrival per consumer on the empty barrier
+    /// of every CTA of the cluster (lanes `0..cluster` arrive on CTA `tid`'s).
+    fn release(&self, when: &str, stage: &str) -> String {
+        match self.cluster {
+            1 => format!("if ({when}tid == 0) mbar_arrive(empty_bar + 8 * {stage});"),
+            n => format!("if ({when}tid < {n}) mbar_arrive_cluster(empty_bar + 8 * {stage}, tid);"),
+        }
     }
 
     fn staged(&self) -> bool {
@@ -155,7 +227,7 @@ impl WarpSpecialized<'_> {
 {}        }}
       }}
     }}"#,
-            persistent_loop("blockIdx.x", "gridDim.x"),
+            persistent_loop("cta", "ctas"),
             self.raster("        "),
             p.stage_scales(),
             stages = self.stages,
@@ -164,9 +236,19 @@ impl WarpSpecialized<'_> {
 
     /// Tile `t` -> (`tm`, `tn`) (and its batch `tb` when batched).
     fn raster(&self, indent: &str) -> String {
-        match self.batch {
-            Some(_) => batched_raster(indent, "t", self.group_m, ("tm", "tn"), "tb"),
-            None => grouped_raster(indent, "t", self.group_m, ("tm", "tn")),
+        let (rows, n) = (self.tile_rows(), self.cluster);
+        let tm = if n == 1 { "tm" } else { "tcm" };
+        let r = match self.batch {
+            Some(_) => batched_raster(indent, "t", self.group_m, (tm, "tn"), "tb", rows),
+            None => grouped_raster_over(indent, "t", self.group_m, (tm, "tn"), rows),
+        };
+        match n {
+            1 => r,
+            _ => {
+                r + &format!(
+                    "{indent}const int tm = tcm * {n} + (int)crank;   // this CTA's row of the cluster tile\n"
+                )
+            }
         }
     }
 
@@ -174,18 +256,25 @@ impl WarpSpecialized<'_> {
         let mut l = String::new();
         for (i, (sx, tmx)) in [("sa", "tmA"), ("sb", "tmB")].into_iter().enumerate() {
             let [c0, c1] = &self.coords[i];
-            for &(off, mn) in &self.operands[i].boxes {
-                let (c0, c1) = match self.operands[i].tnsp {
-                    0 => (c0.clone(), c1.clone()),
+            let multicast = i == 1 && self.cluster > 1;
+            for (j, &(off, mn)) in self.operands[i].boxes.iter().enumerate() {
+                let (c0, c1) = match (self.operands[i].tnsp, mn) {
+                    (_, 0) => (c0.clone(), c1.clone()),
+                    (0, _) => (c0.clone(), format!("{c1} + {mn}")),
                     _ => (format!("{c0} + {mn}"), c1.clone()),
                 };
-                l += &match self.batch {
-                    Some(b) if b[i] => format!(
-                        "          tma_load_3d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1}, tb);   // TMA {{{c0}, {c1}, tb}}\n"
-                    ),
-                    _ => format!(
-                        "          tma_load_2d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1});   // TMA {{{c0}, {c1}}}\n"
-                    ),
+                let batched = matches!(self.batch, Some(b) if b[i]);
+                let (dims, tb) = if batched { (3, ", tb") } else { (2, "") };
+                l += &if multicast {
+                    format!(
+                        "          if (crank == {}u) tma_load_{dims}d_mc({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1}{tb}, {});   // TMA {{{c0}, {c1}{tb}}} to the cluster\n",
+                        j as i64 % self.cluster,
+                        (1 << self.cluster) - 1
+                    )
+                } else {
+                    format!(
+                        "          tma_load_{dims}d({sx} + {off}u, &{tmx}, full_bar + 8 * s, {c0}, {c1}{tb});   // TMA {{{c0}, {c1}{tb}}}\n"
+                    )
                 };
             }
         }
@@ -200,7 +289,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1 };
     /// let c = ws.producer();
     /// assert!(c.contains("setmaxnreg.dec.sync.aligned.u32 40;") && c.contains("tma_load_2d("));
     /// ```
@@ -224,7 +313,7 @@ impl WarpSpecialized<'_> {
     }}{}
 "#,
             sync::setmaxnreg(false, self.regs.0),
-            persistent_loop("blockIdx.x", "gridDim.x"),
+            persistent_loop("cta", "ctas"),
             self.group_m,
             self.raster("        "),
             self.loads(),
@@ -272,12 +361,13 @@ impl WarpSpecialized<'_> {
         for (int c = 0; c < {}; ++c) fence_acc(acc[c]);
         // keep one k-block of wgmma in flight; the previous one has finished reading its stage
         {}
-        if (kb > 0 && tid == 0) mbar_arrive(empty_bar + 8 * prev);
+        {}
         prev = s;
 "#,
             self.wgmmas("acc", "", 0),
             self.m_chunks,
-            wgmma::wait(1)
+            wgmma::wait(1),
+            self.release("kb > 0 && ", "prev")
         )
     }
 
@@ -297,7 +387,10 @@ impl WarpSpecialized<'_> {
                 self.m_chunks
             );
             if s + 1 == p.splits() {
-                c += "        if (tid == 0) mbar_arrive(empty_bar + 8 * s);   // the stage is read: release it\n";
+                c += &format!(
+                    "        {}   // the stage is read: release it\n",
+                    self.release("", "s")
+                );
             }
             c += &p.promote(s);
         }
@@ -312,7 +405,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1 };
     /// let c = ws.consumer("", "    // epilogue\n", "");
     /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
     /// assert!(c.contains("// epilogue"));
@@ -322,22 +415,22 @@ impl WarpSpecialized<'_> {
         let (m_chunks, nacc) = (self.m_chunks, self.tile.1 / 2);
         let (first, step, cw_off, pp_wait, pp_arrive) = if self.pingpong {
             (
-                "blockIdx.x + cw * gridDim.x",
-                "2 * gridDim.x",
+                "cta + cw * ctas",
+                "2 * ctas",
                 String::new(),
                 format!(
-                    "\n      // ping-pong order: this mainloop starts after the other consumer's mainloop of the previous tile\n      // (named barrier 1: consumer 0 -> 1, 2: consumer 1 -> 0), so the full-barrier phases waited on are the next ones\n      if (cw == 1 || t != (int)blockIdx.x) {}",
+                    "\n      // ping-pong order: this mainloop starts after the other consumer's mainloop of the previous tile\n      // (named barrier 1: consumer 0 -> 1, 2: consumer 1 -> 0), so the full-barrier phases waited on are the next ones\n      if (cw == 1 || t != cta) {}",
                     sync::named_barrier_sync("cw == 0 ? 2 : 1", 256)
                 ),
                 format!(
-                    "\n      if (t + (int)gridDim.x < tiles) {}",
+                    "\n      if (t + ctas < tiles) {}",
                     sync::named_barrier_arrive("cw == 0 ? 1 : 2", 256)
                 ),
             )
         } else {
             (
-                "blockIdx.x",
-                "gridDim.x",
+                "cta",
+                "ctas",
                 format!(" + cw * {}u", self.consumer_a_bytes),
                 String::new(),
                 String::new(),
@@ -359,8 +452,9 @@ impl WarpSpecialized<'_> {
             None => (
                 self.k_block(),
                 format!(
-                    "      {}\n#pragma unroll\n      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);\n      if (tid == 0) mbar_arrive(empty_bar + 8 * prev);",
-                    wgmma::wait(0)
+                    "      {}\n#pragma unroll\n      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);\n      {}",
+                    wgmma::wait(0),
+                    self.release("", "prev")
                 ),
                 String::new(),
             ),
@@ -373,7 +467,7 @@ impl WarpSpecialized<'_> {
     u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
     (void)eb;
     {} {{
-      u32 it = (u32)((t - blockIdx.x) / gridDim.x) * (u32)ktiles;   // k-blocks the producer loaded before this tile
+      u32 it = (u32)((t - cta) / ctas) * (u32)ktiles;   // k-blocks the producer loaded before this tile
 {}#pragma unroll
       for (int c = 0; c < {m_chunks}; ++c)
 #pragma unroll

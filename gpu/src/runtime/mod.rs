@@ -73,6 +73,9 @@ pub struct LoadedKernel {
     pub local_bytes: i32,
     /// NVRTC compile time in seconds.
     pub compile_s: f64,
+    /// Clusters of the kernel's size that fit on the GPU at once (`cuOccupancyMaxActiveClusters`);
+    /// `None` for kernels without clusters.
+    pub max_clusters: Option<u32>,
 }
 
 /// A typed device buffer.
@@ -337,6 +340,10 @@ impl Runtime {
         let local_bytes = function
             .local_size_bytes()
             .map_err(cuda("local_size_bytes"))?;
+        let max_clusters = match k.cluster {
+            1 => None,
+            n => Some(self.max_active_clusters(&function, k, n)?),
+        };
         let l = Arc::new(LoadedKernel {
             _module: module,
             function,
@@ -344,6 +351,7 @@ impl Runtime {
             registers,
             local_bytes,
             compile_s,
+            max_clusters,
         });
         self.cache
             .lock()
@@ -505,10 +513,7 @@ impl Runtime {
                 Arg::F32(_, v) => ArgValue::F32(*v),
             });
         }
-        let mut grid = k.grid;
-        if k.persistent {
-            grid.0 = grid.0.min(self.sm_count).max(1);
-        }
+        let grid = self.launch_grid(k, &loaded);
         Ok(Prepared {
             loaded,
             values,
@@ -518,6 +523,40 @@ impl Runtime {
                 shared_mem_bytes: k.dynamic_smem_bytes,
             },
         })
+    }
+
+    /// The grid of a launch: the kernel's, with a persistent grid capped at one CTA per SM, or for a
+    /// clustered kernel at the clusters that fit at once (whole clusters).
+    fn launch_grid(&self, k: &Kernel, loaded: &LoadedKernel) -> (u32, u32, u32) {
+        let mut grid = k.grid;
+        if k.persistent {
+            let cl = k.cluster.max(1);
+            let fit = loaded.max_clusters.map_or(self.sm_count, |c| c.max(1) * cl);
+            grid.0 = grid.0.min(fit.min(self.sm_count) / cl * cl).max(cl);
+        }
+        grid
+    }
+
+    /// `cuOccupancyMaxActiveClusters` for a kernel of `ctas`-CTA clusters (fixed at compile time).
+    fn max_active_clusters(&self, f: &CudaFunction, k: &Kernel, ctas: u32) -> Result<u32> {
+        let config = LaunchConfig {
+            grid_dim: (ctas * (self.sm_count / ctas).max(1), 1, 1),
+            block_dim: k.block,
+            shared_mem_bytes: k.dynamic_smem_bytes,
+        };
+        let n = f
+            .occupancy_max_active_clusters(config, &self.stream)
+            .map_err(cuda("cuOccupancyMaxActiveClusters"))?;
+        match n {
+            0 => Err(GpuError::Config {
+                kernel: "runtime",
+                reason: format!(
+                    "{}: no cluster of {ctas} CTAs x {} bytes of shared memory fits on this GPU",
+                    k.name, k.dynamic_smem_bytes
+                ),
+            }),
+            n => Ok(n),
+        }
     }
 
     /// Launches a prepared kernel (asynchronous).
