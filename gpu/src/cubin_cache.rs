@@ -201,10 +201,15 @@ fn read(path: &Path) -> Option<Compiled> {
     })
 }
 
+/// Writes `c` to `path` through a temporary file of this write alone (process id and a counter of the
+/// process's writes: threads compiling different kernels at once must not rename each other's files,
+/// which left one kernel's CUBIN under another's name, "named symbol not found" on the next load).
 fn write(path: &Path, c: &Compiled) -> std::io::Result<()> {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{}.tmp", std::process::id()));
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{}.{n}.tmp", std::process::id()));
     std::fs::write(&tmp, encode(c))?;
     std::fs::rename(&tmp, path)
 }
@@ -245,6 +250,32 @@ mod tests {
         assert!(read(&path).is_none());
         std::fs::write(&path, b"").unwrap();
         assert!(read(&path).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Threads writing different kernels at once: each file holds its own kernel (the run16 suite on 16
+    /// threads found one kernel's CUBIN under another's name when the temporary file was per process).
+    #[test]
+    fn concurrent_writes_keep_each_kernel_in_its_file() {
+        let dir = std::env::temp_dir().join(format!("cute-cache-race-{}", std::process::id()));
+        let kernel = |t: u8| Compiled {
+            cubin: vec![t; 4096 + t as usize],
+            ..sample()
+        };
+        std::thread::scope(|s| {
+            for t in 0..8u8 {
+                let dir = &dir;
+                s.spawn(move || {
+                    for _ in 0..50 {
+                        write(&dir.join(format!("{t}.cubin")), &kernel(t)).unwrap();
+                    }
+                });
+            }
+        });
+        for t in 0..8u8 {
+            let back = read(&dir.join(format!("{t}.cubin"))).unwrap();
+            assert_eq!(back.cubin, kernel(t).cubin, "kernel {t}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
