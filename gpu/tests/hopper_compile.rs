@@ -189,6 +189,13 @@ fn fp8_gemm_compiles_without_spills() {
             even,
         ),
         (
+            clustered(HopperConfig::pingpong_wide()),
+            (e4, e4),
+            Scaling::PerTensor,
+            DType::BF16,
+            odd,
+        ),
+        (
             HopperConfig::pingpong_wide(),
             (e4, e4),
             Scaling::PerTensor,
