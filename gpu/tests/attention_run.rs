@@ -72,6 +72,9 @@ mod attention_run {
         causal: bool,
         bhsd: bool,
         varlen: Option<(Vec<i32>, Vec<i32>)>,
+        /// K's row at position `j` scaled by `1 + j / 64`: each key block's scores exceed the previous
+        /// maxima by ever more (the online softmax's max moves many times, lazily or not).
+        ramp: bool,
     }
 
     fn case(sq: i64, sk: i64, d: i64, causal: bool) -> Case {
@@ -85,24 +88,30 @@ mod attention_run {
             causal,
             bhsd: false,
             varlen: None,
+            ramp: false,
         }
     }
 
-    /// A dense `(B,S,H,D)` tensor of values rounded to `dt`, and its copy in `layout` on the device.
+    /// A dense `(B,S,H,D)` tensor of values rounded to `dt` (uniform in `[-amp, amp)`, times
+    /// `1 + position / 64` with `ramp`), and its copy in `layout` on the device.
     fn tensor<T: Half>(
         s: &Arc<CudaStream>,
         rng: &mut Rng,
         dt: DType,
         layout: &Layout,
-        amp: f32,
+        (amp, ramp): (f32, bool),
     ) -> (Vec<f32>, CudaSlice<T>) {
         let dm = dims(layout, "test").unwrap();
         let n = dm.shape.iter().product::<i64>() as usize;
+        let [b_n, s_n, h_n, d_n] = dm.shape;
+        let grow = |i: usize| match ramp {
+            true => 1.0 + (i as i64 / (d_n * h_n) % s_n) as f32 / 64.0,
+            false => 1.0,
+        };
         let dense: Vec<f32> = (0..n)
-            .map(|_| to_f32(dt, from_f32(dt, amp * rng.uniform())))
+            .map(|i| to_f32(dt, from_f32(dt, amp * grow(i) * rng.uniform())))
             .collect();
         let mut host = vec![T::default(); cosize(layout).unwrap().value as usize];
-        let [b_n, s_n, h_n, d_n] = dm.shape;
         for (i, x) in dense.iter().enumerate() {
             let i = i as i64;
             let (d, h, sq, b) = (
@@ -147,9 +156,9 @@ mod attention_run {
             None => (c.b, c.sq, c.sk),
         };
         let (lq, lk) = (layout(c, bl, sql, c.hq), layout(c, bl, skl, c.hkv));
-        let (q, dq) = tensor::<T>(s, &mut rng, dt, &lq, 2.0);
-        let (k, dk) = tensor::<T>(s, &mut rng, dt, &lk, 2.0);
-        let (v, dv) = tensor::<T>(s, &mut rng, dt, &lk, 1.0);
+        let (q, dq) = tensor::<T>(s, &mut rng, dt, &lq, (2.0, false));
+        let (k, dk) = tensor::<T>(s, &mut rng, dt, &lk, (2.0, c.ramp));
+        let (v, dv) = tensor::<T>(s, &mut rng, dt, &lk, (1.0, false));
         let mut d_o = s
             .alloc_zeros::<T>(cosize(&lq).unwrap().value as usize)
             .unwrap();
@@ -740,6 +749,26 @@ mod attention_run {
     fn sm90_tuning_sd0() {
         tuning_cases("sm90_tuning_sd0", |s| {
             Attention::new(s).unwrap().with_sm90_s_scale_d0(true)
+        });
+    }
+
+    /// Lazy rescaling of O, also on keys whose scores grow along the sequence (the max moves often).
+    #[test]
+    fn sm90_tuning_lazy() {
+        let lazy = |s: &Arc<CudaStream>| Attention::new(s).unwrap().with_sm90_lazy_rescale(true);
+        tuning_cases("sm90_tuning_lazy", lazy);
+        with_gpu_variants("sm90_tuning_lazy_ramp", &[(true, true, true)], |s, _| {
+            let a = &lazy(s);
+            for causal in [false, true] {
+                for (sq, sk, d) in [(300, 700, 64), (129, 1000, 128), (200, 500, 256)] {
+                    let ramp = Case {
+                        ramp: true,
+                        ..case(sq, sk, d, causal)
+                    };
+                    check::<half::bf16>(s, a, &ramp);
+                    check::<half::f16>(s, a, &ramp);
+                }
+            }
         });
     }
 

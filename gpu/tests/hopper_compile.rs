@@ -525,8 +525,8 @@ fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
     }
 }
 
-/// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt_l2_mib`), alone
-/// and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
+/// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt_l2_mib`,
+/// `lazy_rescale`), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
 /// varlen persistent case: no spills, no local memory, no serialized wgmma.
 #[test]
 fn attention_sm90_tuning_options_compile() {
@@ -559,6 +559,10 @@ fn attention_sm90_tuning_options_compile() {
                     Sm90AttentionConfig {
                         varlen: true,
                         ..lpt
+                    },
+                    Sm90AttentionConfig {
+                        lazy_rescale: true,
+                        ..c
                     },
                 ] {
                     check_clean_sm90(&generate_attention_sm90(&cfg).unwrap(), &mut failures);

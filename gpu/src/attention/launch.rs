@@ -131,6 +131,7 @@ pub struct Attention {
     /// up to this), the first `S` wgmma with scale-d = 0, the persistent LPT tile order.
     stages90: Option<i64>,
     s_scale_d0_90: Option<bool>,
+    lazy90: Option<bool>,
     lpt90: Option<i64>,
     /// The Hopper kernel's consumer warp groups for d = 64 instead of the plan's.
     consumers90: Option<i64>,
@@ -175,6 +176,7 @@ impl Attention {
             tma_store_o90: true,
             stages90: None,
             s_scale_d0_90: None,
+            lazy90: None,
             lpt90: None,
             consumers90: None,
         })
@@ -269,6 +271,20 @@ impl Attention {
     /// ```
     pub fn with_sm90_s_scale_d0(mut self, on: bool) -> Attention {
         self.s_scale_d0_90 = Some(on);
+        self
+    }
+
+    /// The same handle with the Hopper kernel's lazy rescaling of O on or off, instead of the plan's
+    /// choice ([`Sm90AttentionConfig::lazy_rescale`]; the intra-warp-group overlapped schedule only).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_lazy_rescale(true);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_lazy_rescale(mut self, on: bool) -> Attention {
+        self.lazy90 = Some(on);
         self
     }
 
@@ -379,6 +395,7 @@ impl Attention {
             persistent: overlap && self.persistent90.unwrap_or(c.persistent),
             tma_store_o: c.tma_store_o && self.tma_store_o90,
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
+            lazy_rescale: self.lazy90.unwrap_or(c.lazy_rescale),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
         };

@@ -5,13 +5,13 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lpt MIB]... [--consumers2] [--consumers3] [--d D]... [--no-default]` (quick: one round
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--consumers2] [--consumers3] [--d D]... [--no-default]` (quick: one round
 //! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
 //! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs; direct-o: also the Hopper kernel
 //! storing O from the registers instead of through shared memory and TMA, label `direct_o`; stages3: also the
-//! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lpt: also
+//! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lazy / eager: also with lazy rescaling of O on / off; lpt: also
 //! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; consumers2, consumers3: also the Hopper kernel with 2 (128 query rows per CTA) or 3 (192) consumer warp
 //! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
 //! kernels into the on-disk cache).
@@ -68,7 +68,7 @@ mod bench {
     type Build = fn(Attention) -> Result<Attention>;
 
     /// The switches: flag, label, head dim it applies to, how the handle is built.
-    const SWITCHES: [(&str, &str, Option<i64>, Build); 9] = [
+    const SWITCHES: [(&str, &str, Option<i64>, Build); 11] = [
         ("--schedules", "nopp", None, |a| {
             a.with_sm90_schedule(true, false)
         }),
@@ -86,6 +86,12 @@ mod bench {
             a.with_sm90_consumers(3)
         }),
         ("--sd0", "sd0", None, |a| Ok(a.with_sm90_s_scale_d0(true))),
+        ("--lazy", "lazy", None, |a| {
+            Ok(a.with_sm90_lazy_rescale(true))
+        }),
+        ("--eager", "eager", None, |a| {
+            Ok(a.with_sm90_lazy_rescale(false))
+        }),
         ("--direct-o", "direct_o", None, |a| {
             Ok(a.with_sm90_tma_store_o(false))
         }),

@@ -401,7 +401,17 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             // 2-CTA clusters with B multicast: measured 1-2 % slower than without on the large
             // shapes (gpu/logs/matmul/clusters/), so only the tuner tries them
             let clustered = [HopperConfig::large(), wide].map(|c| HopperConfig { cluster: 2, ..c });
-            for config in sm90_candidates(true).into_iter().map(|c| c.0).chain([wide]) {
+            // ping-pong 128x128 with the TMA-store epilogue: one tile's epilogue under the other's
+            // mainloop without 128x192's ragged edge on 1024-wide outputs
+            let narrow = HopperConfig {
+                tma_store: true,
+                ..HopperConfig::pingpong()
+            };
+            for config in sm90_candidates(true)
+                .into_iter()
+                .map(|c| c.0)
+                .chain([wide, narrow])
+            {
                 let bs = (batches, batch_strides);
                 kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
                 // split-K where the tile's waves leave SMs idle

@@ -75,6 +75,11 @@ pub struct OnlineSoftmax {
     pub xor_masks: Vec<i64>,
     /// How accumulators are named.
     pub index: AccIndex,
+    /// Lazy rescaling (FlashAttention 4): the running max moves only when a key block's row max exceeds
+    /// it by more than this many powers of two (probabilities stay below `2^threshold`, exactly
+    /// normalized at the end), and [`OnlineSoftmax::rescale`] skips the output accumulators of a warp
+    /// whose rows all kept their max. `None`: the max follows every block.
+    pub lazy_threshold: Option<f64>,
 }
 
 /// The variable prefix of the softmax state in generated code.
@@ -143,7 +148,28 @@ impl OnlineSoftmax {
             row_offsets,
             xor_masks,
             index,
+            lazy_threshold: None,
         })
+    }
+
+    /// The same softmax with lazy rescaling above `threshold` powers of two
+    /// ([`lazy_threshold`](Self::lazy_threshold)).
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let sm = OnlineSoftmax::new(&f, 1, mma_index).unwrap().lazy(Some(8.0));
+    /// let u = sm.update_scores("s", 8, "sl2");
+    /// assert!(u.contains("if (!((mx[0] - sm_max[mi][0]) * sl2 > 8.0f)) mx[0] = sm_max[mi][0];"));
+    /// assert!(u.contains("sm_grew |= mx[1] != sm_max[mi][1];"));
+    /// assert!(sm.declare_corr().contains("bool sm_grew = false;"));
+    /// assert!(sm.rescale("o", 16).contains("if (__any_sync(0xffffffffu, sm_grew))"));
+    /// ```
+    pub fn lazy(self, threshold: Option<f64>) -> OnlineSoftmax {
+        OnlineSoftmax {
+            lazy_threshold: threshold,
+            ..self
+        }
     }
 
     fn reduce(&self, op: &str, var: &str) -> String {
@@ -171,7 +197,8 @@ impl OnlineSoftmax {
     }
 
     /// One key block: scores `s` (`s_n` atoms along n) become probabilities in place, the running max and
-    /// sum advance, and the output accumulators `o` (`o_n` atoms along n) are rescaled. `scale_log2` is
+    /// sum advance, and the output accumulators `o` (`o_n` atoms along n) are rescaled (always: lazy
+    /// rescaling is for the deferred [`OnlineSoftmax::update_scores`] + [`OnlineSoftmax::rescale`]). `scale_log2` is
     /// the C expression of `scale * log2(e)` (scale > 0).
     ///
     /// ```
@@ -182,7 +209,9 @@ impl OnlineSoftmax {
     /// assert!(u.contains("o[mi][dj][3] *= corr[1];") && u.contains("__shfl_xor_sync(0xffffffffu, mx[0], 2)"));
     /// ```
     pub fn update(&self, s: &str, s_n: i64, o: &str, o_n: i64, scale_log2: &str) -> String {
-        let mut c = self.probabilities(s, s_n, scale_log2);
+        // O is rescaled right here, every block: laziness would save nothing
+        let eager = self.clone().lazy(None);
+        let mut c = eager.probabilities(s, s_n, scale_log2);
         c += &self.scale_rows(o, o_n, "corr");
         c + "    }\n"
     }
@@ -195,8 +224,14 @@ impl OnlineSoftmax {
     /// assert!(OnlineSoftmax::new(&f, 1, mma_index).unwrap().declare_corr().contains("float sm_corr[1][2];"));
     /// ```
     pub fn declare_corr(&self) -> String {
+        let grew = match self.lazy_threshold {
+            Some(_) => format!(
+                "  bool {P}_grew = false;  // a row max of this thread moved since O was last rescaled\n"
+            ),
+            None => String::new(),
+        };
         format!(
-            "  float {P}_corr[{}][{}];  // the rescale of O by the last key block's new row max\n",
+            "  float {P}_corr[{}][{}];  // the rescale of O by the last key block's new row max\n{grew}",
             self.atoms_m, self.rows
         )
     }
@@ -228,11 +263,18 @@ impl OnlineSoftmax {
     /// assert!(r.contains("o[mi][dj][2] *= sm_corr[mi][1];"));
     /// ```
     pub fn rescale(&self, o: &str, o_n: i64) -> String {
-        format!(
+        let c = format!(
             "    #pragma unroll\n    for (int mi = 0; mi < {}; ++mi) {{  // O *= exp2(m_old - m_new)\n{}    }}\n",
             self.atoms_m,
             self.scale_rows(o, o_n, &format!("{P}_corr[mi]"))
-        )
+        );
+        match self.lazy_threshold {
+            // warp-uniform: every factor of a warp whose rows kept their max is exactly 1
+            Some(_) => format!(
+                "    if (__any_sync(0xffffffffu, {P}_grew)) {{\n{c}    }}\n    {P}_grew = false;\n"
+            ),
+            None => c,
+        }
     }
 
     /// The opening of the per-atom-row loop through the probabilities and the rescaled row sums (the
@@ -254,6 +296,7 @@ impl OnlineSoftmax {
         c += "      }\n";
         for r in 0..r_n {
             c += &format!("      {}\n", self.reduce("fmaxf", &format!("mx[{r}]")));
+            c += &self.keep_max(r, scale_log2);
             c += &format!(
                 "      ms[{r}] = mx[{r}] == neg_inf() ? 0.f : mx[{r}] * {scale_log2};  // a row masked so far stays 0\n      corr[{r}] = fast_exp2({P}_max[mi][{r}] * {scale_log2} - ms[{r}]);\n      {P}_max[mi][{r}] = mx[{r}];\n      {P}_sum[mi][{r}] *= corr[{r}];\n"
             );
@@ -267,6 +310,18 @@ impl OnlineSoftmax {
         }
         c += "      }\n";
         c
+    }
+
+    /// With lazy rescaling: row `r`'s new max `mx[r]` falls back to the running one unless it grew by more
+    /// than the threshold (`-inf` rows move to the first finite max: the difference is `+inf`), and a
+    /// move is remembered in `sm_grew`.
+    fn keep_max(&self, r: usize, scale_log2: &str) -> String {
+        let Some(t) = self.lazy_threshold else {
+            return String::new();
+        };
+        format!(
+            "      if (!((mx[{r}] - {P}_max[mi][{r}]) * {scale_log2} > {t:?}f)) mx[{r}] = {P}_max[mi][{r}];\n      {P}_grew |= mx[{r}] != {P}_max[mi][{r}];\n"
+        )
     }
 
     /// Multiplies the accumulators `o` of atom row `mi` by `factor[r]`, `r` the value's row.
