@@ -457,6 +457,13 @@ mod attention_run {
                         ..case(300, 129, 128, causal)
                     },
                 );
+                // d = 256: lazy rescaling by default in the overlapped schedules
+                let wide = Case {
+                    b: 1,
+                    ramp: true,
+                    ..case(77, 200, 256, causal)
+                };
+                check::<half::bf16>(s, a, &wide);
             }
         });
     }
