@@ -89,6 +89,14 @@ mod matmul_run {
     }
 
     /// erf by Abramowitz and Stegun 7.1.26 (|error| < 1.5e-7), for the GELU reference.
+    /// `c` with the whole fused epilogue: `D = gelu(0.5 A·B + 2 C + bias per column)`, C on `c_layout`.
+    fn fused_with_c(mut c: Case, c_layout: &str) -> Case {
+        c.c = Some(common::l(c_layout));
+        (c.alpha, c.beta) = (0.5, 2.0);
+        (c.bias, c.act) = (BiasKind::PerColumn, Activation::Gelu);
+        c
+    }
+
     fn erf(x: f64) -> f64 {
         let t = 1.0 / (1.0 + 0.3275911 * x.abs());
         let p = t
@@ -320,14 +328,14 @@ mod matmul_run {
         };
         let gemm = Gemm::new(&s).unwrap();
         let hopper = gemm.runtime().arch().starts_with("sm_90");
-        let mut fused = case(
-            "(100,64,4):(64,1,6400)",
-            "(64,72,4):(1,64,0)",
-            "(100,72,4):(72,1,7200)",
+        let fused = fused_with_c(
+            case(
+                "(100,64,4):(64,1,6400)",
+                "(64,72,4):(1,64,0)",
+                "(100,72,4):(72,1,7200)",
+            ),
+            "(100,72,4):(72,1,7208)",
         );
-        fused.c = Some(common::l("(100,72,4):(72,1,7208)"));
-        (fused.alpha, fused.beta) = (0.5, 2.0);
-        (fused.bias, fused.act) = (BiasKind::PerColumn, Activation::Gelu);
         let cases = [
             case(
                 "(64,32,3):(32,1,2048)",
@@ -377,14 +385,14 @@ mod matmul_run {
         };
         let gemm = Gemm::new(&s).unwrap();
         let hopper = gemm.runtime().arch().starts_with("sm_90");
-        let mut fused = case(
-            "(64,8192):(8192,1)",
-            "(8192,136):(1,8192)",
+        let fused = fused_with_c(
+            case(
+                "(64,8192):(8192,1)",
+                "(8192,136):(1,8192)",
+                "(64,136):(136,1)",
+            ),
             "(64,136):(136,1)",
         );
-        fused.c = Some(common::l("(64,136):(136,1)"));
-        (fused.alpha, fused.beta) = (0.5, 2.0);
-        (fused.bias, fused.act) = (BiasKind::PerColumn, Activation::Gelu);
         let cases = [
             case(
                 "(128,4096):(4096,1)",

@@ -36,6 +36,7 @@ mod bench {
     use cute_gpu::Result;
     use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, Tiles, bshd};
     use cute_gpu::host::Rng;
+    use cute_gpu::runtime::bench::median;
     use half::bf16;
 
     const TOKENS: i64 = 16384;
@@ -165,11 +166,6 @@ mod bench {
         Ok(out)
     }
 
-    fn median(mut v: Vec<f64>) -> f64 {
-        v.sort_by(|a, b| a.total_cmp(b));
-        v[v.len() / 2]
-    }
-
     pub fn run() -> Result<()> {
         let args: Vec<String> = std::env::args().collect();
         let quick = args.iter().any(|a| a == "--quick");
@@ -256,7 +252,7 @@ mod bench {
             let (b, heads) = (TOKENS / s, HIDDEN / d);
             let flops = 4.0 * (b * heads) as f64 * (s * s) as f64 * d as f64
                 / if causal { 2.0 } else { 1.0 };
-            let ms = median(t);
+            let ms = median(&t);
             println!(
                 "{s:>6} {b:>5} {heads:>5} {d:>5} {causal:>7} {:>16} {ms:>10.3} {:>9.1}",
                 handles[h].0,

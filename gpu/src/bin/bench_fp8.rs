@@ -31,6 +31,7 @@ mod imp {
     };
     use cute_gpu::matmul::plan::sm90_fp8_config;
     use cute_gpu::piece::fp8_scaling::Scaling;
+    use cute_gpu::runtime::bench::median;
     use cute_gpu::runtime::cublaslt::{LtFp8, LtGemm, LtTypes};
     use cute_gpu::runtime::{DeviceBuffer, RawBuffer, Runtime};
     use cute_gpu::{DType, GpuError, Kernel, Result};
@@ -380,11 +381,6 @@ mod imp {
         Ok(())
     }
 
-    fn median(v: &mut [f64]) -> f64 {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    }
-
     /// TFLOP/s of each round: ours per-tensor, ours block-scaled, cuBLASLt's first and best algorithm
     /// with fast accumulation `[0]` and without `[1]`.
     #[derive(Default)]
@@ -463,8 +459,8 @@ mod imp {
         rt.run(&ours_pt)?;
         rt.sync()?;
         let diff = max_diff(&rt.download(&d)?, &rt.download(&d_lt)?, n, p.ldd);
-        let (pt, bs) = (median(&mut t.pt), median(&mut t.bs));
-        let [fast, slow] = [0, 1].map(|j| (median(&mut t.first[j]), median(&mut t.best[j])));
+        let (pt, bs) = (median(&t.pt), median(&t.bs));
+        let [fast, slow] = [0, 1].map(|j| (median(&t.first[j]), median(&t.best[j])));
         Ok(format!(
             "| {m}x{n}x{k} | {pt:.0} | {bs:.0} | {:.0} / {:.0} | {:.0} / {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {diff:.1e} | {name_pt}, {name_bs} |",
             fast.0,

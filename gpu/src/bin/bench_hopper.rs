@@ -26,7 +26,7 @@ mod imp {
     use cute_gpu::configs::{BENCH_SIZES, sm90_persistent_tma_store};
     use cute_gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, from_f32};
     use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
-    use cute_gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, print_table};
+    use cute_gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, median, print_table};
     use cute_gpu::runtime::{DeviceBuffer, Runtime};
     use cute_gpu::{DType, GpuError, Kernel, Major, Result};
 
@@ -141,7 +141,7 @@ mod imp {
         let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, clustered(c)]).collect();
         for (m, n, k) in SWEEP_SHAPES {
             let p = HopperProblem::padded(m, n, k);
-            let mut rng = cute_gpu::host::Rng(m as u64 + 3 * n as u64 + 7 * k as u64);
+            let mut rng = Rng(m as u64 + 3 * n as u64 + 7 * k as u64);
             let (a, b) = (
                 rng.uniforms(DType::BF16, p.a_len() as usize),
                 rng.uniforms(DType::BF16, p.b_len() as usize),
@@ -166,16 +166,12 @@ mod imp {
                     times[i].push(g.tflops(rt.time_ms(3, iters, || rt.run(&prepared[i]))?));
                 }
             }
-            let med = |v: &mut Vec<f64>| {
-                v.sort_by(|x, y| x.total_cmp(y));
-                v[v.len() / 2]
-            };
-            let lt = med(&mut times[nk]);
+            let lt = median(&times[nk]);
             println!("{m}x{n}x{k}: cublasGemmEx {lt:.0} TFLOP/s");
             for (i, b) in prepared.iter().enumerate() {
                 rt.run(b)?;
                 let diff = g.max_rel_diff(rt)?;
-                let tf = med(&mut times[i]);
+                let tf = median(&times[i]);
                 println!(
                     "  {}: {tf:.0} TFLOP/s ({:.3} of cuBLAS; grid {}; max rel diff {diff:.2e})",
                     kernels[i].name,

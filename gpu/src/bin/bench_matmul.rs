@@ -30,7 +30,7 @@ mod bench {
     use cute_gpu::matmul::{Element, Gemm, Matrix, MatrixMut};
     use cute_gpu::runtime::Runtime;
     use cute_gpu::runtime::baseline::BaselineGemm;
-    use cute_gpu::runtime::bench::Cublas;
+    use cute_gpu::runtime::bench::{Cublas, median};
     use cute_gpu::runtime::cublaslt::{LtGemm, LtTypes};
     use half::{bf16, f16};
 
@@ -74,11 +74,6 @@ mod bench {
         fn to_f32(self) -> f32 {
             f16::to_f32(self)
         }
-    }
-
-    fn median(mut v: Vec<f64>) -> f64 {
-        v.sort_by(|a, b| a.total_cmp(b));
-        v[v.len() / 2]
     }
 
     /// One shape's buffers: A (M,K) row-major, B (K,N) column-major, D (M,N) row-major (ours, Lt).
@@ -267,11 +262,11 @@ mod bench {
         }
         let diff = max_diff(rt, &buf, n)?;
         let (o, s, l1, l8, ex) = (
-            median(t.ours),
-            median(t.mma_sync),
-            median(t.lt_first),
-            median(t.lt_best),
-            median(t.gemm_ex),
+            median(&t.ours),
+            median(&t.mma_sync),
+            median(&t.lt_first),
+            median(&t.lt_best),
+            median(&t.gemm_ex),
         );
         let batch = if batches > 1 {
             format!("{batches}x")

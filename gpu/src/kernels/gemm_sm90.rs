@@ -1118,12 +1118,13 @@ fn generate(
         s += crate::arch::convert::CONVERT;
     }
     s += &format!(
-        "\nextern \"C\" __global__ void __launch_bounds__({}, 1){}\n{name}(\n    {}) {{\n",
-        c.threads(),
-        match c.cluster {
-            1 => String::new(),
-            n => format!(" {}", cluster_dims(n)),
-        },
+        "\nextern \"C\" __global__ void {}\n{name}(\n    {}) {{\n",
+        format!(
+            "__launch_bounds__({}, 1) {}",
+            c.threads(),
+            cluster_dims(c.cluster)
+        )
+        .trim_end(),
         params.signature()
     );
     s += &mainloop.setup(&maps);

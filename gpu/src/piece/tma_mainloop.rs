@@ -153,7 +153,7 @@ impl WarpSpecialized<'_> {
         match self.cluster {
             1 => "  const int cta = blockIdx.x, ctas = gridDim.x;\n".into(),
             n => [
-                format!("// clusters of {n} CTAs: cluster cta of ctas takes tiles of {n} tile rows, its CTA crank row crank"),
+                format!("// clusters of {n} CTAs: cluster `cta` of `ctas` takes tiles of {n} tile rows, this CTA row `crank` of each"),
                 format!("const int cta = blockIdx.x / {n}, ctas = gridDim.x / {n};"),
                 format!("const u32 crank = blockIdx.x % {n};"),
                 format!("const int cluster_rows = (tiles_m + {}) / {n};", n - 1),

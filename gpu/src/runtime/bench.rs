@@ -20,6 +20,19 @@ use crate::error::{GpuError, Result, driver};
 use crate::host::{max_rel_error, to_f32};
 use crate::kernels::gemm_sm90::HopperProblem;
 
+/// The median of benchmark samples (the upper one of an even count; NaN-safe total order).
+///
+/// ```
+/// use cute_gpu::runtime::bench::median;
+/// assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+/// assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 3.0);
+/// ```
+pub fn median(samples: &[f64]) -> f64 {
+    let mut v = samples.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 /// A cuBLAS handle on a runtime's stream.
 ///
 /// ```no_run
