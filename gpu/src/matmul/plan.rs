@@ -398,8 +398,8 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let wide = HopperConfig::pingpong_wide();
             let d = flat_modes(&batch.d)?;
             let (m, n) = (d[0].0.value, d[1].0.value);
-            // 2-CTA clusters with B multicast: measured 1-2 % slower than without on the large
-            // shapes (gpu/logs/matmul/clusters/), so only the tuner tries them
+            // 2-CTA clusters with B multicast: -1 % to +1 % against the same tiles without them on the
+            // issue's large shapes, -6 % at 2048³ (gpu/logs/matmul/clusters/), so only the tuner tries them
             let clustered = [HopperConfig::large(), wide].map(|c| HopperConfig { cluster: 2, ..c });
             // ping-pong 128x128 with the TMA-store epilogue: one tile's epilogue under the other's
             // mainloop without 128x192's ragged edge on 1024-wide outputs
