@@ -240,37 +240,52 @@ mod imp {
                 HopperConfig::pingpong(),
                 HopperConfig::pingpong_wide(),
             ],
-            Scaling::Block => vec![
-                HopperConfig::large(),
-                HopperConfig {
-                    bn: 128,
-                    stages: 6,
-                    ..HopperConfig::large()
-                },
-                HopperConfig {
-                    bn: 128,
-                    stages: 5,
-                    smem_scales: true,
-                    ..HopperConfig::large()
-                },
-                HopperConfig {
-                    bm: 64,
-                    stages: 8,
-                    persistent: true,
-                    smem_scales: true,
-                    ..HopperConfig::default()
-                },
-                HopperConfig {
-                    bm: 64,
-                    persistent: true,
-                    ..HopperConfig::default()
-                },
-                HopperConfig {
-                    bm: 64,
-                    bn: 64,
-                    ..HopperConfig::default()
-                },
-            ],
+            Scaling::Block => {
+                let staged = [
+                    HopperConfig {
+                        bn: 128,
+                        stages: 5,
+                        smem_scales: true,
+                        ..HopperConfig::large()
+                    },
+                    HopperConfig {
+                        bm: 64,
+                        stages: 8,
+                        persistent: true,
+                        smem_scales: true,
+                        ..HopperConfig::default()
+                    },
+                ];
+                // two product buffers: the promotion under the next k-block's wgmmas
+                let overlapped = staged.map(|c| HopperConfig {
+                    overlap_promotion: true,
+                    ..c
+                });
+                let mut v = vec![
+                    HopperConfig::large(),
+                    HopperConfig {
+                        promotion_stagger: 128,
+                        ..HopperConfig::large()
+                    },
+                    HopperConfig {
+                        bn: 128,
+                        stages: 6,
+                        ..HopperConfig::large()
+                    },
+                    HopperConfig {
+                        bm: 64,
+                        persistent: true,
+                        ..HopperConfig::default()
+                    },
+                    HopperConfig {
+                        bm: 64,
+                        bn: 64,
+                        ..HopperConfig::default()
+                    },
+                ];
+                v.extend(staged.into_iter().chain(overlapped));
+                v
+            }
         };
         c.into_iter().map(|c| c.for_bits(8)).collect()
     }
@@ -544,6 +559,46 @@ mod imp {
                 ..large
             },
         ));
+        // the second consumer starts each tile later, so that the consumers' promotions alternate
+        for (stages, smem_scales) in [(4, false), (3, true)] {
+            let staggered = HopperConfig {
+                promotion_stagger: 128,
+                stages,
+                smem_scales,
+                ..large
+            };
+            v.push((Scaling::Block, staggered));
+        }
+        v.push((
+            Scaling::Block,
+            HopperConfig {
+                bn: 128,
+                stages: 5,
+                smem_scales: true,
+                overlap_promotion: true,
+                promotion_stagger: 128,
+                ..large
+            },
+        ));
+        // two product buffers (the promotion under the next k-block's wgmmas)
+        for (bm, bn, stages, consumers) in [
+            (128, 128, 5, 2),
+            (128, 128, 6, 2),
+            (128, 64, 8, 2),
+            (64, 128, 8, 1),
+        ] {
+            let overlapped = HopperConfig {
+                bm,
+                bn,
+                stages,
+                consumers,
+                smem_scales: true,
+                overlap_promotion: true,
+                tma_store: consumers == 2,
+                ..large
+            };
+            v.push((Scaling::Block, overlapped));
+        }
         v
     }
 

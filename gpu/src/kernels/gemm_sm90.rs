@@ -89,6 +89,13 @@ pub struct HopperConfig {
     /// tiles, each loads half of their common B tile and multicasts it to both (TMA `.multicast::cluster`),
     /// halving B's L2 reads.
     pub cluster: u32,
+    /// Block-scaled FP8: two product buffers, so that each k-block's promotion runs while the next
+    /// k-block's wgmmas do (needs staged scales, `bn` <= 128 and 64 rows per consumer: the f32 sums and
+    /// two products are 3 x 64 registers per thread).
+    pub overlap_promotion: bool,
+    /// Block-scaled FP8 with cooperative consumers: cycles the second consumer waits at the start of each
+    /// tile, so that the consumers promote at different times (0: none).
+    pub promotion_stagger: u32,
 }
 
 impl Default for HopperConfig {
@@ -108,6 +115,8 @@ impl Default for HopperConfig {
             consumer_regs: 232,
             smem_scales: false,
             cluster: 1,
+            overlap_promotion: false,
+            promotion_stagger: 0,
         }
     }
 }
@@ -469,6 +478,26 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
             c.cluster, inp.scaling
         ));
     }
+    if c.overlap_promotion
+        && (inp.scaling != Some(Scaling::Block)
+            || !c.smem_scales
+            || c.bn > SCALE_BLOCK
+            || rows != 64)
+    {
+        return unsupported(format!(
+            "overlapped promotion (two product buffers) is for block-scaled FP8 with staged scales, bn <= {SCALE_BLOCK} \
+             and 64 rows per consumer: got {:?}, smem_scales = {}, bn = {}, {rows} rows",
+            inp.scaling, c.smem_scales, c.bn
+        ));
+    }
+    if c.promotion_stagger > 0
+        && (inp.scaling != Some(Scaling::Block) || c.pingpong || c.consumers != 2)
+    {
+        return unsupported(format!(
+            "a promotion stagger is for block-scaled FP8 with two cooperative consumers: got {:?}, {} consumers, ping-pong {}",
+            inp.scaling, c.consumers, c.pingpong
+        ));
+    }
     if c.smem_scales && inp.scaling != Some(Scaling::Block) {
         return unsupported(format!(
             "staged scales (smem_scales) are for block-scaled FP8: got {:?}",
@@ -607,7 +636,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -620,6 +649,12 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
         if c.persistent { "_p" } else { "" },
         if c.tma_store { "_ts" } else { "" },
         if c.smem_scales { "_ss" } else { "" },
+        if c.overlap_promotion { "_ov" } else { "" },
+        if c.promotion_stagger > 0 {
+            format!("_st{}", c.promotion_stagger)
+        } else {
+            String::new()
+        },
         if c.cluster > 1 {
             format!("_cl{}", c.cluster)
         } else {
@@ -1014,6 +1049,8 @@ fn mainloop<'a>(
             tile: (c.bm, c.bn),
             row_base: cw_row(c, plan),
             staged: c.smem_scales,
+            overlap: c.overlap_promotion,
+            stagger: c.promotion_stagger,
         }),
         cluster: c.cluster as i64,
     })

@@ -658,7 +658,9 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 /// consumer of 64x128 or 64x64 for small outputs. All but 128x256 (which has no shared memory left for
 /// them, and measured slower with them at 3 stages) stage the scales in shared memory
 /// ([`HopperConfig::smem_scales`]): the 64x128 tile of a 128x8192x8192 GEMM went from 399 to 576 TFLOP/s
-/// with them, 128x128 from 837 to 913 (8192^3).
+/// with them, 128x128 from 837 to 913 (8192^3). Tiles of 64 x 128 per consumer hold two products
+/// ([`HopperConfig::overlap_promotion`]: 128x128 931 -> 995-1006, 64x128 579-589 -> 588-604), and the
+/// 128x256 tile staggers its consumers ([`HopperConfig::promotion_stagger`]: 1,077 -> 1,199 at 8192^3).
 ///
 /// ```
 /// use cute_gpu::{matmul::plan::sm90_fp8_config, piece::fp8_scaling::Scaling};
@@ -668,6 +670,7 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 /// let pt = sm90_fp8_config([8192, 8192, 8192], 8192 * 2, 132, Scaling::PerTensor); // 64 k-blocks
 /// assert_eq!((pt.bn, pt.pingpong, pt.bk), (192, true, 128));
 /// assert_eq!((skinny.bm, skinny.bn, skinny.consumers, skinny.smem_scales), (64, 128, 1, true));
+/// assert!(skinny.overlap_promotion && c.promotion_stagger > 0);
 /// ```
 pub fn sm90_fp8_config(
     [m, n, k]: [i64; 3],
@@ -683,12 +686,14 @@ pub fn sm90_fp8_config(
             let tma_store = ldd_bytes % 16 == 0;
             let wide = HopperConfig {
                 tma_store,
+                promotion_stagger: 128,
                 ..HopperConfig::large()
             };
             let cooperative = HopperConfig {
                 bn: 128,
                 stages: 5,
                 smem_scales: true,
+                overlap_promotion: true,
                 ..wide
             };
             let small = sm90_candidates(false)
@@ -697,6 +702,7 @@ pub fn sm90_fp8_config(
                 .map(|(c, eff)| {
                     let staged = HopperConfig {
                         smem_scales: true,
+                        overlap_promotion: c.bn == 128,
                         ..c
                     };
                     (staged, eff)

@@ -14,7 +14,7 @@
 //! ```
 //! use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::{Promotion, Scaling}};
 //! let acc = Accumulators::new(128).unwrap();
-//! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into(), staged: false };
+//! let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 128), row_base: " + cw * 64".into(), staged: false, overlap: false, stagger: 0 };
 //! assert!(p.scales().contains("scale_a[(long long)(kb + 1) * M + r]"));
 //! assert_eq!((p.splits(), p.split_n()), (1, 128));
 //! assert_eq!(Scaling::Block.tag(), "_bs");
@@ -107,7 +107,7 @@ impl Scaling {
 /// ```
 /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
 /// let acc = Accumulators::new(128).unwrap();
-/// let p = Promotion { acc: &acc, m_chunks: 2, tile: (128, 128), row_base: String::new(), staged: false };
+/// let p = Promotion { acc: &acc, m_chunks: 2, tile: (128, 128), row_base: String::new(), staged: false, overlap: false, stagger: 0 };
 /// assert!(p.prologue().contains("float sa_a[2][2], sa_b[1];"));
 /// ```
 pub struct Promotion<'a> {
@@ -122,6 +122,13 @@ pub struct Promotion<'a> {
     /// The scales are staged in shared memory by the producer ([`stage_scales`](Self::stage_scales)) and
     /// read there (`scl`, one [`scale_slot_bytes`] slot per stage) instead of from global memory.
     pub staged: bool,
+    /// Two product buffers (`tmp0`, `tmp1`): k-block `kb + 1`'s wgmmas run while k-block `kb`'s product is
+    /// promoted (one 128-column split, staged scales; 3 x 64 registers of products and sums per thread at
+    /// 64 x 128 per consumer).
+    pub overlap: bool,
+    /// Cycles the second consumer waits at the start of each tile (cooperative consumers), so that the
+    /// two consumers' promotions fall at different times instead of leaving the tensor core idle together.
+    pub stagger: u32,
 }
 
 /// Bytes of one stage's staged scales: the tile's `bm` A scales, then one B scale per 128 columns (at least
@@ -166,7 +173,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false, overlap: false, stagger: 0 };
     /// assert_eq!(p.splits(), 2); // bn = 256: two 128-column B scale blocks
     /// ```
     pub fn splits(&self) -> i64 {
@@ -178,7 +185,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false, overlap: false, stagger: 0 };
     /// assert_eq!(p.split_n(), 128);
     /// ```
     pub fn split_n(&self) -> i64 {
@@ -241,7 +248,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: true };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: true, overlap: false, stagger: 0 };
     /// let c = p.stage_scales();
     /// assert!(c.contains("for (int i = lane; i < 128; i += 32)") && c.contains("if (lane < 2)"));
     /// assert!(c.contains("cp_async_arrive(full_bar + 8 * s);"));
@@ -265,12 +272,30 @@ impl Promotion<'_> {
         )
     }
 
+    /// The second consumer's delay at the start of a tile (empty without [`stagger`](Self::stagger)).
+    ///
+    /// ```
+    /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
+    /// let acc = Accumulators::new(128).unwrap();
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false, overlap: false, stagger: 256 };
+    /// assert!(p.delay().contains("clock64() - t0 < 256"));
+    /// ```
+    pub fn delay(&self) -> String {
+        if self.stagger == 0 {
+            return String::new();
+        }
+        format!(
+            "\n      if (cw == 1) {{   // stagger: the consumers' promotions alternate\n        const long long t0 = clock64();\n        while (clock64() - t0 < {}) {{}}\n      }}",
+            self.stagger
+        )
+    }
+
     /// Before a tile's k-blocks: the first k-block's scales (`sa_a`, `sa_b`).
     ///
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false, overlap: false, stagger: 0 };
     /// let c = p.prologue();
     /// assert!(c.contains("float sa_a[1][2], sa_b[2];"));
     /// assert!(c.contains("scale_a[(long long)(0) * M + r]"));
@@ -302,7 +327,7 @@ impl Promotion<'_> {
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false, overlap: false, stagger: 0 };
     /// let c = p.scales();
     /// assert!(c.contains("float ns_a[1][2] = {}, ns_b[2] = {};"));
     /// assert!(c.contains("if (kb + 1 < ktiles)"));
@@ -321,19 +346,19 @@ impl Promotion<'_> {
         )
     }
 
-    /// `acc += tmp * scale` for split `s`'s registers (value `i` of the split is in row pair
+    /// `acc += {tmp} * scale` for split `s`'s registers (value `i` of the split is in row pair
     /// `h = (i / 2) % 2`, column group `s * split_n / 8 + i / 4`); after the last split the next k-block's
     /// scales become current.
     ///
     /// ```
     /// use cute_gpu::piece::{epilogue_sm90::Accumulators, fp8_scaling::Promotion};
     /// let acc = Accumulators::new(128).unwrap();
-    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false };
+    /// let p = Promotion { acc: &acc, m_chunks: 1, tile: (128, 256), row_base: String::new(), staged: false, overlap: false, stagger: 0 };
     /// // split 1 of 2 adds into the accumulators' second half (registers 64..128)
-    /// assert!(p.promote(1).contains("acc[c][64 + i] += tmp[c][i]"));
-    /// assert!(p.promote(0).contains("acc[c][0 + i] += tmp[c][i]"));
+    /// assert!(p.promote(1, "tmp").contains("acc[c][64 + i] += tmp[c][i]"));
+    /// assert!(p.promote(0, "tmp1").contains("acc[c][0 + i] += tmp1[c][i]"));
     /// ```
-    pub fn promote(&self, s: i64) -> String {
+    pub fn promote(&self, s: i64, tmp: &str) -> String {
         let (m_chunks, nacc) = (self.m_chunks, self.split_n() / 2);
         let mut c = format!(
             r#"        // promotion of split {s}: the k-block's product, scaled, into the f32 accumulators
@@ -341,7 +366,7 @@ impl Promotion<'_> {
         for (int c = 0; c < {m_chunks}; ++c) {{
           const float s0 = sa_a[c][0] * sa_b[{s}], s1 = sa_a[c][1] * sa_b[{s}];
 #pragma unroll
-          for (int i = 0; i < {nacc}; ++i) acc[c][{} + i] += tmp[c][i] * ((i >> 1) & 1 ? s1 : s0);
+          for (int i = 0; i < {nacc}; ++i) acc[c][{} + i] += {tmp}[c][i] * ((i >> 1) & 1 ? s1 : s0);
         }}
 "#,
             s * nacc

@@ -322,24 +322,29 @@ impl WarpSpecialized<'_> {
     }
 
     /// The wgmmas of one k-block: for each K step of the instruction and 64-row chunk, descriptors advanced
-    /// by the stage layout's offsets.
+    /// by the stage layout's offsets. The descriptors are built once from the stage's base addresses and
+    /// advanced in their 16-byte address field (`(c * a_chunk + k * a_step) >> 4`, constants once
+    /// unrolled; shared addresses stay below 2^18, so the field never carries), not rebuilt per wgmma.
     /// `b_rows`: the first B row (N) of the wgmmas (a promotion split's).
     fn wgmmas(&self, target: &str, accumulate: &str, b_rows: i64) -> String {
         let [a, b] = self.operands;
         let (m_chunks, bk) = (self.m_chunks, self.tile.2);
         let b_off = match b.mn64 * b_rows / 64 {
             0 => String::new(),
-            bytes => format!("{bytes}u + "),
+            bytes => format!(" + {bytes}u"),
         };
         format!(
             r#"#pragma unroll
         for (int c = 0; c < {m_chunks}; ++c) fence_acc({target}[c]);
         {}
+        {{
+          const u64 da = smem_desc_a(sa), db = smem_desc_b(sb{b_off});
 #pragma unroll
-        for (int k = 0; k < {}; ++k) {{
+          for (int k = 0; k < {}; ++k) {{
 #pragma unroll
-          for (int c = 0; c < {m_chunks}; ++c)
-            wgmma_m64n{}k{}({target}[c], smem_desc_a(sa + c * {}u + k * {}u), smem_desc_b(sb + {b_off}k * {}u){accumulate});
+            for (int c = 0; c < {m_chunks}; ++c)
+              wgmma_m64n{}k{}({target}[c], da + (u64)((c * {}u + k * {}u) >> 4), db + (u64)((k * {}u) >> 4){accumulate});
+          }}
         }}
         {}
 "#,
@@ -392,9 +397,85 @@ impl WarpSpecialized<'_> {
                     self.release("", "s")
                 );
             }
-            c += &p.promote(s);
+            c += &p.promote(s, "tmp");
         }
         c
+    }
+
+    /// Block-scaled k-blocks with two product buffers: k-block `kb + 1`'s wgmmas are issued into one
+    /// buffer before k-block `kb`'s product in the other is promoted, so the tensor core works on the next
+    /// k-block during the promotion (`wgmma.wait_group 1`: only the older group must be done). The loop
+    /// runs two k-blocks per turn so that each buffer's registers are named statically, and leaves only
+    /// once nothing is in flight: no branch joins a path where a buffer is being written with one where it
+    /// is not (ptxas would serialize every wgmma).
+    fn k_blocks_overlapped(&self, p: &Promotion) -> String {
+        let (stages, m_chunks) = (self.stages, self.m_chunks);
+        // k-block `kb + j` is the ring's `it + j`-th (`it` counts this tile's k-blocks before `kb`)
+        let issue = |j: i64, target: &str| {
+            format!(
+                r#"{{   // k-block kb + {j}: wait for its stage, issue its wgmmas into {target}
+          const u32 s = (it + {j}) % {stages}u, phase = ((it + {j}) / {stages}u) & 1u;
+          mbar_wait(full_bar + 8 * s, phase);
+          {}
+        {}        }}"#,
+                self.stage_operands(),
+                self.wgmmas(target, ", k > 0", 0)
+            )
+        };
+        let finish = |j: i64, cur: &str| {
+            format!(
+                r#"#pragma unroll
+        for (int c = 0; c < {m_chunks}; ++c) fence_acc({cur}[c]);
+        {{   // k-block kb + {j} is done: its scales, its stage released, its product promoted
+          const u32 s = (it + {j}) % {stages}u;
+  {}          {}
+{}        }}
+"#,
+                p.scales(),
+                self.release("", "s"),
+                p.promote(0, cur),
+            )
+        };
+        let half = |j: i64, cur: &str, next: &str| {
+            format!(
+                r#"        if (kb + {n} >= ktiles) {{   // k-block kb + {j} is the tile's last
+        {}
+{}        break;
+        }}
+        {}
+        {}
+{}"#,
+                wgmma::wait(0),
+                finish(j, cur),
+                issue(j + 1, next),
+                wgmma::wait(1),
+                finish(j, cur),
+                n = j + 1,
+            )
+        };
+        format!(
+            r#"      {}
+      for (int kb = 0;; kb += 2, it += 2) {{
+{}{}      }}
+"#,
+            issue(0, "tmp0"),
+            half(0, "tmp0", "tmp1"),
+            half(1, "tmp1", "tmp0"),
+        )
+    }
+
+    /// The shared-memory addresses of stage `s`'s A rows of this consumer (`sa`) and B (`sb`).
+    fn stage_operands(&self) -> String {
+        let cw_off = if self.pingpong {
+            String::new()
+        } else {
+            format!(" + cw * {}u", self.consumer_a_bytes)
+        };
+        format!(
+            "const u32 sa = sbase + s * {0}u{cw_off}, sb = sbase + s * {0}u + {1}u;",
+            self.stage_bytes(),
+            self.a_bytes()
+        )
     }
 
     /// The consumer warp groups: for each tile, zero the accumulators, run the k-blocks, release the
@@ -411,13 +492,11 @@ impl WarpSpecialized<'_> {
     /// assert!(c.contains("// epilogue"));
     /// ```
     pub fn consumer(&self, doc: &str, epilogue: &str, drain: &str) -> String {
-        let (stages, stage_bytes, a_bytes) = (self.stages, self.stage_bytes(), self.a_bytes());
         let (m_chunks, nacc) = (self.m_chunks, self.tile.1 / 2);
-        let (first, step, cw_off, pp_wait, pp_arrive) = if self.pingpong {
+        let (first, step, pp_wait, pp_arrive) = if self.pingpong {
             (
                 "cta + cw * ctas",
                 "2 * ctas",
-                String::new(),
                 format!(
                     "\n      // ping-pong order: this mainloop starts after the other consumer's mainloop of the previous tile\n      // (named barrier 1: consumer 0 -> 1, 2: consumer 1 -> 0), so the full-barrier phases waited on are the next ones\n      if (cw == 1 || t != cta) {}",
                     sync::named_barrier_sync("cw == 0 ? 2 : 1", 256)
@@ -428,19 +507,50 @@ impl WarpSpecialized<'_> {
                 ),
             )
         } else {
-            (
-                "cta",
-                "ctas",
-                format!(" + cw * {}u", self.consumer_a_bytes),
-                String::new(),
-                String::new(),
-            )
+            ("cta", "ctas", String::new(), String::new())
         };
         let prev_decl = match &self.promotion {
-            Some(p) => p.prologue(),
+            Some(p) => p.prologue() + &p.delay(),
             None => "u32 prev = 0;".to_string(),
         };
+        let (mainloop, tmp_decl) = self.mainloop();
+        format!(
+            r#"  }} else {{
+    {}
+    const int cw = wg - 1;   // {doc}
+    float acc[{m_chunks}][{nacc}];{tmp_decl}
+    u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
+    (void)eb;
+    {} {{
+      u32 it = (u32)((t - cta) / ctas) * (u32)ktiles;   // k-blocks the producer loaded before this tile
+{}#pragma unroll
+      for (int c = 0; c < {m_chunks}; ++c)
+#pragma unroll
+        for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
+      {prev_decl}{pp_wait}
+{mainloop}{pp_arrive}
+{epilogue}    }}{drain}
+  }}
+"#,
+            sync::setmaxnreg(true, self.regs.1),
+            persistent_loop(first, step),
+            self.raster("      "),
+        )
+    }
+
+    /// One tile's k-blocks (and the declaration of the block-scaled product buffers).
+    fn mainloop(&self) -> (String, String) {
+        let (m_chunks, stages) = (self.m_chunks, self.stages);
         let (body, tail, tmp_decl) = match &self.promotion {
+            Some(p) if p.overlap => {
+                return (
+                    self.k_blocks_overlapped(p),
+                    format!(
+                        "\n    float tmp0[{m_chunks}][{0}], tmp1[{m_chunks}][{0}];   // two k-blocks' products, before promotion",
+                        p.split_n() / 2
+                    ),
+                );
+            }
             Some(p) => (
                 self.k_block_promoted(p),
                 String::new(),
@@ -459,34 +569,15 @@ impl WarpSpecialized<'_> {
                 String::new(),
             ),
         };
-        format!(
-            r#"  }} else {{
-    {}
-    const int cw = wg - 1;   // {doc}
-    float acc[{m_chunks}][{nacc}];{tmp_decl}
-    u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
-    (void)eb;
-    {} {{
-      u32 it = (u32)((t - cta) / ctas) * (u32)ktiles;   // k-blocks the producer loaded before this tile
-{}#pragma unroll
-      for (int c = 0; c < {m_chunks}; ++c)
-#pragma unroll
-        for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
-      {prev_decl}{pp_wait}
-      for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+        let mainloop = format!(
+            r#"      for (int kb = 0; kb < ktiles; ++kb, ++it) {{
         const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
         mbar_wait(full_bar + 8 * s, phase);
-        const u32 sa = sbase + s * {stage_bytes}u{cw_off}, sb = sbase + s * {stage_bytes}u + {a_bytes}u;
-{}      }}
-{}{pp_arrive}
-{epilogue}    }}{drain}
-  }}
-"#,
-            sync::setmaxnreg(true, self.regs.1),
-            persistent_loop(first, step),
-            self.raster("      "),
-            body,
-            tail,
-        )
+        {}
+{body}      }}
+{tail}"#,
+            self.stage_operands()
+        );
+        (mainloop, tmp_decl)
     }
 }
