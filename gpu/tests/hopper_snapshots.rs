@@ -72,7 +72,8 @@ fn one_kernel_serves_many_sizes_of_one_alignment_class() {
 }
 
 /// FP8 with per-tensor scales (k32 wgmma, 128-value K stages) and with block scales (128-column splits,
-/// promotion every 128 of K), the latter also with the scales staged in shared memory by the producer.
+/// promotion every 128 of K), the latter also with the scales staged in shared memory by the producer,
+/// with the consumers staggered, and with two product buffers.
 #[test]
 fn hopper_fp8_per_tensor_and_block_scaled() {
     let p = HopperProblem {
@@ -94,6 +95,22 @@ fn hopper_fp8_per_tensor_and_block_scaled() {
             "hopper_fp8_block_scaled_smem_scales",
             Scaling::Block,
             staged,
+        ),
+        (
+            "hopper_fp8_block_scaled_staggered",
+            Scaling::Block,
+            HopperConfig {
+                promotion_stagger: 128,
+                ..large
+            },
+        ),
+        (
+            "hopper_fp8_block_scaled_overlapped",
+            Scaling::Block,
+            HopperConfig {
+                overlap_promotion: true,
+                ..staged
+            },
         ),
     ] {
         let types = (DType::E4M3, DType::E4M3);
