@@ -521,6 +521,8 @@ impl Gemm {
             return Ok(Some(alts.swap_remove(i)));
         }
         let tty = std::io::stderr().is_terminal();
+        // CUTE_AUTOTUNE_LOG: every alternative's time on stderr (what the tuner compared)
+        let log = std::env::var_os("CUTE_AUTOTUNE_LOG").is_some();
         let mut best = (f64::INFINITY, 0);
         for (i, p) in alts.iter().enumerate() {
             if tty {
@@ -533,6 +535,14 @@ impl Gemm {
                 .rt
                 .time_ms(1, 5, || prepared.iter().try_for_each(|x| self.rt.run(x)))?;
             drop(ws);
+            if log {
+                let class = key.rsplit('|').next().unwrap_or_default();
+                eprintln!(
+                    "cute autotune {class} {}: {} {ms:.4} ms",
+                    r.input.name(),
+                    p.id()
+                );
+            }
             if ms < best.0 {
                 best = (ms, i);
             }

@@ -799,7 +799,11 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
 /// Modeled seconds of one SM90 GEMM `[m, n, k, output bytes]` in `splits` K slices with the tile
 /// `(config, efficiency)`: the larger of the tensor-core time (the tile's efficiency times the share of
 /// the SMs its waves keep busy, of a nominal 700 TFLOP/s) and the time to read A and B once (3 TB/s),
-/// plus, split, the workspace's traffic (f32 slices written and read, D written).
+/// plus, split, the workspace's traffic (f32 slices written and read, D written) at an effective 1 TB/s:
+/// the slices are written by every CTA at once at the end of its only wave, not under other tiles'
+/// mainloops, and read back by a second launch. Fitted to the tuner's times (`CUTE_AUTOTUNE_LOG`,
+/// `gpu/logs/final7/autotune-log.txt`): at 256x2048x32768, 128x256 tiles in 8 slices (33.5 MB of
+/// slices) took 71.1 us against 65.1 us for 128x128 tiles in 4; at 3 TB/s the model preferred the former.
 fn modeled_seconds(tile: (HopperConfig, f64), shape: [i64; 4], splits: i64, sms: u32) -> f64 {
     let [compute, inputs, workspace] = model_terms(tile, shape, splits, sms);
     compute.max(inputs) + workspace
@@ -812,11 +816,11 @@ fn model_terms(
     splits: i64,
     sms: u32,
 ) -> [f64; 3] {
-    let (peak, bandwidth) = (700e12, 3e12);
+    let (peak, bandwidth, workspace_bandwidth) = (700e12, 3e12, 1e12);
     let fill = wave_fill(tile_count(&c, m, n) * splits, sms);
     let (m, n, k) = (m as f64, n as f64, k as f64);
     let workspace = if splits > 1 {
-        (2.0 * splits as f64 * m * n * 4.0 + m * n * osz as f64) / bandwidth
+        (2.0 * splits as f64 * m * n * 4.0 + m * n * osz as f64) / workspace_bandwidth
     } else {
         0.0
     };
@@ -872,6 +876,9 @@ pub fn sm90_read_bound_tile(unsplit: HopperConfig, shape: [i64; 4], sms: u32) ->
 /// assert_eq!((c, splits), (HopperConfig::large(), 4));
 /// assert!(sm90_splits(sm90_config(4096, 4096, 8192, 132), [4096, 4096, 4096, 2], 132).is_none());
 /// assert!(sm90_splits(sm90_config(16, 8192, 16384, 132), [16, 8192, 8192, 2], 132).is_none()); // reading B bounds it
+/// // 256x2048 outputs: 128x128 tiles in 4 slices, half the workspace of 128x256 tiles in 8
+/// let (c, splits) = sm90_splits(sm90_config(256, 2048, 4096, 132), [256, 2048, 32768, 2], 132).unwrap();
+/// assert_eq!((c.bm, c.bn, splits), (128, 128, 4));
 /// ```
 pub fn sm90_splits(
     unsplit: HopperConfig,
