@@ -759,23 +759,57 @@ mod attention_run {
         });
     }
 
+    /// Keys whose scores grow along the sequence (a row's max moves often), d = 64, 128, 256, causal and
+    /// not, bf16 and f16.
+    fn ramp_cases(s: &Arc<CudaStream>, a: &Attention) {
+        for causal in [false, true] {
+            for (sq, sk, d) in [(300, 700, 64), (129, 1000, 128), (200, 500, 256)] {
+                let ramp = Case {
+                    ramp: true,
+                    ..case(sq, sk, d, causal)
+                };
+                check::<half::bf16>(s, a, &ramp);
+                check::<half::f16>(s, a, &ramp);
+            }
+        }
+    }
+
     /// Lazy rescaling of O, also on keys whose scores grow along the sequence (the max moves often).
     #[test]
     fn sm90_tuning_lazy() {
         let lazy = |s: &Arc<CudaStream>| Attention::new(s).unwrap().with_sm90_lazy_rescale(true);
         tuning_cases("sm90_tuning_lazy", lazy);
         with_gpu_variants("sm90_tuning_lazy_ramp", &[(true, true, true)], |s, _| {
-            let a = &lazy(s);
-            for causal in [false, true] {
-                for (sq, sk, d) in [(300, 700, 64), (129, 1000, 128), (200, 500, 256)] {
-                    let ramp = Case {
-                        ramp: true,
-                        ..case(sq, sk, d, causal)
-                    };
-                    check::<half::bf16>(s, a, &ramp);
-                    check::<half::f16>(s, a, &ramp);
-                }
+            ramp_cases(s, &lazy(s));
+        });
+    }
+
+    /// Exponentials on the FMA pipe, one of every 2 score atoms: the tuning cases.
+    #[test]
+    fn sm90_tuning_poly_exp2() {
+        tuning_cases("sm90_tuning_poly_exp2", |s| {
+            Attention::new(s).unwrap().with_sm90_poly_exp2(2).unwrap()
+        });
+    }
+
+    /// Exponentials on the FMA pipe on keys whose scores grow along the sequence: one of every 2 score
+    /// atoms, and every atom with lazy rescaling (arguments up to 2^8); the kernel's name checked. Short
+    /// (for the sanitizers).
+    #[test]
+    fn sm90_poly_exp2_ramp() {
+        with_gpu_variants("sm90_poly_exp2_ramp", &[(true, true, true)], |s, _| {
+            let every = |n| Attention::new(s).unwrap().with_sm90_poly_exp2(n).unwrap();
+            let all = every(1).with_sm90_lazy_rescale(true);
+            if all.runtime().arch() != "sm_90a" {
+                return;
             }
+            let l = bshd(2, 300, 4, 64).unwrap();
+            let name = all
+                .kernel_name(&cute_gpu::attention::plan::plan(&bf16_request(&l, false)).unwrap())
+                .unwrap();
+            assert!(name.ends_with("_lz_px1"), "{name}");
+            ramp_cases(s, &every(2));
+            ramp_cases(s, &all);
         });
     }
 

@@ -311,4 +311,76 @@ mod gpu_run {
     fn gemm_4095x4097x1023() {
         gemm_cases(4095, 4097, 1023, false);
     }
+
+    /// `poly_exp2` (the exponential on the FMA pipe, `arch::math::poly_ex2`) against `exp2` in f64 on
+    /// 65,536 arguments from -130 to 10 (every 1/64 and random ones): relative error within the
+    /// polynomial's bound plus a few f32 ulp where `2^x` is normal, 0 below -127 (flushed, as
+    /// `ex2.approx.ftz`), `+0` at `-inf`, NaN at NaN.
+    #[test]
+    fn poly_exp2_matches_exp2() {
+        use cute_gpu::arch::math::{EX2, POLY_EX2_MAX_REL_ERROR, poly_ex2};
+        use cute_gpu::{Arg, Buffer};
+        let Some(rt) = runtime("poly_exp2_matches_exp2") else {
+            return;
+        };
+        let n = 65536usize;
+        let mut rng = Rng(7);
+        let mut x: Vec<f32> = (0..n - 3)
+            .map(|i| match i % 2 {
+                0 => -130.0 + (i / 2) as f32 / 64.0,
+                _ => -130.0 + 140.0 * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32),
+            })
+            .collect();
+        x.extend([f32::NEG_INFINITY, f32::NAN, -127.0]);
+        let bytes = n * 4;
+        let k = Kernel {
+            name: "poly_exp2_test".into(),
+            source: format!(
+                "{EX2}{}extern \"C\" __global__ void poly_exp2_test(const float* x, float* y) {{\n  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n  y[i] = poly_exp2(x[i]);\n}}\n",
+                poly_ex2()
+            ),
+            grid: ((n / 256) as u32, 1, 1),
+            persistent: false,
+            cluster: 1,
+            block: (256, 1, 1),
+            dynamic_smem_bytes: 0,
+            args: vec![Arg::Ptr("x".into()), Arg::Ptr("y".into())],
+            buffers: vec![
+                Buffer {
+                    name: "x".into(),
+                    bytes,
+                },
+                Buffer {
+                    name: "y".into(),
+                    bytes,
+                },
+            ],
+            pointer_alignment: 4,
+        };
+        let (xb, yb) = (rt.upload(&x).unwrap(), rt.zeros::<f32>(n).unwrap());
+        rt.launch(&k, &[rt.bind(&xb), rt.bind(&yb)]).unwrap();
+        rt.sync().unwrap();
+        let y = rt.download(&yb).unwrap();
+        let bound = POLY_EX2_MAX_REL_ERROR + 4.0 * f32::EPSILON as f64;
+        let mut worst = 0f64;
+        for (&xi, &yi) in x.iter().zip(&y) {
+            let ok = if xi.is_nan() {
+                yi.is_nan()
+            } else if xi < -127.0 {
+                yi == 0.0
+            } else if xi < -126.0 {
+                yi >= 0.0 && yi < f32::MIN_POSITIVE // the subnormal range: flushed or tiny
+            } else {
+                let rel = (yi as f64 / (xi as f64).exp2() - 1.0).abs();
+                worst = worst.max(rel);
+                rel <= bound
+            };
+            assert!(
+                ok,
+                "poly_exp2({xi:e}) = {yi:e}, 2^x = {:e}",
+                (xi as f64).exp2()
+            );
+        }
+        eprintln!("poly_exp2: max relative error {worst:.3e} (bound {bound:.3e}) on {n} arguments");
+    }
 }

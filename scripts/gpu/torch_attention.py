@@ -4,7 +4,8 @@ cuDNN and the flash (FlashAttention 2) backends side by side.
 bf16, 16k tokens per batch (batch = 16384 / seq), hidden 2048 (heads = 2048 / d), d in {64, 128, 256},
 seq in {1k, 4k, 16k}, causal and not; (B, H, S, D) tensors (torch's layout), random normal data. Rounds
 interleave the shapes and backends; CUDA events; medians of the rounds. FLOPs = 4*B*H*S^2*D, halved for
-causal. Usage: python3 scripts/gpu/torch_attention.py [--quick] [--rounds N]
+causal. Usage: python3 scripts/gpu/torch_attention.py [--quick] [--rounds N] [--dims 64,128] [--seqs 1024,4096]
+(dims, seqs: only these, instead of the sweep's or --quick's)
 """
 import statistics
 import sys
@@ -25,6 +26,9 @@ def main():
     iters = 3 if quick else 10
     dims = (64, 128) if quick else (64, 128, 256)
     seqs = (1024, 4096) if quick else (1024, 4096, 16384)
+    pick = lambda flag, default: (tuple(int(x) for x in sys.argv[sys.argv.index(flag) + 1].split(","))
+                                  if flag in sys.argv else default)
+    dims, seqs = pick("--dims", dims), pick("--seqs", seqs)
     shapes = [(s, d, c) for d in dims for s in seqs for c in (False, True)]
     torch.manual_seed(2026)
     tensors = {}

@@ -11,7 +11,7 @@
 //! | [`ldmatrix`] | `ldmatrix.sync.aligned.m8n8.x4[.trans]` |
 //! | [`mma_sync`] | `mma.sync.aligned.m16n8k16` |
 //! | [`convert`] | `cvt` between f32 and f16/bf16, packing two f32 into an f16x2/bf16x2 register |
-//! | [`math`] | `ex2.approx` |
+//! | [`math`] | `ex2.approx`; `2^x` on the FMA pipe (`add.rm`, `fma`, `max.NaN`, an exponent shift) |
 //! | [`wgmma`] | `wgmma.mma_async` (+ fence, commit, wait), shared-memory matrix descriptors |
 //! | [`tma`] | `cp.async.bulk.tensor.2d` loads and stores, bulk groups, tensor-map prefetch |
 //! | [`mbarrier`] | `mbarrier.init/arrive/expect_tx/try_wait` |

@@ -132,6 +132,7 @@ pub struct Attention {
     stages90: Option<i64>,
     s_scale_d0_90: Option<bool>,
     lazy90: Option<bool>,
+    poly_exp2_90: Option<i64>,
     lpt90: Option<i64>,
     /// The Hopper kernel's consumer warp groups for d = 64 instead of the plan's.
     consumers90: Option<i64>,
@@ -177,6 +178,7 @@ impl Attention {
             stages90: None,
             s_scale_d0_90: None,
             lazy90: None,
+            poly_exp2_90: None,
             lpt90: None,
             consumers90: None,
         })
@@ -288,6 +290,25 @@ impl Attention {
         self
     }
 
+    /// The same handle with one of every `every` score atoms of the Hopper kernel's softmax
+    /// exponentiated on the FMA pipe (0: none), instead of the plan's choice
+    /// ([`Sm90AttentionConfig::poly_exp2_every`]); a negative `every` is an error naming it.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_poly_exp2(4).is_ok());
+    /// assert!(Attention::new(&stream).unwrap().with_sm90_poly_exp2(-1).is_err());
+    /// ```
+    pub fn with_sm90_poly_exp2(mut self, every: i64) -> Result<Attention> {
+        generate_attention_sm90(&Sm90AttentionConfig {
+            poly_exp2_every: every,
+            ..Sm90AttentionConfig::new(crate::DType::BF16, 64, false)
+        })?;
+        self.poly_exp2_90 = Some(every);
+        Ok(self)
+    }
+
     /// The same handle with the Hopper kernel's persistent tiles in the longest-processing-time-first
     /// order over sections of (head, batch) pairs whose K and V fit in `l2_mib` MiB, or (0) in (query
     /// block, head, batch) order, instead of the plan's choice ([`Sm90AttentionConfig::lpt_l2_mib`]; only
@@ -396,6 +417,7 @@ impl Attention {
             tma_store_o: c.tma_store_o && self.tma_store_o90,
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
             lazy_rescale: self.lazy90.unwrap_or(c.lazy_rescale),
+            poly_exp2_every: self.poly_exp2_90.unwrap_or(c.poly_exp2_every),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
         };

@@ -42,7 +42,7 @@
 //! ```
 
 use crate::arch::convert::{PACK, pack_fn};
-use crate::arch::math::EX2;
+use crate::arch::math::{EX2, poly_ex2};
 use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::atom::{Fragment, gmma_accumulator_as_a, gmma_n8_values};
@@ -149,6 +149,19 @@ pub struct Sm90AttentionConfig {
     /// assert!(!generate_attention_sm90(&serial).unwrap().name.contains("_lz")); // O rescaled in place
     /// ```
     pub lazy_rescale: bool,
+    /// One of every this many score atoms (8 keys) of the softmax takes its exponentials on the FMA
+    /// pipe ([`crate::arch::math::poly_ex2`], FlashAttention 4's offload) instead of `ex2.approx`; 0
+    /// (the default): none. At d = 64 a key block's exponentials keep the special-function unit (16
+    /// per clock per SM) as busy as its two GEMMs keep the tensor core, so with three consumers it is
+    /// as much the limit as the tensor core.
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90}, DType};
+    /// let c = Sm90AttentionConfig { poly_exp2_every: 4, ..Sm90AttentionConfig::new(DType::BF16, 64, false) };
+    /// let k = generate_attention_sm90(&c).unwrap();
+    /// assert!(k.name.ends_with("_px4") && k.source.contains("nj % 4 == 3 ? poly_exp2(x0) : fast_exp2(x0)"));
+    /// ```
+    pub poly_exp2_every: i64,
 }
 
 impl Sm90AttentionConfig {
@@ -178,6 +191,7 @@ impl Sm90AttentionConfig {
             lpt_l2_mib: 0,
             consumers: 2,
             lazy_rescale: head_dim == 256,
+            poly_exp2_every: 0,
         }
     }
 
@@ -291,17 +305,19 @@ impl Sm90AttentionConfig {
             || (self.pingpong && !self.overlap)
             || (self.persistent && !self.overlap)
             || !(2..=MAX_STAGES).contains(&self.stages)
+            || self.poly_exp2_every < 0
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}, {} stages: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap, 2..={MAX_STAGES} stages",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}, {} stages, poly_exp2_every {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap, 2..={MAX_STAGES} stages, poly_exp2_every >= 0",
                     self.dtype.name(),
                     self.head_dim,
                     self.block_n,
                     self.overlap,
                     self.pingpong,
-                    self.stages
+                    self.stages,
+                    self.poly_exp2_every
                 ),
             );
         }
@@ -488,6 +504,10 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
         } else {
             String::new()
         }
+        + &match cfg.poly_exp2_every {
+            0 => String::new(),
+            n => format!("_px{n}"),
+        }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -547,6 +567,9 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         EX2,
     ] {
         s += f;
+    }
+    if cfg.poly_exp2_every > 0 {
+        s += &poly_ex2();
     }
     let lt = wgmma::layout_type(3);
     for (n, op) in [("smem_desc_k", &ops.k), ("smem_desc_v", &ops.v)] {
@@ -991,7 +1014,7 @@ const LAZY_LOG2: f64 = 8.0;
 
 /// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
 fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?.with_poly_exp2(cfg.poly_exp2_every);
     let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
     c += &stage(cfg, ops, "j");
     c += &issue_scores(cfg, ops);
@@ -1010,7 +1033,9 @@ fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resul
 /// P(j-1)·V(j-1) issued, S(j) waited for, its mask and softmax while P·V runs, P·V waited for, stage
 /// j-1 released, O rescaled, P(j) packed; the last P·V at the end.
 fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?.lazy(cfg.lazy_rescale.then_some(LAZY_LOG2));
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?
+        .lazy(cfg.lazy_rescale.then_some(LAZY_LOG2))
+        .with_poly_exp2(cfg.poly_exp2_every);
     let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
     let mut c = softmax.declare_corr();
     c += "    if (NB > 0) {  // block 0: S, softmax, P\n";

@@ -80,6 +80,11 @@ pub struct OnlineSoftmax {
     /// normalized at the end), and [`OnlineSoftmax::rescale`] skips the output accumulators of a warp
     /// whose rows all kept their max. `None`: the max follows every block.
     pub lazy_threshold: Option<f64>,
+    /// One of every this many score atoms (along n) computes its probabilities with `poly_exp2` on the
+    /// FMA pipe instead of `ex2.approx` on the special-function unit ([`crate::arch::math::poly_ex2`],
+    /// FlashAttention 4's offload), which the softmax of short head dims keeps busier than the tensor
+    /// core. 0: every exponential on the special-function unit.
+    pub poly_exp2_every: i64,
 }
 
 /// The variable prefix of the softmax state in generated code.
@@ -149,6 +154,7 @@ impl OnlineSoftmax {
             xor_masks,
             index,
             lazy_threshold: None,
+            poly_exp2_every: 0,
         })
     }
 
@@ -169,6 +175,30 @@ impl OnlineSoftmax {
         OnlineSoftmax {
             lazy_threshold: threshold,
             ..self
+        }
+    }
+
+    /// The same softmax with one of every `every` score atoms exponentiated on the FMA pipe
+    /// ([`poly_exp2_every`](Self::poly_exp2_every); 0 or 1 never or always).
+    ///
+    /// ```
+    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
+    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
+    /// let u = OnlineSoftmax::new(&f, 1, mma_index).unwrap().with_poly_exp2(4).update_scores("s", 8, "sl2");
+    /// assert!(u.contains("s[mi][nj][0] = nj % 4 == 3 ? poly_exp2(x0) : fast_exp2(x0);"));
+    /// ```
+    pub fn with_poly_exp2(self, every: i64) -> OnlineSoftmax {
+        OnlineSoftmax {
+            poly_exp2_every: every,
+            ..self
+        }
+    }
+
+    /// The C expression of a probability `2^x` (`x` a variable) in score atom `nj`, with the offload.
+    fn exp2(&self, x: &str) -> String {
+        match self.poly_exp2_every {
+            1 => format!("poly_exp2({x})"),
+            n => format!("nj % {n} == {} ? poly_exp2({x}) : fast_exp2({x})", n - 1),
         }
     }
 
@@ -304,9 +334,15 @@ impl OnlineSoftmax {
         c += &format!("      #pragma unroll\n      for (int nj = 0; nj < {s_n}; ++nj) {{\n");
         for (v, r) in self.value_row.iter().enumerate() {
             let sv = ix(s, "mi", "nj", v as i64);
-            c += &format!(
-                "        {sv} = fast_exp2(fmaf({sv}, {scale_log2}, -ms[{r}]));\n        {P}_sum[mi][{r}] += {sv};\n"
-            );
+            let x = format!("fmaf({sv}, {scale_log2}, -ms[{r}])");
+            c += &match self.poly_exp2_every {
+                0 => format!("        {sv} = fast_exp2({x});\n"),
+                _ => format!(
+                    "        const float x{v} = {x};\n        {sv} = {};\n",
+                    self.exp2(&format!("x{v}"))
+                ),
+            };
+            c += &format!("        {P}_sum[mi][{r}] += {sv};\n");
         }
         c += "      }\n";
         c
