@@ -13,10 +13,6 @@
 //!   span the packed `(total, H, D)` tensors (one batch) and the boxes start at the sequence's first row;
 //!   key rows past the sequence (the next sequence's, or zeros past the total) are masked like any
 //!   sequence end, query rows past it are computed but never stored; blocks past a shorter sequence exit.
-//! - A consumer whose 64 rows all lie past the sequence (the last query block, when the sequence is not a
-//!   multiple of the CTA's rows: 1024 rows in 192-row blocks leave two of the last block's three
-//!   consumers without a row) issues no wgmma and no softmax; it keeps its ping-pong turns, barrier waits
-//!   and slot releases, so the ring and the producer run as before.
 //! - `S = Q·Kᵀ`: `wgmma m64n{block_n}k16` with both operands K-major in shared memory (the 128-byte
 //!   swizzled GMMA atoms of [`crate::piece::gmma_operand`]); the online softmax
 //!   ([`crate::piece::online_softmax`]) on the accumulators (`gmma_c_layout`, rows shared by lane quads),
@@ -159,8 +155,8 @@ pub struct Sm90AttentionConfig {
     /// per clock per SM) as busy as its two GEMMs keep the tensor core. Measured on an H100 against 0
     /// in one process (`gpu/logs/attention90/run19-bench-poly.log`, bf16, d = 64 and 128, 1k and 4k keys,
     /// causal and not): one atom in 8 -2.5 to -6 %, in 4 -1 to -12 %, in 2 -9 to -27 %: the softmax is
-    /// bound by instruction issue, not by the special-function unit, and each offloaded exponential
-    /// costs 9 issue slots instead of 1. So it stays off (an option for GPUs whose balance differs).
+    /// not bound by the special-function unit (ncu, run 21: 52 % busy at d = 64, 1k keys), and each
+    /// offloaded exponential costs 9 issue slots instead of 1. So it stays off.
     ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90}, DType};
@@ -882,11 +878,8 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
 
 /// Issues `S = Q·Kᵀ` of the consumer's 64 rows and stage `s`'s keys once K has landed: d/16 wgmmas
 /// (descriptors advanced by the stage layouts' offsets: per k16 within a 64-column chunk, per chunk),
-/// one group, not waited for. Without `live`, only the wait for K.
-fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands, live: bool) -> String {
-    if !live {
-        return "      mbar_wait(k_full + 8 * s, phase);\n".into();
-    }
+/// one group, not waited for.
+fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (bn, d) = (cfg.block_n, cfg.head_dim);
     let steps = CHUNK / ops.q.mma_k;
     let mut c = if cfg.s_scale_d0 {
@@ -937,16 +930,8 @@ fn pack_p(cfg: &Sm90AttentionConfig) -> Result<String> {
 }
 
 /// Issues `O += P·V` over the stage `st` (V at `vs`, landed in phase `ph`): bn/16 register-A wgmmas, one
-/// group, not waited for. Without `live`, only the wait for V.
-fn issue_pv(
-    cfg: &Sm90AttentionConfig,
-    ops: &Operands,
-    (st, ph, vs): (&str, &str, &str),
-    live: bool,
-) -> String {
-    if !live {
-        return format!("      mbar_wait(v_full + 8 * {st}, {ph});\n");
-    }
+/// group, not waited for.
+fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str, &str)) -> String {
     let (bn, d) = (cfg.block_n, cfg.head_dim);
     let mut c = format!(
         "      mbar_wait(v_full + 8 * {st}, {ph});\n      fence_acc(o);\n      {}\n",
@@ -1030,84 +1015,44 @@ fn release(which: &str, st: &str) -> String {
 /// Powers of two a row max may grow by before [`Sm90AttentionConfig::lazy_rescale`] moves it (FA4's 8).
 const LAZY_LOG2: f64 = 8.0;
 
-/// The key-block loop of a consumer: [`overlapped_loop`] or [`serial_loop`] where the consumer has rows
-/// within the sequence (`live`), else the same loop of turns, barrier waits and slot releases without
-/// a wgmma or the softmax (a consumer whose rows all lie past the sequence). Two loops rather than
-/// guards inside one: a branch that joins a path with wgmmas in flight to one without makes ptxas
-/// serialize every wgmma (C7520).
-fn key_block_loops(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let body = |live| {
-        if cfg.overlap {
-            overlapped_loop(cfg, ops, f, live)
-        } else {
-            serial_loop(cfg, ops, f, live)
-        }
-    };
-    Ok(format!(
-        "    if (live) {{\n{}    }} else {{  // no row within the sequence: the turns, waits and releases only\n{}    }}\n",
-        body(true)?,
-        body(false)?
-    ))
-}
-
-/// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release (without `live`:
-/// the waits for K and V and their release).
-fn serial_loop(
-    cfg: &Sm90AttentionConfig,
-    ops: &Operands,
-    f: &Fragment,
-    live: bool,
-) -> Result<String> {
+/// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
+fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let softmax = OnlineSoftmax::new(f, 1, gmma_index)?.with_poly_exp2(cfg.poly_exp2_every);
     let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
     c += &stage(cfg, ops, "j");
-    c += &issue_scores(cfg, ops, live);
-    if live {
-        c += &wait(0, "sc");
-    }
+    c += &issue_scores(cfg, ops);
+    c += &wait(0, "sc");
     c += &release("k", "s");
-    if live {
-        c += &mask(cfg, f)?;
-        c += &softmax.update("sc", cfg.block_n / 8, "o", cfg.head_dim / 8, "scale_log2");
-        c += &pack_p(cfg)?;
-    }
-    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"), live);
-    if live {
-        c += &wait(0, "o");
-    }
+    c += &mask(cfg, f)?;
+    c += &softmax.update("sc", cfg.block_n / 8, "o", cfg.head_dim / 8, "scale_log2");
+    c += &pack_p(cfg)?;
+    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
+    c += &wait(0, "o");
     c += &release("v", "s");
     Ok(c + "    }\n")
 }
 
 /// Intra-warp-group overlap (FlashAttention 3): block 0's S and softmax; then per block j, S(j) issued,
 /// P(j-1)·V(j-1) issued, S(j) waited for, its mask and softmax while P·V runs, P·V waited for, stage
-/// j-1 released, O rescaled, P(j) packed; the last P·V at the end. Without `live`: the same turns,
-/// waits for K and V, and releases.
-fn overlapped_loop(
-    cfg: &Sm90AttentionConfig,
-    ops: &Operands,
-    f: &Fragment,
-    live: bool,
-) -> Result<String> {
+/// j-1 released, O rescaled, P(j) packed; the last P·V at the end.
+fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let softmax = OnlineSoftmax::new(f, 1, gmma_index)?
         .lazy(cfg.lazy_rescale.then_some(LAZY_LOG2))
         .with_poly_exp2(cfg.poly_exp2_every);
     let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
-    let when =
-        |code: Result<String>| -> Result<String> { if live { code } else { Ok(String::new()) } };
-    let mut c = when(Ok(softmax.declare_corr()))?;
+    let mut c = softmax.declare_corr();
     c += "    if (NB > 0) {  // block 0: S, softmax, P\n";
     c += &stage(cfg, ops, "0");
     let (before, after) = turn(cfg, "0");
     c += &before;
-    c += &issue_scores(cfg, ops, live);
+    c += &issue_scores(cfg, ops);
     c += &after;
-    c += &when(Ok(wait(0, "sc")))?;
+    c += &wait(0, "sc");
     c += &release("k", "s");
     c += &release_q(cfg, ops, "NB == 1");
-    c += &when(mask(cfg, f))?;
-    c += &when(Ok(softmax.update_scores("sc", s_n, "scale_log2")))?;
-    c += &when(pack_p(cfg))?;
+    c += &mask(cfg, f)?;
+    c += &softmax.update_scores("sc", s_n, "scale_log2");
+    c += &pack_p(cfg)?;
     c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
     c += &stage(cfg, ops, "j");
     let (prev, stages) = (slot(cfg, "j - 1"), cfg.stages);
@@ -1117,25 +1062,25 @@ fn overlapped_loop(
     );
     let (before, after) = turn(cfg, "j");
     c += &before;
-    c += &issue_scores(cfg, ops, live);
-    c += &issue_pv(cfg, ops, ("sp", "php", "vsp"), live);
+    c += &issue_scores(cfg, ops);
+    c += &issue_pv(cfg, ops, ("sp", "php", "vsp"));
     c += &after;
-    c += &when(Ok(wait(1, "sc")))?;
+    c += &wait(1, "sc");
     c += &release("k", "s");
     c += &release_q(cfg, ops, "j == NB - 1");
-    c += &when(mask(cfg, f))?;
-    c += &when(Ok(softmax.update_scores("sc", s_n, "scale_log2")))?;
-    c += &when(Ok(wait(0, "o")))?;
+    c += &mask(cfg, f)?;
+    c += &softmax.update_scores("sc", s_n, "scale_log2");
+    c += &wait(0, "o");
     c += &release("v", "sp");
-    c += &when(Ok(softmax.rescale("o", o_n)))?;
-    c += &when(pack_p(cfg))?;
+    c += &softmax.rescale("o", o_n);
+    c += &pack_p(cfg)?;
     c += "    }\n    if (NB > 0) {  // the last block's P·V\n";
     c += &stage(cfg, ops, "NB - 1");
     let (before, after) = turn(cfg, "NB");
     c += &before;
-    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"), live);
+    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
     c += &after;
-    c += &when(Ok(wait(0, "o")))?;
+    c += &wait(0, "o");
     c += &release("v", "s");
     Ok(c + "    }\n")
 }
@@ -1201,18 +1146,17 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
         bn / 16
     );
     c += &softmax.declare();
-    // through a shuffle from lane 0, so that ptxas sees a warp-uniform branch around the wgmmas (else it
-    // serializes them all: C7520, "WG.AR in divergent path")
-    c += &format!(
-        "    const bool live = __shfl_sync(0xffffffffu, m0 + cw * {WG_ROWS} < sq, 0);  // this consumer has rows within the sequence\n"
-    );
     c += if cfg.persistent {
         "    mbar_wait(q_bar, tcount & 1);\n"
     } else {
         "    mbar_wait(q_bar, 0);\n"
     };
     c += &release_q(cfg, ops, "NB == 0");
-    c += &key_block_loops(cfg, ops, f)?;
+    c += &if cfg.overlap {
+        overlapped_loop(cfg, ops, f)?
+    } else {
+        serial_loop(cfg, ops, f)?
+    };
     c += &softmax.finalize("o", d / 8, "scale_log2");
     Ok(c)
 }
