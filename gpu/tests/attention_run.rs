@@ -813,39 +813,6 @@ mod attention_run {
         });
     }
 
-    /// The softmax's row max and sum in 4 independent chains per row: the tuning cases.
-    #[test]
-    fn sm90_tuning_chains() {
-        tuning_cases("sm90_tuning_chains", |s| {
-            Attention::new(s)
-                .unwrap()
-                .with_sm90_softmax_chains(4)
-                .unwrap()
-        });
-    }
-
-    /// 8 chains with lazy rescaling on the ramp (a row's max moving often), the kernel's name checked.
-    /// Short (for the sanitizers).
-    #[test]
-    fn sm90_chains_ramp() {
-        with_gpu_variants("sm90_chains_ramp", &[(true, true, true)], |s, _| {
-            let a = Attention::new(s)
-                .unwrap()
-                .with_sm90_softmax_chains(8)
-                .unwrap()
-                .with_sm90_lazy_rescale(true);
-            if a.runtime().arch() != "sm_90a" {
-                return;
-            }
-            let l = bshd(2, 300, 4, 64).unwrap();
-            let name = a
-                .kernel_name(&cute_gpu::attention::plan::plan(&bf16_request(&l, false)).unwrap())
-                .unwrap();
-            assert!(name.ends_with("_ch8"), "{name}");
-            ramp_cases(s, &a);
-        });
-    }
-
     /// Persistent CTAs in the LPT order, 8 MiB sections.
     #[test]
     fn sm90_tuning_lpt() {

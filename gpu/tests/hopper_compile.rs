@@ -555,7 +555,7 @@ fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
 }
 
 /// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt_l2_mib`,
-/// `lazy_rescale`, `poly_exp2_every`, `softmax_chains` with 3 consumers where d = 64 takes them), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
+/// `lazy_rescale`, `poly_exp2_every` with 3 consumers where d = 64 takes them), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
 /// varlen persistent case: no spills, no local memory, no serialized wgmma.
 #[test]
 fn attention_sm90_tuning_options_compile() {
@@ -599,14 +599,6 @@ fn attention_sm90_tuning_options_compile() {
                     },
                     Sm90AttentionConfig {
                         poly_exp2_every: 2,
-                        ..lpt
-                    },
-                    Sm90AttentionConfig {
-                        softmax_chains: 4,
-                        ..c.with_consumers(3)
-                    },
-                    Sm90AttentionConfig {
-                        softmax_chains: 8,
                         ..lpt
                     },
                 ] {

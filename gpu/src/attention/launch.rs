@@ -133,7 +133,6 @@ pub struct Attention {
     s_scale_d0_90: Option<bool>,
     lazy90: Option<bool>,
     poly_exp2_90: Option<i64>,
-    chains90: Option<i64>,
     lpt90: Option<i64>,
     /// The Hopper kernel's consumer warp groups for d = 64 instead of the plan's.
     consumers90: Option<i64>,
@@ -180,7 +179,6 @@ impl Attention {
             s_scale_d0_90: None,
             lazy90: None,
             poly_exp2_90: None,
-            chains90: None,
             lpt90: None,
             consumers90: None,
         })
@@ -311,25 +309,6 @@ impl Attention {
         Ok(self)
     }
 
-    /// The same handle with `chains` independent accumulators per row for the Hopper kernel's softmax
-    /// row max and sum, instead of the plan's choice ([`Sm90AttentionConfig::softmax_chains`]); below 1
-    /// it is an error naming the value.
-    ///
-    /// ```no_run
-    /// use cute_gpu::attention::Attention;
-    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
-    /// assert!(Attention::new(&stream).unwrap().with_sm90_softmax_chains(4).is_ok());
-    /// assert!(Attention::new(&stream).unwrap().with_sm90_softmax_chains(0).is_err());
-    /// ```
-    pub fn with_sm90_softmax_chains(mut self, chains: i64) -> Result<Attention> {
-        generate_attention_sm90(&Sm90AttentionConfig {
-            softmax_chains: chains,
-            ..Sm90AttentionConfig::new(crate::DType::BF16, 64, false)
-        })?;
-        self.chains90 = Some(chains);
-        Ok(self)
-    }
-
     /// The same handle with the Hopper kernel's persistent tiles in the longest-processing-time-first
     /// order over sections of (head, batch) pairs whose K and V fit in `l2_mib` MiB, or (0) in (query
     /// block, head, batch) order, instead of the plan's choice ([`Sm90AttentionConfig::lpt_l2_mib`]; only
@@ -439,7 +418,6 @@ impl Attention {
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
             lazy_rescale: self.lazy90.unwrap_or(c.lazy_rescale),
             poly_exp2_every: self.poly_exp2_90.unwrap_or(c.poly_exp2_every),
-            softmax_chains: self.chains90.unwrap_or(c.softmax_chains),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c
         };

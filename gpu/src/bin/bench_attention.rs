@@ -5,14 +5,14 @@
 //! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--chains K]... [--consumers2] [--consumers3] [--d D]... [--no-default]` (quick: one round
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--consumers2] [--consumers3] [--d D]... [--no-default]` (quick: one round
 //! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
 //! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs; direct-o: also the Hopper kernel
 //! storing O from the registers instead of through shared memory and TMA, label `direct_o`; stages3: also the
 //! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lazy / eager: also with lazy rescaling of O on / off; lpt: also
-//! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; poly: also with one of every N score atoms' exponentials on the FMA pipe, label `polyN`; chains: also with K independent accumulators per row for the softmax's row max and sum, label `chainsK`; consumers2, consumers3: also the Hopper kernel with 2 (128 query rows per CTA) or 3 (192) consumer warp
+//! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; poly: also with one of every N score atoms' exponentials on the FMA pipe, label `polyN`; consumers2, consumers3: also the Hopper kernel with 2 (128 query rows per CTA) or 3 (192) consumer warp
 //! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
 //! kernels into the on-disk cache).
 
@@ -125,7 +125,7 @@ mod bench {
         }
     }
 
-    /// The handles of the flags that take a value: `--lpt MIB`, `--poly N`, `--chains K`, `--tiles D:BMxBN[:qsmem]`,
+    /// The handles of the flags that take a value: `--lpt MIB`, `--poly N`, `--tiles D:BMxBN[:qsmem]`,
     /// `--sm90-block-n D:BN`.
     fn valued_handles(
         args: &[String],
@@ -148,13 +148,6 @@ mod bench {
                         .map_err(|_| bad_value(flag, value, "every how many score atoms"))?;
                     let a = Attention::new(stream)?.with_sm90_poly_exp2(every)?;
                     (format!("poly{every}"), None, a)
-                }
-                "--chains" => {
-                    let chains = value
-                        .parse::<i64>()
-                        .map_err(|_| bad_value(flag, value, "chains per row"))?;
-                    let a = Attention::new(stream)?.with_sm90_softmax_chains(chains)?;
-                    (format!("chains{chains}"), None, a)
                 }
                 "--tiles" => {
                     let (d, t) = parse_tiles(value)

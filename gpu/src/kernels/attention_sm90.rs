@@ -165,17 +165,6 @@ pub struct Sm90AttentionConfig {
     /// assert!(k.name.ends_with("_px4") && k.source.contains("nj % 4 == 3 ? poly_exp2(x0) : fast_exp2(x0)"));
     /// ```
     pub poly_exp2_every: i64,
-    /// Independent accumulators per row for the softmax's row max and row sum of a key block
-    /// ([`OnlineSoftmax::chains`]); 1: one serial chain of `fmaxf` and of additions per row (each waits
-    /// for the last: ncu, run 21, shows the consumers mostly stalled on such fixed-latency waits).
-    ///
-    /// ```
-    /// use cute_gpu::{kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90}, DType};
-    /// let c = Sm90AttentionConfig { softmax_chains: 4, ..Sm90AttentionConfig::new(DType::BF16, 64, false) };
-    /// let k = generate_attention_sm90(&c).unwrap();
-    /// assert!(k.name.ends_with("_ch4") && k.source.contains("pm[0][nj % 4] = fmaxf(pm[0][nj % 4], sc[(nj) * 4 + 0]);"));
-    /// ```
-    pub softmax_chains: i64,
 }
 
 impl Sm90AttentionConfig {
@@ -206,7 +195,6 @@ impl Sm90AttentionConfig {
             consumers: 2,
             lazy_rescale: head_dim == 256,
             poly_exp2_every: 0,
-            softmax_chains: 1,
         }
     }
 
@@ -321,20 +309,18 @@ impl Sm90AttentionConfig {
             || (self.persistent && !self.overlap)
             || !(2..=MAX_STAGES).contains(&self.stages)
             || self.poly_exp2_every < 0
-            || self.softmax_chains < 1
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}, {} stages, poly_exp2_every {}, softmax_chains {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap, 2..={MAX_STAGES} stages, poly_exp2_every >= 0, softmax_chains >= 1",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}, {} stages, poly_exp2_every {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap, 2..={MAX_STAGES} stages, poly_exp2_every >= 0",
                     self.dtype.name(),
                     self.head_dim,
                     self.block_n,
                     self.overlap,
                     self.pingpong,
                     self.stages,
-                    self.poly_exp2_every,
-                    self.softmax_chains
+                    self.poly_exp2_every
                 ),
             );
         }
@@ -524,10 +510,6 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
         + &match cfg.poly_exp2_every {
             0 => String::new(),
             n => format!("_px{n}"),
-        }
-        + &match cfg.softmax_chains {
-            1 => String::new(),
-            n => format!("_ch{n}"),
         }
 }
 
@@ -1035,9 +1017,7 @@ const LAZY_LOG2: f64 = 8.0;
 
 /// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
 fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?
-        .with_poly_exp2(cfg.poly_exp2_every)
-        .with_chains(cfg.softmax_chains);
+    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?.with_poly_exp2(cfg.poly_exp2_every);
     let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
     c += &stage(cfg, ops, "j");
     c += &issue_scores(cfg, ops);
@@ -1058,8 +1038,7 @@ fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resul
 fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let softmax = OnlineSoftmax::new(f, 1, gmma_index)?
         .lazy(cfg.lazy_rescale.then_some(LAZY_LOG2))
-        .with_poly_exp2(cfg.poly_exp2_every)
-        .with_chains(cfg.softmax_chains);
+        .with_poly_exp2(cfg.poly_exp2_every);
     let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
     let mut c = softmax.declare_corr();
     c += "    if (NB > 0) {  // block 0: S, softmax, P\n";

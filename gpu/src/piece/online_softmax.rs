@@ -85,10 +85,6 @@ pub struct OnlineSoftmax {
     /// FlashAttention 4's offload), which the softmax of short head dims keeps busier than the tensor
     /// core. 0: every exponential on the special-function unit.
     pub poly_exp2_every: i64,
-    /// Independent accumulators per row for the row max and the row sum of a key block (score atom `nj`
-    /// goes to chain `nj % chains`, combined as a tree at the end): 1 is one serial chain of `fmaxf` and
-    /// of additions through all of a thread's values of the row, each waiting for the last.
-    pub chains: i64,
 }
 
 /// The variable prefix of the softmax state in generated code.
@@ -159,7 +155,6 @@ impl OnlineSoftmax {
             index,
             lazy_threshold: None,
             poly_exp2_every: 0,
-            chains: 1,
         })
     }
 
@@ -195,24 +190,6 @@ impl OnlineSoftmax {
     pub fn with_poly_exp2(self, every: i64) -> OnlineSoftmax {
         OnlineSoftmax {
             poly_exp2_every: every,
-            ..self
-        }
-    }
-
-    /// The same softmax with `chains` independent accumulators per row for the row max and sum
-    /// ([`chains`](Self::chains); at least 1).
-    ///
-    /// ```
-    /// use cute_gpu::{atom::{sm80_mma, Fragment}, piece::online_softmax::{mma_index, OnlineSoftmax}, DType};
-    /// let f = Fragment::new(&sm80_mma(DType::F16).unwrap().layout_c, 16, "lane").unwrap();
-    /// let u = OnlineSoftmax::new(&f, 1, mma_index).unwrap().with_chains(4).update_scores("s", 8, "sl2");
-    /// assert!(u.contains("pm[0][nj % 4] = fmaxf(pm[0][nj % 4], s[mi][nj][0]);"));
-    /// assert!(u.contains("mx[0] = fmaxf(fmaxf(pm[0][0], pm[0][1]), fmaxf(pm[0][2], pm[0][3]));"));
-    /// assert!(u.contains("sm_sum[mi][1] += ((ps[1][0] + ps[1][1]) + (ps[1][2] + ps[1][3]));"));
-    /// ```
-    pub fn with_chains(self, chains: i64) -> OnlineSoftmax {
-        OnlineSoftmax {
-            chains: chains.max(1),
             ..self
         }
     }
@@ -334,45 +311,20 @@ impl OnlineSoftmax {
     /// loop stays open, with `corr[r]` in scope).
     fn probabilities(&self, s: &str, s_n: i64, scale_log2: &str) -> String {
         let (ix, r_n) = (self.index, self.rows);
-        let k = self.chains.min(s_n).max(1);
         let mut c = format!(
             "    #pragma unroll\n    for (int mi = 0; mi < {}; ++mi) {{  // online softmax\n      float mx[{r_n}], ms[{r_n}], corr[{r_n}];\n",
             self.atoms_m
         );
-        // chain `nj % k` of row r: `pm[r][..]` (max) and `ps[r][..]` (sum); one chain is mx and the sum itself
-        let (max_acc, sum_acc) = (
-            |r: usize| match k {
-                1 => format!("mx[{r}]"),
-                _ => format!("pm[{r}][nj % {k}]"),
-            },
-            |r: usize| match k {
-                1 => format!("{P}_sum[mi][{r}]"),
-                _ => format!("ps[{r}][nj % {k}]"),
-            },
-        );
-        if k == 1 {
-            for r in 0..r_n {
-                c += &format!("      mx[{r}] = {P}_max[mi][{r}];\n");
-            }
-        } else {
-            c += &format!(
-                "      float pm[{r_n}][{k}], ps[{r_n}][{k}];  // {k} independent chains per row (max, sum)\n      #pragma unroll\n      for (int r = 0; r < {r_n}; ++r)\n        #pragma unroll\n        for (int q = 0; q < {k}; ++q) {{ pm[r][q] = {P}_max[mi][r]; ps[r][q] = 0.f; }}\n"
-            );
+        for r in 0..r_n {
+            c += &format!("      mx[{r}] = {P}_max[mi][{r}];\n");
         }
         c += &format!("      #pragma unroll\n      for (int nj = 0; nj < {s_n}; ++nj) {{\n");
         for (v, r) in self.value_row.iter().enumerate() {
-            let (sv, m) = (ix(s, "mi", "nj", v as i64), max_acc(*r));
-            c += &format!("        {m} = fmaxf({m}, {sv});\n");
+            let sv = ix(s, "mi", "nj", v as i64);
+            c += &format!("        mx[{r}] = fmaxf(mx[{r}], {sv});\n");
         }
         c += "      }\n";
         for r in 0..r_n {
-            if k > 1 {
-                let parts: Vec<String> = (0..k).map(|q| format!("pm[{r}][{q}]")).collect();
-                c += &format!(
-                    "      mx[{r}] = {};\n",
-                    tree(&parts, &|a, b| format!("fmaxf({a}, {b})"))
-                );
-            }
             c += &format!("      {}\n", self.reduce("fmaxf", &format!("mx[{r}]")));
             c += &self.keep_max(r, scale_log2);
             c += &format!(
@@ -390,18 +342,9 @@ impl OnlineSoftmax {
                     self.exp2(&format!("x{v}"))
                 ),
             };
-            c += &format!("        {} += {sv};\n", sum_acc(*r));
+            c += &format!("        {P}_sum[mi][{r}] += {sv};\n");
         }
         c += "      }\n";
-        if k > 1 {
-            for r in 0..r_n {
-                let parts: Vec<String> = (0..k).map(|q| format!("ps[{r}][{q}]")).collect();
-                c += &format!(
-                    "      {P}_sum[mi][{r}] += {};\n",
-                    tree(&parts, &|a, b| format!("({a} + {b})"))
-                );
-            }
-        }
         c
     }
 
@@ -452,17 +395,5 @@ impl OnlineSoftmax {
         c += &self.scale_rows(o, o_n, "inv");
         c += "  }\n";
         c
-    }
-}
-
-/// `terms` combined pairwise as a balanced tree by `join` (so that the combining steps of `n` chains
-/// are `log2 n` deep, not `n`).
-fn tree(terms: &[String], join: &dyn Fn(String, String) -> String) -> String {
-    match terms {
-        [one] => one.clone(),
-        _ => {
-            let (l, r) = terms.split_at(terms.len().div_ceil(2));
-            join(tree(l, join), tree(r, join))
-        }
     }
 }
