@@ -369,7 +369,7 @@ mod gpu_run {
             } else if xi < -127.0 {
                 yi == 0.0
             } else if xi < -126.0 {
-                yi >= 0.0 && yi < f32::MIN_POSITIVE // the subnormal range: flushed or tiny
+                (0.0..f32::MIN_POSITIVE).contains(&yi) // the subnormal range: flushed or tiny
             } else {
                 let rel = (yi as f64 / (xi as f64).exp2() - 1.0).abs();
                 worst = worst.max(rel);
