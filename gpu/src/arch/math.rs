@@ -33,7 +33,7 @@ __device__ __forceinline__ float fast_exp2(float x) {
 /// ```
 pub const POLY_EX2_COEFFS: [f64; 3] = [0.695117104, 0.227643582, 0.0770683375];
 
-/// The largest relative error of [`POLY_EX2`] on the reals (the polynomial's; the f32 steps add a few ulp).
+/// The largest relative error of [`poly_ex2`] on the reals (the polynomial's; the f32 steps add a few ulp).
 pub const POLY_EX2_MAX_REL_ERROR: f64 = 8.6e-5;
 
 /// `poly_exp2(x)`: `2^x` without the special-function unit (FlashAttention 4's offload), for `x < 128`:

@@ -155,7 +155,7 @@ pub struct Sm90AttentionConfig {
     /// per clock per SM) as busy as its two GEMMs keep the tensor core. Measured on an H100 against 0
     /// in one process (`gpu/logs/attention90/run19-bench-poly.log`, bf16, d = 64 and 128, 1k and 4k keys,
     /// causal and not): one atom in 8 -2.5 to -6 %, in 4 -1 to -12 %, in 2 -9 to -27 %: the softmax is
-    /// not bound by the special-function unit (ncu, run 21: 52 % busy at d = 64, 1k keys), and each
+    /// not bound by the special-function unit (ncu on an H200, run 21: 52 % busy at d = 64, 1k keys), and each
     /// offloaded exponential costs 9 issue slots instead of 1. So it stays off.
     ///
     /// ```

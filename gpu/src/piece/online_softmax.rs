@@ -82,8 +82,9 @@ pub struct OnlineSoftmax {
     pub lazy_threshold: Option<f64>,
     /// One of every this many score atoms (along n) computes its probabilities with `poly_exp2` on the
     /// FMA pipe instead of `ex2.approx` on the special-function unit ([`crate::arch::math::poly_ex2`],
-    /// FlashAttention 4's offload), which the softmax of short head dims keeps busier than the tensor
-    /// core. 0: every exponential on the special-function unit.
+    /// FlashAttention 4's offload; measured slower on an H100, where the softmax is not bound by the
+    /// special-function unit: [`crate::kernels::attention_sm90::Sm90AttentionConfig::poly_exp2_every`]).
+    /// 0: every exponential on the special-function unit.
     pub poly_exp2_every: i64,
 }
 
