@@ -1015,9 +1015,17 @@ fn release(which: &str, st: &str) -> String {
 /// Powers of two a row max may grow by before [`Sm90AttentionConfig::lazy_rescale`] moves it (FA4's 8).
 const LAZY_LOG2: f64 = 8.0;
 
+/// The online softmax of the key-block loops, with the variant's lazy rescaling and exponential offload
+/// (the serial loop's `update` rescales O at once whatever the laziness).
+fn key_block_softmax(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<OnlineSoftmax> {
+    Ok(OnlineSoftmax::new(f, 1, gmma_index)?
+        .lazy(cfg.lazy_rescale.then_some(LAZY_LOG2))
+        .with_poly_exp2(cfg.poly_exp2_every))
+}
+
 /// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
 fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?.with_poly_exp2(cfg.poly_exp2_every);
+    let softmax = key_block_softmax(cfg, f)?;
     let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
     c += &stage(cfg, ops, "j");
     c += &issue_scores(cfg, ops);
@@ -1036,9 +1044,7 @@ fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resul
 /// P(j-1)·V(j-1) issued, S(j) waited for, its mask and softmax while P·V runs, P·V waited for, stage
 /// j-1 released, O rescaled, P(j) packed; the last P·V at the end.
 fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?
-        .lazy(cfg.lazy_rescale.then_some(LAZY_LOG2))
-        .with_poly_exp2(cfg.poly_exp2_every);
+    let softmax = key_block_softmax(cfg, f)?;
     let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
     let mut c = softmax.declare_corr();
     c += "    if (NB > 0) {  // block 0: S, softmax, P\n";
