@@ -358,3 +358,42 @@ fn hopper_plan_and_tensor_maps() {
             .contains("a fixed-length kernel, varlen arguments")
     );
 }
+
+/// Tail tiles (d = 64, non-causal, persistent, 3 consumers): the plan's default; the grid counts the
+/// full blocks of every (head, batch) pair plus one tile per 3 pairs' last blocks when those have at
+/// most 64 rows, else every block; Q has a second map of 64-row boxes; varlen has no tail tiles.
+#[test]
+fn hopper_tail_tiles() {
+    use cute_gpu::kernels::attention_sm90::{apply, generate_attention_sm90};
+    let grid = |sq: i64, heads: i64, batch: i64| {
+        let q = bshd(batch, sq, heads, 64).unwrap();
+        let p = plan(&request(&q, &q, &q, &q)).unwrap();
+        let cfg = p.sm90.unwrap();
+        assert!(cfg.tails(), "{cfg:?}");
+        let mut k = generate_attention_sm90(&cfg).unwrap();
+        assert!(k.name.ends_with("_tt"));
+        apply(&cfg, &p.args, &mut k).unwrap();
+        let boxes: Vec<_> = k
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::TensorMap(m) => Some((m.name.clone(), m.box_dims, m.extents[1])),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(boxes[3], ("tmQt".to_string(), [64, 64], sq as u64));
+        k.grid.0
+    };
+    // 1024 rows: 5 full 192-row blocks per pair + ceil(512 / 3) tail tiles
+    assert_eq!(grid(1024, 32, 16), 512 * 5 + 171);
+    assert_eq!(grid(4096, 32, 4), 128 * 21 + 43);
+    assert_eq!(grid(17, 5, 2), 4); // every tile a tail tile: ceil(10 / 3)
+    assert_eq!(grid(449, 5, 2), 10 * 3); // 65 rows left: no tail tiles
+    let packed = bshd(1, 600, 8, 64).unwrap();
+    let cu = [0, 300, 600];
+    let r = Request {
+        varlen: Some((&cu, &cu)),
+        ..request(&packed, &packed, &packed, &packed)
+    };
+    assert!(!plan(&r).unwrap().sm90.unwrap().tails());
+}

@@ -807,7 +807,7 @@ mod attention_run {
             let name = all
                 .kernel_name(&cute_gpu::attention::plan::plan(&bf16_request(&l, false)).unwrap())
                 .unwrap();
-            assert!(name.ends_with("_lz_px1"), "{name}");
+            assert!(name.contains("_lz_px1"), "{name}");
             ramp_cases(s, &every(2));
             ramp_cases(s, &all);
         });
@@ -872,6 +872,103 @@ mod attention_run {
                     }
                     check::<half::f16>(s, a, &case(577, 2100, 64, causal));
                     check::<half::f16>(s, a, &varlen_skipping(causal));
+                }
+            }
+        });
+    }
+
+    /// Tail tiles (d = 64, 3 consumers, persistent): query lengths whose last 192-row block has 1 to
+    /// 64 rows (and 65: none), (head, batch) pairs not a multiple of 3 (the last group's idle
+    /// consumers), one pair (every consumer but one idle), GQA, BHSD, more tiles than SMs, Sq != Sk, causal
+    /// (forced: not a default) and not, f16 and bf16, without ping-pong; the handle without them alike.
+    #[test]
+    fn sm90_tail_tiles() {
+        use cute_gpu::attention::plan::plan;
+        with_gpu_variants("sm90_tail_tiles", &[(true, true, true)], |s, _| {
+            let tails = || {
+                Attention::new(s)
+                    .unwrap()
+                    .with_sm90_persistent(true)
+                    .unwrap()
+                    .with_sm90_consumers(3)
+                    .unwrap()
+                    .with_sm90_lpt(0)
+                    .with_sm90_tail_tiles(true)
+            };
+            let a = tails();
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            let name = |a: &Attention, causal| {
+                let l = bshd(2, 300, 4, 64).unwrap();
+                a.kernel_name(&plan(&bf16_request(&l, causal)).unwrap())
+                    .unwrap()
+            };
+            let default = Attention::new(s).unwrap();
+            assert!(
+                name(&default, false).ends_with("_tt"),
+                "{}",
+                name(&default, false)
+            );
+            assert!(name(&a, true).ends_with("_tt"), "{}", name(&a, true));
+            let handles = [
+                a,
+                tails().with_sm90_schedule(true, false).unwrap(),
+                Attention::new(s).unwrap().with_sm90_tail_tiles(false),
+            ];
+            // CUTE_ATTN_SHORT (for the sanitizers): the first handle, three lengths, ten pairs
+            let short = std::env::var("CUTE_ATTN_SHORT").is_ok();
+            let lengths: &[(i64, i64)] = if short {
+                &[(17, 300), (200, 200), (449, 448)]
+            } else {
+                &[
+                    (1, 1),
+                    (17, 300),
+                    (200, 200),
+                    (256, 100),
+                    (448, 449),
+                    (449, 448),
+                ]
+            };
+            let pairs: &[(i64, i64, i64)] = if short {
+                &[(2, 5, 5)]
+            } else {
+                &[(1, 1, 1), (2, 5, 5), (2, 6, 2)]
+            };
+            for (i, a) in handles.iter().enumerate().take(if short { 1 } else { 3 }) {
+                for causal in [false, true] {
+                    for &(sq, sk) in lengths {
+                        for &(b, hq, hkv) in pairs {
+                            check::<half::bf16>(
+                                s,
+                                a,
+                                &Case {
+                                    b,
+                                    hq,
+                                    hkv,
+                                    ..case(sq, sk, 64, causal)
+                                },
+                            );
+                        }
+                    }
+                    if i > 0 || short {
+                        continue;
+                    }
+                    let many = Case {
+                        b: 4,
+                        hq: 16,
+                        hkv: 4,
+                        ..case(400, 310, 64, causal)
+                    };
+                    check::<half::bf16>(s, a, &many);
+                    check::<half::f16>(
+                        s,
+                        a,
+                        &Case {
+                            bhsd: true,
+                            ..case(1024, 1024, 64, causal)
+                        },
+                    );
                 }
             }
         });

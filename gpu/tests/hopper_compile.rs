@@ -503,6 +503,18 @@ fn attention_sm90_consumers3_compile() {
                         ..c
                     },
                     c.fitting_stages(3),
+                    // tail tiles (persistent), with O through Q's smem and TMA too
+                    Sm90AttentionConfig {
+                        persistent: true,
+                        tail_tiles: true,
+                        ..c
+                    },
+                    Sm90AttentionConfig {
+                        persistent: true,
+                        tail_tiles: true,
+                        tma_store_o: true,
+                        ..c
+                    },
                 ] {
                     let k = generate_attention_sm90(&cfg).unwrap();
                     assert!(k.source.contains("setmaxnreg.inc.sync.aligned.u32 160;"));

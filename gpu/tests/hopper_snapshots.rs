@@ -143,6 +143,10 @@ fn attention_sm90_sources() {
                 ..Sm90AttentionConfig::new(DType::F16, 64, true)
             },
         ),
+        (
+            "attention90_bf16_d64_tail_tiles",
+            Sm90AttentionConfig::new(DType::BF16, 64, false).for_keys(1024),
+        ),
     ] {
         let k = generate_attention_sm90(&cfg).unwrap();
         assert!(!k.source.contains("#include"), "{label}");

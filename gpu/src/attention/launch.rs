@@ -132,6 +132,7 @@ pub struct Attention {
     stages90: Option<i64>,
     s_scale_d0_90: Option<bool>,
     lazy90: Option<bool>,
+    tails90: Option<bool>,
     poly_exp2_90: Option<i64>,
     lpt90: Option<i64>,
     /// The Hopper kernel's consumer warp groups for d = 64 instead of the plan's.
@@ -178,6 +179,7 @@ impl Attention {
             stages90: None,
             s_scale_d0_90: None,
             lazy90: None,
+            tails90: None,
             poly_exp2_90: None,
             lpt90: None,
             consumers90: None,
@@ -287,6 +289,20 @@ impl Attention {
     /// ```
     pub fn with_sm90_lazy_rescale(mut self, on: bool) -> Attention {
         self.lazy90 = Some(on);
+        self
+    }
+
+    /// The same handle with the Hopper kernel's tail tiles on or off instead of the plan's choice
+    /// ([`Sm90AttentionConfig::tail_tiles`]; persistent, 3 consumer warp groups, fixed-length only).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_tail_tiles(false);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_tail_tiles(mut self, on: bool) -> Attention {
+        self.tails90 = Some(on);
         self
     }
 
@@ -417,6 +433,7 @@ impl Attention {
             tma_store_o: c.tma_store_o && self.tma_store_o90,
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
             lazy_rescale: self.lazy90.unwrap_or(c.lazy_rescale),
+            tail_tiles: self.tails90.unwrap_or(c.tail_tiles),
             poly_exp2_every: self.poly_exp2_90.unwrap_or(c.poly_exp2_every),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             ..c

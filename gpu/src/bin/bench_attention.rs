@@ -69,7 +69,7 @@ mod bench {
     type Build = fn(Attention) -> Result<Attention>;
 
     /// The switches: flag, label, head dim it applies to, how the handle is built.
-    const SWITCHES: [(&str, &str, Option<i64>, Build); 11] = [
+    const SWITCHES: [(&str, &str, Option<i64>, Build); 12] = [
         ("--schedules", "nopp", None, |a| {
             a.with_sm90_schedule(true, false)
         }),
@@ -97,6 +97,9 @@ mod bench {
             Ok(a.with_sm90_tma_store_o(false))
         }),
         ("--sm80", "sm80", None, |a| Ok(a.with_sm90(false))),
+        ("--no-tails", "no_tails", Some(64), |a| {
+            Ok(a.with_sm90_tail_tiles(false))
+        }),
     ];
 
     /// The default handle, one per switch given, and one per `--lpt`, `--tiles` and `--sm90-block-n`

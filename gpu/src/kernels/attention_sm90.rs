@@ -165,6 +165,15 @@ pub struct Sm90AttentionConfig {
     /// assert!(k.name.ends_with("_px4") && k.source.contains("nj % 4 == 3 ? poly_exp2(x0) : fast_exp2(x0)"));
     /// ```
     pub poly_exp2_every: i64,
+    /// Tail tiles (persistent, 3 consumer warp groups, fixed-length, not in the LPT order; ignored
+    /// otherwise, [`Self::tails`]): when a sequence's query rows leave a last block of at most 64 rows
+    /// (`Sq mod 192` in 1..=64: 1024 and 4096 rows leave 64), the last blocks of three (head, batch) pairs
+    /// run as one tile, each consumer warp group with its own pair's 64 rows, K and V (three K/V boxes per
+    /// stage, Q in three 64-row boxes), instead of three tiles with one live consumer each. A tile's
+    /// time is its consumers' chain (ncu, run 21), so a tile with one live consumer costs about as much
+    /// as a full one: 1024 rows took 6 tiles per head for 5.33 tiles of work. The stages are three
+    /// pairs' wide (216 KiB at d = 64); with any other `Sq` the kernel runs the usual tiles.
+    pub tail_tiles: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -195,6 +204,7 @@ impl Sm90AttentionConfig {
             consumers: 2,
             lazy_rescale: head_dim == 256,
             poly_exp2_every: 0,
+            tail_tiles: false,
         }
     }
 
@@ -263,7 +273,10 @@ impl Sm90AttentionConfig {
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let c = self.tiles_for_keys(sk);
         if c.head_dim == 64 && !c.lpt_order() {
-            c.with_consumers(3)
+            Sm90AttentionConfig {
+                tail_tiles: true,
+                ..c.with_consumers(3)
+            }
         } else {
             c
         }
@@ -389,6 +402,29 @@ impl Sm90AttentionConfig {
     fn lpt_order(&self) -> bool {
         self.persistent && self.lpt_l2_mib > 0
     }
+
+    /// Whether the variant has tail tiles ([`Self::tail_tiles`] where it applies: persistent, 3
+    /// consumers, fixed-length, not in the LPT order).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = Sm90AttentionConfig::new(DType::BF16, 64, false).for_keys(1024);
+    /// assert!(c.tail_tiles && c.tails());
+    /// assert!(!Sm90AttentionConfig { varlen: true, ..c }.tails());
+    /// assert!(!Sm90AttentionConfig::new(DType::BF16, 64, false).for_keys(16384).tails()); // one CTA per tile
+    /// ```
+    pub fn tails(&self) -> bool {
+        self.tail_tiles
+            && self.persistent
+            && self.consumers == 3
+            && !self.varlen
+            && !self.lpt_order()
+    }
+
+    /// K/V boxes per stage: one per consumer with tail tiles ([`Self::tails`]), else one.
+    fn units(&self) -> i64 {
+        if self.tails() { self.consumers } else { 1 }
+    }
 }
 
 /// The shared-memory operands: Q (`128 x d`), K (`block_n x d`) as `d/64` K-major chunks of 64 columns,
@@ -408,6 +444,8 @@ struct Operands {
     barriers: i64,
     /// Stages of the K/V ring.
     stages: i64,
+    /// K and V boxes per stage ([`Sm90AttentionConfig::units`]).
+    units: i64,
     /// Bytes of O's own staging boxes (persistent, where they fit: the next tile's Q may land during the
     /// epilogue), or 0: O is staged in Q's shared memory, or not at all.
     o_stage: i64,
@@ -430,6 +468,7 @@ impl Operands {
             v_keys,
             barriers: 1 + 4 * cfg.stages + i64::from(cfg.persistent),
             stages: cfg.stages,
+            units: cfg.units(),
             o_stage: 0,
         };
         // persistent: O in its own staging boxes where shared memory has room, else in Q's
@@ -452,11 +491,19 @@ impl Operands {
     fn v_bytes(&self) -> i64 {
         self.chunk[2] * self.chunks[1]
     }
+    /// Bytes of one stage of K (all its units' boxes).
+    fn k_stage(&self) -> i64 {
+        self.units * self.k_bytes()
+    }
+    /// Bytes of one stage of V (all its units' boxes).
+    fn v_stage(&self) -> i64 {
+        self.units * self.v_bytes()
+    }
     /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, O's staging boxes, the
     /// mbarriers.
     fn smem(&self) -> i64 {
         1024 + self.q_bytes()
-            + self.stages * (self.k_bytes() + self.v_bytes())
+            + self.stages * (self.k_stage() + self.v_stage())
             + self.o_stage
             + 8 * self.barriers
     }
@@ -511,6 +558,7 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             0 => String::new(),
             n => format!("_px{n}"),
         }
+        + if cfg.tails() { "_tt" } else { "" }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -546,6 +594,12 @@ fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<Str
         gmma_accumulator_as_a(16)?[0]
     );
     c += &format!("// shared memory: {} bytes\n", ops.smem());
+    if cfg.tails() {
+        c += &format!(
+            "// tail tiles: a stage holds {0} K and {0} V boxes, one per consumer: in a tail tile each consumer has its own (head, batch)\n",
+            cfg.consumers
+        );
+    }
     if cfg.stages_o() {
         c += &format!(
             "// O: staged in {} (the output atom's swizzled 128-byte rows), TMA-stored (rank-4 map of O)\n",
@@ -613,11 +667,13 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
 }
 
 fn signature(cfg: &Sm90AttentionConfig) -> String {
-    let maps: &[&str] = if cfg.stages_o() {
-        &["tmQ", "tmK", "tmV", "tmO"]
-    } else {
-        &["tmQ", "tmK", "tmV"]
-    };
+    let mut maps = vec!["tmQ", "tmK", "tmV"];
+    if cfg.tails() {
+        maps.push("tmQt");
+    }
+    if cfg.stages_o() {
+        maps.push("tmO");
+    }
     let mut p: Vec<String> = maps
         .iter()
         .map(|n| format!("const __grid_constant__ TmaDesc {n}"))
@@ -644,7 +700,7 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 
 /// Shared memory carve-up, barriers, the CTA's block and its key blocks.
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let (qb, kb, vb, ob) = (ops.q_bytes(), ops.k_bytes(), ops.v_bytes(), ops.o_stage);
+    let (qb, kb, vb, ob) = (ops.q_bytes(), ops.k_stage(), ops.v_stage(), ops.o_stage);
     let (stages, consumers, bm) = (cfg.stages, cfg.consumers, cfg.block_m());
     let q_empty_init = if cfg.persistent {
         format!(
@@ -686,16 +742,22 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         tma::prefetch("tmV"),
         every = all_consumers(cfg)
     );
-    if cfg.persistent {
+    if cfg.tails() {
+        c += &format!(
+            "  // tail tiles: when the last query block of a (head, batch) pair has at most {WG_ROWS} rows, the last\n  // blocks of {consumers} pairs form one tile (a consumer each), after those pairs' full blocks\n  const int hbs = heads * batches, m_full = Sq / {bm};\n  const bool tails = Sq % {bm} != 0 && Sq % {bm} <= {WG_ROWS};\n  const int m_blocks = tails ? m_full : (Sq + {bm} - 1) / {bm};\n  const int tiles = tails ? hbs * m_full + (hbs + {}) / {consumers} : m_blocks * hbs;\n",
+            consumers - 1
+        );
+    } else if cfg.persistent {
         c += &format!(
             "  const int m_blocks = (Sq + {bm} - 1) / {bm}, tiles = m_blocks * heads * batches;\n"
         );
         if cfg.lpt_order() {
             c += &lpt_section(cfg);
         }
-        return c;
+    } else {
+        c += &coords(cfg, "return");
     }
-    c + &coords(cfg, "return")
+    c
 }
 
 /// The (head, batch) pairs per section of the LPT order ([`Sm90AttentionConfig::lpt_l2_mib`]): as many
@@ -725,6 +787,7 @@ fn tile_loop(cfg: &Sm90AttentionConfig) -> &'static str {
 fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
     let (bn, bm) = (cfg.block_n, cfg.block_m());
     let mut c = match (cfg.persistent, cfg.causal) {
+        _ if cfg.tails() => tail_decode(cfg),
         (false, true) => {
             "  const int m_block = gridDim.x - 1 - blockIdx.x;  // causal: the longest rows first\n"
                 .to_string()
@@ -744,7 +807,9 @@ fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
             }
         ),
     };
-    c += if cfg.persistent {
+    c += if cfg.tails() {
+        "  int h = hb % heads, b = hb / heads, hk = h / group;  // GQA: group query heads share K/V head hk (a tail tile's first pair)\n"
+    } else if cfg.persistent {
         "  const int h = hb % heads, b = hb / heads, hk = h / group;  // GQA: group query heads share K/V head hk\n"
     } else {
         "  const int h = blockIdx.y, b = blockIdx.z, hk = h / group;  // GQA: group query heads share K/V head hk\n"
@@ -770,6 +835,21 @@ fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
     };
     c += &format!("  const int NB = (n_end + {bn} - 1) / {bn};\n");
     c
+}
+
+/// The tile's query block and (head, batch) pair with tail tiles ([`Sm90AttentionConfig::tails`]): in
+/// groups of `consumers` pairs, each pair's full blocks, then (with `tails`) one tile of the group's last
+/// blocks, `hb` its first pair.
+fn tail_decode(cfg: &Sm90AttentionConfig) -> String {
+    let n = cfg.consumers;
+    let order = if cfg.causal {
+        "tail ? m_full : m_blocks - 1 - m_rank;  // causal: the longest rows first"
+    } else {
+        "m_rank"
+    };
+    format!(
+        "  int m_rank, hb;\n  bool tail = false;\n  if (tails) {{\n    const int g = tile / ({n} * m_full + 1), w = tile % ({n} * m_full + 1);\n    if (w < min({n}, hbs - {n} * g) * m_full) {{ hb = {n} * g + w / m_full; m_rank = w % m_full; }}\n    else {{ hb = {n} * g; m_rank = m_full; tail = true; }}   // the group's last blocks (fewer pairs in the last group)\n  }} else {{ m_rank = tile % m_blocks; hb = tile / m_blocks; }}\n  const int m_block = {order};\n"
+    )
 }
 
 /// The TMA coordinates of the CTA's first query row, of key block `n0`'s first row, and of the batch:
@@ -808,38 +888,67 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         k: kr,
         batch: b,
     } = Rows::of(cfg);
-    let mut loads = String::new();
+    // with tail tiles: unit `c`'s K/V head and batch, its box `c` of the stage
+    let (hk, b, unit) = if cfg.tails() {
+        ("uhk", "ub", " + c * ")
+    } else {
+        ("hk", b, "")
+    };
+    let at = |bytes: i64| {
+        if unit.is_empty() {
+            String::new()
+        } else {
+            format!("{unit}{bytes}u")
+        }
+    };
+    let mut k_loads = String::new();
     for c in 0..nd {
-        loads += &format!(
-            "        tma_load_4d(k_s + s * {}u + {}u, &tmK, k_full + 8 * s, {}, {kr}, hk, {b});\n",
-            ops.k_bytes(),
+        k_loads += &format!(
+            "        tma_load_4d(k_s + s * {}u{} + {}u, &tmK, k_full + 8 * s, {}, {kr}, {hk}, {b});\n",
+            ops.k_stage(),
+            at(ops.k_bytes()),
             c * ck,
             c * CHUNK
         );
     }
-    loads += &format!(
-        "        mbar_wait(v_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(v_full + 8 * s, {}u);\n",
-        ops.v_bytes()
-    );
+    let mut v_loads = String::new();
     for c in 0..nk {
         for &(off, mn) in &ops.v.boxes {
-            loads += &format!(
-                "        tma_load_4d(v_s + s * {}u + {}u, &tmV, v_full + 8 * s, {mn}, {kr} + {}, hk, {b});\n",
-                ops.v_bytes(),
+            v_loads += &format!(
+                "        tma_load_4d(v_s + s * {}u{} + {}u, &tmV, v_full + 8 * s, {mn}, {kr} + {}, {hk}, {b});\n",
+                ops.v_stage(),
+                at(ops.v_bytes()),
                 c * cv + off,
                 c * ops.v_keys
             );
         }
     }
-    let q_loads: String = (0..nd)
-        .map(|c| {
-            format!(
-                "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, {qr}, h, {b});\n",
-                c * cq,
-                c * CHUNK
-            )
-        })
-        .collect();
+    let mut loads = per_unit(cfg, &k_loads);
+    loads += &format!(
+        "        mbar_wait(v_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(v_full + 8 * s, {});\n",
+        unit_bytes(cfg, ops.v_bytes())
+    );
+    loads += &per_unit(cfg, &v_loads);
+    let q_box = |(h, b): (&str, &str)| -> String {
+        (0..nd)
+            .map(|c| {
+                format!(
+                    "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, {qr}, {h}, {b});\n",
+                    c * cq,
+                    c * CHUNK
+                )
+            })
+            .collect()
+    };
+    let q_loads = if cfg.tails() {
+        format!(
+            "{}      if (!tail) {{\n{}      }}\n",
+            unit_coords(cfg, ops, qr),
+            q_box(("h", "b"))
+        )
+    } else {
+        q_box(("h", b))
+    };
     let (tile_loop, q_free, it, next, end) = if cfg.persistent {
         (
             format!(
@@ -865,15 +974,56 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;
         const int n0 = j * {bn};
         mbar_wait(k_empty + 8 * s, phase ^ 1u);
-        mbar_expect_tx(k_full + 8 * s, {}u);
+        mbar_expect_tx(k_full + 8 * s, {});
 {loads}      }}
 {end}    }}
   }}
 "#,
         sync::setmaxnreg(false, PRODUCER_REGS),
         ops.q_bytes(),
-        ops.k_bytes()
+        unit_bytes(cfg, ops.k_bytes())
     )
+}
+
+/// `body` once per unit of the tile with tail tiles (unit `c`: K/V head `uhk` and batch `ub` of
+/// [`unit_coords`]), else as is.
+fn per_unit(cfg: &Sm90AttentionConfig, body: &str) -> String {
+    if !cfg.tails() {
+        return body.to_string();
+    }
+    format!(
+        "#pragma unroll\n        for (int c = 0; c < {}; ++c) if (c == 0 || tail) {{\n          const int uhk = u_hk[c], ub = u_b[c];\n  {}        }}\n",
+        cfg.consumers,
+        body.replace("\n        ", "\n          ")
+    )
+}
+
+/// The producer's (head, batch) coordinates of a tile's units, once per tile (with tail tiles): unit `c`
+/// is the pair `hb + c`, clamped to the last one for the missing pairs of the last group (whose
+/// consumers store nothing); Q's 64-row boxes of a tail tile.
+fn unit_coords(cfg: &Sm90AttentionConfig, ops: &Operands, qr: &str) -> String {
+    let n = cfg.consumers;
+    let mut c = format!(
+        "      int u_hk[{n}], u_b[{n}];   // the units' K/V heads and batches\n#pragma unroll\n      for (int c = 0; c < {n}; ++c) {{\n        const int u = min(hb + c, hbs - 1), uh = u % heads;\n        u_hk[c] = uh / group; u_b[c] = u / heads;\n        if (tail) {{   // unit c's 64 query rows at consumer c's rows of Q\n"
+    );
+    for ch in 0..cfg.head_dim / CHUNK {
+        c += &format!(
+            "          tma_load_4d(q_s + {}u + c * {}u, &tmQt, q_bar, {}, {qr}, uh, u_b[c]);\n",
+            ch * ops.chunk[0],
+            ops.q.mn64,
+            ch * CHUNK
+        );
+    }
+    c + "        }\n      }\n"
+}
+
+/// The bytes a stage's (or Q's) full barrier expects: `bytes` per unit of the tile.
+fn unit_bytes(cfg: &Sm90AttentionConfig, bytes: i64) -> String {
+    if cfg.tails() {
+        format!("tail ? {}u : {bytes}u", cfg.consumers * bytes)
+    } else {
+        format!("{bytes}u")
+    }
 }
 
 /// Issues `S = Q·Kᵀ` of the consumer's 64 rows and stage `s`'s keys once K has landed: d/16 wgmmas
@@ -952,11 +1102,22 @@ fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str
 fn stage(cfg: &Sm90AttentionConfig, ops: &Operands, j: &str) -> String {
     let (slot, stages) = (slot(cfg, j), cfg.stages);
     format!(
-        "      const u32 s = ({slot}) % {stages}, phase = (({slot}) / {stages}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u, vs_ = v_s + s * {}u;\n      (void)ks_; (void)vs_; (void)n0;\n",
+        "      const u32 s = ({slot}) % {stages}, phase = (({slot}) / {stages}) & 1;\n      const int n0 = ({j}) * {};\n      const u32 ks_ = k_s + s * {}u{unit}, vs_ = v_s + s * {}u{unit};\n      (void)ks_; (void)vs_; (void)n0;\n",
         cfg.block_n,
-        ops.k_bytes(),
-        ops.v_bytes()
+        ops.k_stage(),
+        ops.v_stage(),
+        unit = unit_offset(cfg, ops.k_bytes())
     )
+}
+
+/// The offset of this consumer's box within a stage (` + (tail ? cw * bytes : 0)` with tail tiles, else
+/// nothing): in a tail tile each consumer reads its own (head, batch)'s K and V.
+fn unit_offset(cfg: &Sm90AttentionConfig, bytes: i64) -> String {
+    if cfg.tails() {
+        format!(" + (tail ? (u32)cw * {bytes}u : 0u)")
+    } else {
+        String::new()
+    }
 }
 
 /// The ring index of the tile's key block `j`: `j`, or `it0 + j` when persistent (the ring runs on across
@@ -985,10 +1146,7 @@ fn release_q(cfg: &Sm90AttentionConfig, ops: &Operands, when: &str) -> String {
 fn mask(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     let bn = cfg.block_n;
     let needs = if cfg.causal {
-        format!(
-            "n0 + {bn} > sk || n0 + {} > m0 + cw * {WG_ROWS} + sk - sq",
-            bn - 1
-        )
+        format!("n0 + {bn} > sk || n0 + {} > crow0 + sk - sq", bn - 1)
     } else {
         format!("n0 + {bn} > sk")
     };
@@ -1001,7 +1159,7 @@ fn mask(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     };
     Ok(format!(
         "      if ({needs}) {{\n{}      }}\n",
-        mask.emit("sc", &format!("m0 + cw * {WG_ROWS}"), "n0", &limit)?
+        mask.emit("sc", "crow0", "n0", &limit)?
     ))
 }
 
@@ -1063,8 +1221,9 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &stage(cfg, ops, "j");
     let (prev, stages) = (slot(cfg, "j - 1"), cfg.stages);
     c += &format!(
-        "      const u32 sp = ({prev}) % {stages}, php = (({prev}) / {stages}) & 1, vsp = v_s + sp * {}u;\n",
-        ops.v_bytes()
+        "      const u32 sp = ({prev}) % {stages}, php = (({prev}) / {stages}) & 1, vsp = v_s + sp * {}u{};\n",
+        ops.v_stage(),
+        unit_offset(cfg, ops.v_bytes())
     );
     let (before, after) = turn(cfg, "j");
     c += &before;
@@ -1167,6 +1326,18 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
     Ok(c)
 }
 
+/// The consumer's first query row `crow0` (and, in a tail tile, its own (head, batch) pair: a consumer
+/// past the last pair gets no rows, `crow0 = sq`).
+fn consumer_rows(cfg: &Sm90AttentionConfig) -> String {
+    if cfg.tails() {
+        format!(
+            "    if (tail) {{ const int u = min(hb + cw, hbs - 1); h = u % heads; b = u / heads; }}   // this consumer's pair\n    const int crow0 = tail ? (hb + cw < hbs ? m0 : sq) : m0 + cw * {WG_ROWS};   // its first query row\n"
+        )
+    } else {
+        format!("    const int crow0 = m0 + cw * {WG_ROWS};   // this consumer's first query row\n")
+    }
+}
+
 /// A persistent consumer: its tiles (those of the producer, skipped alike), each with its key-block
 /// loop and epilogue; the ring index, the tiles and the ping-pong phases run on across them.
 fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -1175,6 +1346,7 @@ fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) 
         tile_loop(cfg)
     );
     c += &coords(cfg, "continue");
+    c += &consumer_rows(cfg);
     c += &main_loop(cfg, ops, f)?;
     c += &epilogue(cfg, ops, f)?;
     c += "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n    }\n";
@@ -1192,7 +1364,7 @@ fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) 
 /// LSE (one lane per row), rows past the sequence not stored.
 fn epilogue(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let sm = OnlineSoftmax::new(f, 1, gmma_index)?;
-    let row0 = format!("m0 + cw * {WG_ROWS} + {}", f.row);
+    let row0 = format!("crow0 + {}", f.row);
     let lse_row = if cfg.varlen { "(q_row0 + row)" } else { "row" };
     let mut c = if cfg.stages_o() {
         store_o_staged(cfg, ops, f)?
@@ -1266,7 +1438,7 @@ fn store_o_staged(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Re
     })?;
     c += &st.store(&|q| {
         format!(
-            "tma_store_4d(&tmO, o_st + {}u, {}, m0 + cw * {WG_ROWS}, h, b);",
+            "tma_store_4d(&tmO, o_st + {}u, {}, crow0, h, b);",
             q * cq,
             q * CHUNK
         )
@@ -1281,7 +1453,7 @@ fn store_o_staged(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Re
 fn store_o_direct(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
     let values = cute_layout_core::size(&f.layout.mode(1)?)?.value;
     let pack = pack_fn(cfg.dtype);
-    let row0 = format!("m0 + cw * {WG_ROWS} + {}", f.row);
+    let row0 = format!("crow0 + {}", f.row);
     let o_row0 = if cfg.varlen {
         " + (long long)q_row0 * o_s"
     } else {
@@ -1322,6 +1494,10 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
         map("tmK", "K", ops.k.tma_box),
         map("tmV", "V", ops.v.tma_box),
     ];
+    if cfg.tails() {
+        // a tail tile's Q: one consumer's 64 rows
+        args.push(map("tmQt", "Q", [ops.q.tma_box[0], WG_ROWS as u32]));
+    }
     if cfg.stages_o() {
         // one consumer's 64 rows x 64 columns (a staging box)
         args.push(map("tmO", "O", [CHUNK as u32, WG_ROWS as u32]));
@@ -1484,7 +1660,13 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
     let blocks = (args.sq + cfg.block_m() - 1) / cfg.block_m();
     if cfg.persistent {
         // one CTA per tile, at most one per SM (the runtime's clamp of persistent kernels)
-        let tiles = blocks.max(1) * args.hq.max(1) * args.batch.max(1);
+        let pairs = args.hq.max(1) * args.batch.max(1);
+        let (full, rest) = (args.sq / cfg.block_m(), args.sq % cfg.block_m());
+        let tiles = if cfg.tails() && rest > 0 && rest <= WG_ROWS {
+            full * pairs + (pairs + cfg.consumers - 1) / cfg.consumers
+        } else {
+            blocks.max(1) * pairs
+        };
         let tiles = i32::try_from(tiles).map_err(|_| GpuError::Overflow {
             what: "attention tiles (query blocks x heads x batches)".into(),
             value: tiles,
@@ -1547,7 +1729,7 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
     c += &if cfg.persistent {
         persistent_consumer(cfg, &ops, &f)?
     } else {
-        main_loop(cfg, &ops, &f)? + &epilogue(cfg, &ops, &f)?
+        consumer_rows(cfg) + &main_loop(cfg, &ops, &f)? + &epilogue(cfg, &ops, &f)?
     };
     c += "  }\n}\n";
     let (args, buffers) = parameters(cfg, &ops);
