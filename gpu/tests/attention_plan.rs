@@ -359,16 +359,22 @@ fn hopper_plan_and_tensor_maps() {
     );
 }
 
-/// Tail tiles (d = 64, non-causal, persistent, 3 consumers): the plan's default; the grid counts the
-/// full blocks of every (head, batch) pair plus one tile per 3 pairs' last blocks when those have at
-/// most 64 rows, else every block; Q has a second map of 64-row boxes; varlen has no tail tiles.
+/// Tail tiles (d = 64, non-causal, persistent, 3 consumers): the plan's default below 2048 query rows;
+/// the grid counts the full blocks of every (head, batch) pair plus one tile per 3 pairs' last blocks
+/// when those have at most 64 rows, else every block; Q has a second map of 64-row boxes; varlen has no
+/// tail tiles.
 #[test]
 fn hopper_tail_tiles() {
-    use cute_gpu::kernels::attention_sm90::{apply, generate_attention_sm90};
+    use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, apply, generate_attention_sm90};
     let grid = |sq: i64, heads: i64, batch: i64| {
         let q = bshd(batch, sq, heads, 64).unwrap();
         let p = plan(&request(&q, &q, &q, &q)).unwrap();
         let cfg = p.sm90.unwrap();
+        // the plan takes them below 2048 rows (where they measured faster); the variant, at any length
+        let cfg = Sm90AttentionConfig {
+            tail_tiles: true,
+            ..cfg
+        };
         assert!(cfg.tails(), "{cfg:?}");
         let mut k = generate_attention_sm90(&cfg).unwrap();
         assert!(k.name.ends_with("_tt"));
@@ -389,6 +395,15 @@ fn hopper_tail_tiles() {
     assert_eq!(grid(4096, 32, 4), 128 * 21 + 43);
     assert_eq!(grid(17, 5, 2), 4); // every tile a tail tile: ceil(10 / 3)
     assert_eq!(grid(449, 5, 2), 10 * 3); // 65 rows left: no tail tiles
+    let tails = |sq: i64| {
+        let q = bshd(2, sq, 4, 64).unwrap();
+        plan(&request(&q, &q, &q, &q))
+            .unwrap()
+            .sm90
+            .unwrap()
+            .tails()
+    };
+    assert!(tails(1024) && tails(17) && !tails(4096));
     let packed = bshd(1, 600, 8, 64).unwrap();
     let cu = [0, 300, 600];
     let r = Request {

@@ -335,7 +335,9 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
         packed: r.varlen.map(|_| [q.shape[1], k.shape[1]]),
     };
     let sm90 = takes(&args).then(|| {
-        let c = Sm90AttentionConfig::new(r.dtype, d, r.causal).for_keys(sk);
+        let c = Sm90AttentionConfig::new(r.dtype, d, r.causal)
+            .for_keys(sk)
+            .for_rows(sq);
         Sm90AttentionConfig {
             varlen: r.varlen.is_some(),
             tma_store_o: c.tma_store_o && takes_o(&args),

@@ -173,6 +173,8 @@ pub struct Sm90AttentionConfig {
     /// time is its consumers' chain (ncu, run 21), so a tile with one live consumer costs about as much
     /// as a full one: 1024 rows took 6 tiles per head for 5.33 tiles of work. The stages are three
     /// pairs' wide (216 KiB at d = 64); with any other `Sq` the kernel runs the usual tiles.
+    /// [`Self::for_keys`] turns them on with 3 consumers, [`Self::for_rows`] keeps them below 2048 query
+    /// rows (measured there).
     pub tail_tiles: bool,
 }
 
@@ -279,6 +281,23 @@ impl Sm90AttentionConfig {
             }
         } else {
             c
+        }
+    }
+
+    /// The variant for `sq` query rows: tail tiles ([`Self::tail_tiles`]) only below 2048 rows. Measured
+    /// on H100s against the same kernel without them, in one process each (`bench_attention
+    /// --no-tails`, gpu/logs/attention90/run25-summary.log, run27-summary.log): 1024 rows (5 full blocks
+    /// and a 64-row one per pair) +7.6, +13.5 and +7.4 %; 4096 rows (21 and 64 rows) -0.4, -0.6 and -6.8 %.
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = Sm90AttentionConfig::new(DType::BF16, 64, false);
+    /// assert!(c.for_keys(1024).for_rows(1024).tails() && !c.for_keys(4096).for_rows(4096).tails());
+    /// ```
+    pub fn for_rows(self, sq: i64) -> Sm90AttentionConfig {
+        Sm90AttentionConfig {
+            tail_tiles: self.tail_tiles && sq < 2048,
+            ..self
         }
     }
 
