@@ -126,7 +126,7 @@ pub struct Attention {
     /// The Hopper kernel's persistent CTAs, when chosen by the caller (else by the plan, per shape).
     persistent90: Option<bool>,
     /// O stored through shared memory and TMA where the plan allows it (the default), or from registers.
-    tma_store_o90: bool,
+    tma_store_o90: Option<bool>,
     /// The Hopper kernel's tuning choices instead of the plan's: stages of the K/V ring (as many as fit,
     /// up to this), the first `S` wgmma with scale-d = 0, the persistent LPT tile order.
     stages90: Option<i64>,
@@ -175,7 +175,7 @@ impl Attention {
             schedule: (true, true),
             block_n90: HashMap::new(),
             persistent90: None,
-            tma_store_o90: true,
+            tma_store_o90: None,
             stages90: None,
             s_scale_d0_90: None,
             lazy90: None,
@@ -209,9 +209,9 @@ impl Attention {
         Ok(self)
     }
 
-    /// The same handle with the Hopper kernel's O stored through shared memory and TMA (`true`, the
-    /// default, where the plan allows it: fixed-length, O's strides describable by TMA) or from the
-    /// registers (`false`: the earlier epilogue, for comparison).
+    /// The same handle with the Hopper kernel's O stored through shared memory and TMA (`true`, where O
+    /// allows it: fixed-length, O's strides describable by TMA) or from the registers (`false`), instead
+    /// of the plan's choice ([`Sm90AttentionConfig::tma_store_o`]: TMA for d = 128 and 256).
     ///
     /// ```no_run
     /// use cute_gpu::attention::Attention;
@@ -220,7 +220,7 @@ impl Attention {
     /// assert!(direct.runtime().arch().starts_with("sm_"));
     /// ```
     pub fn with_sm90_tma_store_o(mut self, tma_store_o: bool) -> Attention {
-        self.tma_store_o90 = tma_store_o;
+        self.tma_store_o90 = Some(tma_store_o);
         self
     }
 
@@ -430,7 +430,10 @@ impl Attention {
             block_n,
             consumers,
             persistent: overlap && self.persistent90.unwrap_or(c.persistent),
-            tma_store_o: c.tma_store_o && self.tma_store_o90,
+            tma_store_o: match self.tma_store_o90 {
+                Some(on) => on && attention_sm90::takes_o(&plan.args),
+                None => c.tma_store_o,
+            },
             s_scale_d0: self.s_scale_d0_90.unwrap_or(c.s_scale_d0),
             lazy_rescale: self.lazy90.unwrap_or(c.lazy_rescale),
             tail_tiles: self.tails90.unwrap_or(c.tail_tiles),

@@ -69,7 +69,7 @@ mod bench {
     type Build = fn(Attention) -> Result<Attention>;
 
     /// The switches: flag, label, head dim it applies to, how the handle is built.
-    const SWITCHES: [(&str, &str, Option<i64>, Build); 13] = [
+    const SWITCHES: [(&str, &str, Option<i64>, Build); 14] = [
         ("--schedules", "nopp", None, |a| {
             a.with_sm90_schedule(true, false)
         }),
@@ -95,6 +95,9 @@ mod bench {
         }),
         ("--direct-o", "direct_o", None, |a| {
             Ok(a.with_sm90_tma_store_o(false))
+        }),
+        ("--tma-o", "tma_o", Some(64), |a| {
+            Ok(a.with_sm90_tma_store_o(true))
         }),
         ("--sm80", "sm80", None, |a| Ok(a.with_sm90(false))),
         ("--no-tails", "no_tails", Some(64), |a| {
