@@ -1,6 +1,7 @@
 //! Benchmark of the GEMM call (`cute_gpu::matmul::Gemm`) against cuBLASLt (the heuristic's first algorithm and
 //! the best of its top 8, 32 MiB workspace: what torch.matmul uses) and `cublasGemmEx`, all on the same
-//! buffers, interleaved in rounds in one process; medians of the rounds. Data: uniform [-1, 1) with full
+//! buffers, interleaved in rounds in one process (every other round in the reverse order, so that no
+//! contender is always timed first); medians of the rounds. Data: uniform [-1, 1) with full
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
@@ -141,7 +142,7 @@ mod bench {
         cublas: &Cublas,
         buf: &mut Buffers<T>,
         ((m, n, k), batches): ((usize, usize, usize), usize),
-        iters: usize,
+        (iters, backwards): (usize, bool),
         t: &mut Times,
     ) -> Result<()> {
         let up = |x: usize| x.div_ceil(8) * 8;
@@ -160,39 +161,65 @@ mod bench {
             l(format!("{k},{n}"), format!("1,{}", up(k)), n * up(k))?,
             l(format!("{m},{n}"), format!("{},1", up(n)), m * up(n))?,
         );
-        for (gemm, out) in [(gemms.0, &mut t.ours), (gemms.1, &mut t.mma_sync)] {
-            let ms = rt.time_ms(2, iters, || ours(gemm, buf, [&la, &lb, &ld]))?;
-            out.push(tf(ms));
+        // every other round backwards: no contender is always the first (or last) timed
+        let mut order: Vec<Contender> = [Contender::Ours, Contender::MmaSync]
+            .into_iter()
+            .chain((0..lt.algos.len()).map(Contender::Lt))
+            .chain((batches == 1).then_some(Contender::GemmEx))
+            .collect();
+        if backwards {
+            order.reverse();
         }
-        let mut lt_ms = Vec::new();
-        for i in 0..lt.algos.len() {
-            lt_ms.push(rt.time_ms(2, iters, || lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt)))?);
+        let mut lt_ms = vec![f64::NAN; lt.algos.len()];
+        let handle = cublas.handle();
+        for c in order {
+            match c {
+                Contender::Ours => t.ours.push(tf(
+                    rt.time_ms(2, iters, || ours(gemms.0, buf, [&la, &lb, &ld]))?
+                )),
+                Contender::MmaSync => t.mma_sync.push(tf(
+                    rt.time_ms(2, iters, || ours(gemms.1, buf, [&la, &lb, &ld]))?
+                )),
+                Contender::Lt(i) => {
+                    lt_ms[i] =
+                        rt.time_ms(2, iters, || lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt)))?
+                }
+                Contender::GemmEx => {
+                    let s = rt.stream();
+                    let (pa, _ga) = buf.a.device_ptr(s);
+                    let (pb, _gb) = buf.b.device_ptr(s);
+                    let (pd, _gd) = buf.d_lt.device_ptr_mut(s);
+                    let ex = BaselineGemm {
+                        dtype: T::DTYPE,
+                        m: m as i64,
+                        n: n as i64,
+                        k: k as i64,
+                        a: (pa, up(k) as i64),
+                        b: (pb, up(k) as i64),
+                        d: (pd, up(n) as i64),
+                    };
+                    // SAFETY: the buffers hold the operands and outlive the timed calls (time_ms
+                    // synchronizes).
+                    t.gemm_ex
+                        .push(tf(rt.time_ms(2, iters, || unsafe { ex.run(handle) })?))
+                }
+            }
         }
         t.lt_first.push(tf(lt_ms[0]));
         t.lt_best
             .push(tf(lt_ms.iter().cloned().fold(f64::INFINITY, f64::min)));
-        let s = rt.stream();
-        let (pa, _ga) = buf.a.device_ptr(s);
-        let (pb, _gb) = buf.b.device_ptr(s);
-        let (pd, _gd) = buf.d_lt.device_ptr_mut(s);
-        let ex = BaselineGemm {
-            dtype: T::DTYPE,
-            m: m as i64,
-            n: n as i64,
-            k: k as i64,
-            a: (pa, up(k) as i64),
-            b: (pb, up(k) as i64),
-            d: (pd, up(n) as i64),
-        };
-        let handle = cublas.handle();
         if batches > 1 {
             t.gemm_ex.push(f64::NAN); // cublasGemmEx has no batch
-            return Ok(());
         }
-        // SAFETY: the buffers hold the operands and outlive the timed calls (time_ms synchronizes).
-        t.gemm_ex
-            .push(tf(rt.time_ms(2, iters, || unsafe { ex.run(handle) })?));
         Ok(())
+    }
+
+    /// What a round times, in its order.
+    enum Contender {
+        Ours,
+        MmaSync,
+        Lt(usize),
+        GemmEx,
     }
 
     /// Largest relative difference of ours and cuBLASLt's D over a sample of points.
@@ -248,7 +275,7 @@ mod bench {
             lt_best: vec![],
             gemm_ex: vec![],
         };
-        for _ in 0..rounds {
+        for r in 0..rounds {
             round(
                 rt,
                 (&ours, &mma_sync),
@@ -256,7 +283,7 @@ mod bench {
                 cublas,
                 &mut buf,
                 (dims, batches),
-                iters,
+                (iters, r % 2 == 1),
                 &mut t,
             )?;
         }
