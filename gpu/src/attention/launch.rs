@@ -125,7 +125,8 @@ pub struct Attention {
     block_n90: HashMap<i64, i64>,
     /// The Hopper kernel's persistent CTAs, when chosen by the caller (else by the plan, per shape).
     persistent90: Option<bool>,
-    /// O stored through shared memory and TMA where the plan allows it (the default), or from registers.
+    /// O through shared memory and TMA (where O allows it) or from the registers, when chosen by the
+    /// caller (else by the plan: TMA for d = 128 and 256).
     tma_store_o90: Option<bool>,
     /// The Hopper kernel's tuning choices instead of the plan's: stages of the K/V ring (as many as fit,
     /// up to this), the first `S` wgmma with scale-d = 0, the persistent LPT tile order.

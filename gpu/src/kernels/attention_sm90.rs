@@ -827,7 +827,7 @@ fn coords(cfg: &Sm90AttentionConfig, leave: &str) -> String {
         ),
     };
     c += if cfg.tails() {
-        "  int h = hb % heads, b = hb / heads, hk = h / group;  // GQA: group query heads share K/V head hk (a tail tile's first pair)\n"
+        "  int h = hb % heads, b = hb / heads;  // a tail tile's first pair (the units' K/V heads: u_hk)\n"
     } else if cfg.persistent {
         "  const int h = hb % heads, b = hb / heads, hk = h / group;  // GQA: group query heads share K/V head hk\n"
     } else {
@@ -908,16 +908,16 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         batch: b,
     } = Rows::of(cfg);
     // with tail tiles: unit `c`'s K/V head and batch, its box `c` of the stage
-    let (hk, b, unit) = if cfg.tails() {
-        ("uhk", "ub", " + c * ")
+    let (hk, b) = if cfg.tails() {
+        ("uhk", "ub")
     } else {
-        ("hk", b, "")
+        ("hk", b)
     };
     let at = |bytes: i64| {
-        if unit.is_empty() {
-            String::new()
+        if cfg.tails() {
+            format!(" + c * {bytes}u")
         } else {
-            format!("{unit}{bytes}u")
+            String::new()
         }
     };
     let mut k_loads = String::new();
@@ -1036,7 +1036,7 @@ fn unit_coords(cfg: &Sm90AttentionConfig, ops: &Operands, qr: &str) -> String {
     c + "        }\n      }\n"
 }
 
-/// The bytes a stage's (or Q's) full barrier expects: `bytes` per unit of the tile.
+/// The bytes a stage's full barrier expects: `bytes` per unit of the tile.
 fn unit_bytes(cfg: &Sm90AttentionConfig, bytes: i64) -> String {
     if cfg.tails() {
         format!("tail ? {}u : {bytes}u", cfg.consumers * bytes)
