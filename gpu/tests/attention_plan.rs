@@ -275,8 +275,13 @@ fn hopper_plan_and_tensor_maps() {
     .unwrap();
     let cfg = p.sm90.expect("the Hopper kernel takes BSHD/BHSD");
     assert!(cfg.causal && cfg.overlap && cfg.pingpong);
+    // causal: persistent CTAs taking their tiles from the dynamic scheduler's counter
+    assert!(cfg.persistent && cfg.dynamic());
     let mut k = generate_attention_sm90(&cfg).unwrap();
-    assert_eq!(k.buffer_names(), ["Q", "K", "V", "O", "LSE"]);
+    assert_eq!(
+        k.buffer_names(),
+        ["Q", "K", "V", "O", "LSE", "tile_counter"]
+    );
     apply(&cfg, &p.args, &mut k).unwrap();
     let maps: Vec<_> = k
         .args
@@ -303,6 +308,15 @@ fn hopper_plan_and_tensor_maps() {
     );
     // V: MN-major 64x64 boxes
     assert_eq!((maps[2].box_dims, maps[2].swizzle_bytes), ([64, 64], 128));
+    // one CTA per tile (3 query blocks x 8 heads x 2 batches), at most one per SM at launch
+    assert_eq!(k.grid, (48, 1, 1));
+    let one_per_tile = cute_gpu::kernels::attention_sm90::Sm90AttentionConfig {
+        persistent: false,
+        ..cfg
+    };
+    let mut k = generate_attention_sm90(&one_per_tile).unwrap();
+    assert_eq!(k.buffer_names(), ["Q", "K", "V", "O", "LSE"]);
+    apply(&one_per_tile, &p.args, &mut k).unwrap();
     assert_eq!(k.grid, (3, 8, 2));
     // a broadcast K/V head (stride 0 over 2 heads) cannot be a TMA stride: the mma.sync kernel runs it
     let bcast = l("(2,1000,2,128):(128000,128,0,1)");

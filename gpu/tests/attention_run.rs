@@ -713,6 +713,7 @@ mod attention_run {
     /// `make`: lengths that end mid-tile, causal and not, d = 64, 128, 256; GQA with 192 tiles (more
     /// than the SMs: the LPT snake's backward round); 8500 keys at d = 256 (LPT sections of 3 of the 4
     /// (head, batch) pairs with 32 MiB, the last narrower; of 1 with 8 MiB); varlen with skipped tiles.
+    /// `CUTE_ATTN_SHORT`: without the 8500 keys and the d = 64 many-tile case.
     fn tuning_cases(test: &str, make: impl Fn(&Arc<CudaStream>) -> Attention) {
         with_gpu_variants(test, &[(true, true, true)], |s, a| {
             if a.runtime().arch() != "sm_90a" {
@@ -723,21 +724,25 @@ mod attention_run {
                 for (sq, sk, d) in [(17, 129, 128), (129, 17, 256), (300, 300, 64)] {
                     check::<half::bf16>(s, a, &case(sq, sk, d, causal));
                 }
-                for d in [64, 128] {
+                // CUTE_ATTN_SHORT (for the sanitizers): one many-tile case, not the 8500 keys
+                let short = std::env::var("CUTE_ATTN_SHORT").is_ok();
+                for d in if short { &[128][..] } else { &[64, 128][..] } {
                     let many = Case {
                         b: 4,
                         hq: 16,
                         hkv: 4,
-                        ..case(300, 310, d, causal)
+                        ..case(300, 310, *d, causal)
                     };
                     check::<half::bf16>(s, a, &many);
                 }
-                let sections = Case {
-                    hq: 2,
-                    hkv: 2,
-                    ..case(130, 8500, 256, causal)
-                };
-                check::<half::bf16>(s, a, &sections);
+                if !short {
+                    let sections = Case {
+                        hq: 2,
+                        hkv: 2,
+                        ..case(130, 8500, 256, causal)
+                    };
+                    check::<half::bf16>(s, a, &sections);
+                }
                 check::<half::f16>(s, a, &varlen_skipping(causal));
             }
         });
@@ -756,6 +761,34 @@ mod attention_run {
     fn sm90_tuning_sd0() {
         tuning_cases("sm90_tuning_sd0", |s| {
             Attention::new(s).unwrap().with_sm90_s_scale_d0(true)
+        });
+    }
+
+    /// The dynamic tile scheduler (persistent CTAs taking their next tile from a counter zeroed before
+    /// each launch: the back-to-back launches of one handle check the reset), in the plain and the LPT
+    /// order, and with tail tiles (1024 rows at d = 64, three consumers).
+    #[test]
+    fn sm90_tuning_dynamic() {
+        let dynamic = |s: &Arc<CudaStream>| {
+            Attention::new(s)
+                .unwrap()
+                .with_sm90_persistent(true)
+                .unwrap()
+                .with_sm90_dynamic_tiles(true)
+        };
+        tuning_cases("sm90_tuning_dynamic", dynamic);
+        tuning_cases("sm90_tuning_dynamic_lpt", |s| dynamic(s).with_sm90_lpt(32));
+        with_gpu_variants("sm90_dynamic_tail_tiles", &[(true, true, true)], |s, a| {
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            let tails = Case {
+                b: 2,
+                hq: 4,
+                hkv: 2,
+                ..case(1024, 1000, 64, false)
+            };
+            check::<half::bf16>(s, &dynamic(s).with_sm90_tail_tiles(true), &tails);
         });
     }
 

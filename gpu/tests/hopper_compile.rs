@@ -567,7 +567,7 @@ fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
 }
 
 /// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt_l2_mib`,
-/// `lazy_rescale`, `poly_exp2_every` with 3 consumers where d = 64 takes them), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
+/// `lazy_rescale`, `dynamic_tiles`, `poly_exp2_every` with 3 consumers where d = 64 takes them), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
 /// varlen persistent case: no spills, no local memory, no serialized wgmma.
 #[test]
 fn attention_sm90_tuning_options_compile() {
@@ -611,6 +611,21 @@ fn attention_sm90_tuning_options_compile() {
                     },
                     Sm90AttentionConfig {
                         poly_exp2_every: 2,
+                        ..lpt
+                    },
+                    // the dynamic tile scheduler: plain order, LPT order, varlen
+                    Sm90AttentionConfig {
+                        persistent: true,
+                        dynamic_tiles: true,
+                        ..c
+                    },
+                    Sm90AttentionConfig {
+                        dynamic_tiles: true,
+                        ..lpt
+                    },
+                    Sm90AttentionConfig {
+                        dynamic_tiles: true,
+                        varlen: true,
                         ..lpt
                     },
                 ] {

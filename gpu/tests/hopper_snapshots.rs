@@ -147,6 +147,10 @@ fn attention_sm90_sources() {
             "attention90_bf16_d64_tail_tiles",
             Sm90AttentionConfig::new(DType::BF16, 64, false).for_keys(1024),
         ),
+        (
+            "attention90_bf16_d128_causal_dynamic_lpt",
+            Sm90AttentionConfig::new(DType::BF16, 128, true).for_keys(4096),
+        ),
     ] {
         let k = generate_attention_sm90(&cfg).unwrap();
         assert!(!k.source.contains("#include"), "{label}");

@@ -138,6 +138,11 @@ pub struct Attention {
     lpt90: Option<i64>,
     /// The Hopper kernel's consumer warp groups for d = 64 instead of the plan's.
     consumers90: Option<i64>,
+    /// The Hopper kernel's dynamic tile scheduler on or off instead of the plan's choice.
+    dynamic90: Option<bool>,
+    /// The dynamic scheduler's tile counter (one `u32`, zeroed on the stream before each launch that
+    /// uses it), allocated at the first such launch.
+    tile_counter: Mutex<Option<CudaSlice<u32>>>,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -184,6 +189,8 @@ impl Attention {
             poly_exp2_90: None,
             lpt90: None,
             consumers90: None,
+            dynamic90: None,
+            tile_counter: Mutex::new(None),
         })
     }
 
@@ -304,6 +311,21 @@ impl Attention {
     /// ```
     pub fn with_sm90_tail_tiles(mut self, on: bool) -> Attention {
         self.tails90 = Some(on);
+        self
+    }
+
+    /// The same handle with the Hopper kernel's dynamic tile scheduler on or off instead of the plan's
+    /// choice ([`Sm90AttentionConfig::dynamic_tiles`]: persistent CTAs take their next tile from a
+    /// counter; only where the CTAs are persistent).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_persistent(true).unwrap().with_sm90_dynamic_tiles(true);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_dynamic_tiles(mut self, on: bool) -> Attention {
+        self.dynamic90 = Some(on);
         self
     }
 
@@ -440,6 +462,7 @@ impl Attention {
             tail_tiles: self.tails90.unwrap_or(c.tail_tiles),
             poly_exp2_every: self.poly_exp2_90.unwrap_or(c.poly_exp2_every),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
+            dynamic_tiles: self.dynamic90.unwrap_or(c.dynamic_tiles),
             ..c
         };
         // a caller's stages: as many as fit its tile (the plan's always fit)
@@ -661,7 +684,44 @@ impl Attention {
             kernel.buffers[5].bytes = a.len() * 4;
             kernel.buffers[6].bytes = b.len() * 4;
         }
+        let mut counter = self.tile_counter.lock().map_err(|_| GpuError::Driver {
+            call: "attention tile counter".into(),
+            detail: "lock poisoned".into(),
+        })?;
+        let counter_guard = match kernel.buffers.iter().position(|b| b.name == "tile_counter") {
+            Some(i) => {
+                let c = zeroed_counter(&stream, &mut counter)?;
+                kernel.buffers[i].bytes = 4;
+                let (ptr, guard) = c.device_ptr_mut(&stream);
+                buffers.push(RawBuffer::new(ptr, 4));
+                Some(guard)
+            }
+            None => None,
+        };
         let prepared = self.rt.bind_kernel(&kernel, loaded, &buffers)?;
-        self.rt.run(&prepared)
+        let ran = self.rt.run(&prepared);
+        drop(counter_guard);
+        ran
     }
+}
+
+/// The dynamic scheduler's tile counter, zeroed on `stream` (allocated zeroed the first time).
+fn zeroed_counter<'a>(
+    stream: &Arc<CudaStream>,
+    counter: &'a mut Option<CudaSlice<u32>>,
+) -> Result<&'a mut CudaSlice<u32>> {
+    let fresh = counter.is_none();
+    let c = match counter.take() {
+        Some(c) => c,
+        None => stream
+            .alloc_zeros::<u32>(1)
+            .map_err(crate::error::driver("alloc tile counter"))?,
+    };
+    let c = counter.insert(c);
+    if !fresh {
+        stream
+            .memset_zeros(c)
+            .map_err(crate::error::driver("cuMemsetD8Async tile counter"))?;
+    }
+    Ok(c)
 }

@@ -23,9 +23,12 @@
 //!   MN-major B operand (transposed descriptor).
 //! - Causal: the key blocks past the diagonal of the CTA's last row are never loaded (tile skipping);
 //!   CTAs with the longest rows are launched first.
-//! - Persistent (opt-in, [`Sm90AttentionConfig::persistent`]): one CTA per SM loops over the tiles; Q has
-//!   an empty mbarrier too, the K/V ring and the ping-pong phases run on across tiles, so the next
-//!   tile's loads overlap the last `P·V` and the epilogue.
+//! - Persistent ([`Sm90AttentionConfig::persistent`]; by the plan for short non-causal sequences and
+//!   every causal one): one CTA per SM loops over the tiles; Q has an empty mbarrier too, the K/V ring
+//!   and the ping-pong phases run on across tiles, so the next tile's loads overlap the last `P·V` and
+//!   the epilogue. The tiles go in a static order, or (causal) come from the dynamic scheduler
+//!   ([`Sm90AttentionConfig::dynamic_tiles`]): the producer takes each next tile from an atomic counter
+//!   and hands it to the consumers through shared memory.
 //! - Epilogue: O scaled by `1/l`, written by each consumer into its 64 rows of Q's shared memory (free
 //!   after the tile's last `S = Q·Kᵀ`; persistent, into staging boxes of its own where shared memory has
 //!   room, so that the next tile's Q may land meanwhile, else into Q's, released after the store) as the
@@ -43,7 +46,7 @@
 
 use crate::arch::convert::{PACK, pack_fn};
 use crate::arch::math::{EX2, poly_ex2};
-use crate::arch::memory::SMEM_ADDR;
+use crate::arch::memory::{self, SMEM_ADDR};
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::atom::{Fragment, gmma_accumulator_as_a, gmma_n8_values};
 use crate::dtype::{DType, Major};
@@ -176,6 +179,16 @@ pub struct Sm90AttentionConfig {
     /// [`Self::for_keys`] turns them on with 3 consumers, [`Self::for_rows`] keeps them below 2048 query
     /// rows (measured there).
     pub tail_tiles: bool,
+    /// Dynamic tile scheduler (with [`Self::persistent`]; ignored without, [`Self::dynamic`]): CTA `i`
+    /// starts with tile `i`, and the producer takes each next tile from a counter in global memory
+    /// (`gridDim.x + atomicAdd(tile_counter, 1)`, zeroed by the caller before each launch), so a CTA
+    /// that finished its tiles early takes the next one, as one CTA per tile gets from the hardware,
+    /// while the loads of the next tile still overlap the end of the current one. The producer hands
+    /// each tile to the consumers in a shared-memory slot written before its Q load's arrival on the
+    /// Q mbarrier (a tile past the last, with a plain arrival, tells them to stop); it writes the slot
+    /// only after the consumers have released the previous tile's Q, so they have read it. The tiles
+    /// go in the static order's sequence (LPT sections with [`Self::lpt_l2_mib`]: heaviest first).
+    pub dynamic_tiles: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -207,6 +220,7 @@ impl Sm90AttentionConfig {
             lazy_rescale: head_dim == 256,
             poly_exp2_every: 0,
             tail_tiles: false,
+            dynamic_tiles: false,
         }
     }
 
@@ -248,13 +262,17 @@ impl Sm90AttentionConfig {
     /// share. Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k keys +6% (d = 64) and
     /// +13% (d = 128), at 1k keys 2-5% slower; persistent (gpu/logs/final2/bench_attention.log) at 1k
     /// non-causal +8% (d = 64), +10% (d = 128), +2% (d = 256), at 4k +3% (d = 64), elsewhere slower (causal
-    /// tiles are not balanced across the persistent CTAs). Causal d = 64 up to 1024 keys: persistent in
-    /// the LPT order ([`Self::lpt_l2_mib`] 32), +8.5% and +9% in two calls (gpu/logs/attention90/run11-bench.err,
-    /// run12-bench.err: first-round times of each handle, adjacent); elsewhere the LPT order measured
-    /// slower (d = 64 4k causal -4%, 1k non-causal -6%, d = 128 1k -14 to -17%).
+    /// tiles are not balanced across the persistent CTAs of the static order). Causal: persistent with
+    /// the dynamic tile scheduler ([`Self::dynamic_tiles`]), in the LPT order of 32 MiB sections
+    /// ([`Self::lpt_l2_mib`]) from 2048 keys on and for d = 64. Measured on H100s against one CTA per tile
+    /// in one process, two calls (gpu/logs/attention90/run30-summary.log, run31-summary.log): d = 128 1k
+    /// +15 % (dynamic; +6 % with LPT), 4k +9 / +11 % (LPT; +4 / +6 % without), 16k +1 %; d = 256 4k +13 /
+    /// +12 %, 16k +5 %, 1k equal; d = 64 4k +7 / +4.5 %, 16k +1 %, 1k equal to the static LPT order it
+    /// had (which had measured +8.5 / +9 % against one CTA per tile, run11-bench.err, run12-bench.err).
+    /// Non-causal it pays nothing over the static order (0 to -10 %).
     ///
     /// d = 64 takes 3 consumer warp groups ([`Self::with_consumers`]: 192 query rows, at most 128 keys per
-    /// tile) except in the causal LPT case: measured on an H100 against 2 in the same call
+    /// tile) except causal up to 1024 keys: measured on an H100 against 2 in the same call
     /// (gpu/logs/attention90/run13-bench-consumers3.log, medians): non-causal +4% (1k), +10% (4k), +12%
     /// (16k), causal +3% (4k), +6% (16k), but -7% at 1k causal (192-row blocks of 1024 rows, LPT).
     ///
@@ -265,16 +283,18 @@ impl Sm90AttentionConfig {
     /// assert_eq!(c(128, true).for_keys(4096).block_n, 128);
     /// assert_eq!(c(64, true).for_keys_with_consumers(16384, 2).block_n, 192);
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
-    /// assert!(c(128, false).for_keys(1024).persistent && !c(128, true).for_keys(1024).persistent);
-    /// assert!(c(64, false).for_keys(4096).persistent && !c(128, false).for_keys(4096).persistent);
-    /// let lpt = c(64, true).for_keys(1024);
-    /// assert!(lpt.persistent && lpt.lpt_l2_mib == 32 && !c(64, true).for_keys(4096).persistent);
+    /// assert!(c(128, false).for_keys(1024).persistent && !c(128, false).for_keys(4096).persistent);
+    /// assert!(c(64, false).for_keys(4096).persistent && !c(64, false).for_keys(4096).dynamic());
+    /// let (dynamic, lpt) = (c(128, true).for_keys(1024), c(128, true).for_keys(4096));
+    /// assert!(dynamic.dynamic() && dynamic.lpt_l2_mib == 0 && lpt.dynamic() && lpt.lpt_l2_mib == 32);
+    /// let short = c(64, true).for_keys(1024);
+    /// assert!(short.dynamic() && short.lpt_l2_mib == 32 && c(64, true).for_keys(4096).consumers == 3);
     /// let wide = c(64, false).for_keys(16384);
-    /// assert_eq!((wide.consumers, wide.block_m(), wide.block_n, lpt.consumers), (3, 192, 128, 2));
+    /// assert_eq!((wide.consumers, wide.block_m(), wide.block_n, short.consumers), (3, 192, 128, 2));
     /// ```
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let c = self.tiles_for_keys(sk);
-        if c.head_dim == 64 && !c.lpt_order() {
+        if c.head_dim == 64 && !(c.causal && sk <= 1024) {
             Sm90AttentionConfig {
                 tail_tiles: true,
                 ..c.with_consumers(3)
@@ -322,11 +342,12 @@ impl Sm90AttentionConfig {
             _ => self.block_n,
         };
         let short = sk <= if self.head_dim == 64 { 4096 } else { 1024 };
-        // causal d = 64 up to 1024 keys: persistent in the LPT order of 32 MiB sections
-        let lpt = self.causal && self.head_dim == 64 && sk <= 1024;
+        // causal: the dynamic scheduler, in the LPT order of 32 MiB sections from 2048 keys and for d = 64
+        let lpt = self.causal && (self.head_dim == 64 || sk > 1024);
         Sm90AttentionConfig {
             block_n,
-            persistent: self.overlap && ((!self.causal && short) || lpt),
+            persistent: self.overlap && (self.causal || short),
+            dynamic_tiles: self.causal,
             lpt_l2_mib: if lpt { 32 } else { self.lpt_l2_mib },
             ..self
         }
@@ -440,6 +461,20 @@ impl Sm90AttentionConfig {
             && !self.lpt_order()
     }
 
+    /// Whether the tiles come from the dynamic scheduler ([`Self::dynamic_tiles`], persistent).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::{generate_attention_sm90, Sm90AttentionConfig}, DType};
+    /// let c = Sm90AttentionConfig { dynamic_tiles: true, ..Sm90AttentionConfig::new(DType::BF16, 128, true) };
+    /// assert!(!c.dynamic()); // not persistent: one CTA per tile
+    /// let p = Sm90AttentionConfig { persistent: true, ..c };
+    /// let k = generate_attention_sm90(&p).unwrap();
+    /// assert!(p.dynamic() && k.name.ends_with("_dyn") && k.source.contains("atomicAdd(tile_counter, 1u)"));
+    /// ```
+    pub fn dynamic(&self) -> bool {
+        self.dynamic_tiles && self.persistent
+    }
+
     /// K/V boxes per stage: one per consumer with tail tiles ([`Self::tails`]), else one.
     fn units(&self) -> i64 {
         if self.tails() { self.consumers } else { 1 }
@@ -468,6 +503,8 @@ struct Operands {
     /// Bytes of O's own staging boxes (persistent, where they fit: the next tile's Q may land during the
     /// epilogue), or 0: O is staged in Q's shared memory, or not at all.
     o_stage: i64,
+    /// Bytes of the slot handing the dynamic scheduler's tile to the consumers (8, or 0).
+    tile_slot: i64,
 }
 
 impl Operands {
@@ -489,6 +526,7 @@ impl Operands {
             stages: cfg.stages,
             units: cfg.units(),
             o_stage: 0,
+            tile_slot: if cfg.dynamic() { 8 } else { 0 },
         };
         // persistent: O in its own staging boxes where shared memory has room, else in Q's
         let own = bm * d * 2;
@@ -519,12 +557,13 @@ impl Operands {
         self.units * self.v_bytes()
     }
     /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, O's staging boxes, the
-    /// mbarriers.
+    /// mbarriers, the tile slot.
     fn smem(&self) -> i64 {
         1024 + self.q_bytes()
             + self.stages * (self.k_stage() + self.v_stage())
             + self.o_stage
             + 8 * self.barriers
+            + self.tile_slot
     }
 }
 
@@ -578,6 +617,7 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             n => format!("_px{n}"),
         }
         + if cfg.tails() { "_tt" } else { "" }
+        + if cfg.dynamic() { "_dyn" } else { "" }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -647,6 +687,10 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     if cfg.poly_exp2_every > 0 {
         s += &poly_ex2();
     }
+    if cfg.dynamic() {
+        s += &memory::load_fn("ld_shared_u32", memory::Space::Shared, 1);
+        s += &memory::store_fn("st_shared_u32", memory::Space::Shared, 1);
+    }
     let lt = wgmma::layout_type(3);
     for (n, op) in [("smem_desc_k", &ops.k), ("smem_desc_v", &ops.v)] {
         s += &wgmma::descriptor_fn(n, op.lbo, op.sbo, lt);
@@ -703,6 +747,9 @@ fn signature(cfg: &Sm90AttentionConfig) -> String {
         p.push("const int* __restrict__ cu_q".into());
         p.push("const int* __restrict__ cu_k".into());
     }
+    if cfg.dynamic() {
+        p.push("unsigned int* __restrict__ tile_counter".into());
+    }
     p.extend(["int Sq", "int Sk", "int group"].map(String::from));
     if cfg.persistent {
         p.extend(["int heads", "int batches"].map(String::from));
@@ -729,7 +776,7 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         String::new()
     };
-    let q_empty_decl = if cfg.persistent {
+    let mut q_empty_decl = if cfg.persistent {
         format!(
             "  const u32 q_empty = v_empty + {stages}u * 8u;   // Q read by {} (persistent)\n",
             all_consumers(cfg)
@@ -737,6 +784,12 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         String::new()
     };
+    if cfg.dynamic() {
+        q_empty_decl += &format!(
+            "  const u32 tile_slot = q_bar + {}u;   // the dynamic scheduler's tile, for the consumers\n",
+            8 * ops.barriers
+        );
+    }
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
@@ -968,20 +1021,27 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         q_box(("h", b))
     };
+    let q_free = "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // the consumers have read the last Q\n";
     let (tile_loop, q_free, it, next, end) = if cfg.persistent {
         (
             format!(
                 "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      {}{}",
-                tile_loop(cfg),
+                producer_tile_loop(cfg, q_free),
                 coords(cfg, "continue")
             ),
-            "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // both consumers have read the last Q\n",
+            if cfg.dynamic() {
+                format!(
+                    "{q_free}      {{ const u32 w = (u32)tile; st_shared_u32(tile_slot, &w); }}   // the consumers' next tile\n"
+                )
+            } else {
+                q_free.to_string()
+            },
             "it",
             ", ++it",
             "      ++tcount;\n      }\n",
         )
     } else {
-        (String::new(), "", "j", "", "")
+        (String::new(), String::new(), "j", "", "")
     };
     format!(
         r#"  if (wg == 0) {{
@@ -1001,6 +1061,19 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         sync::setmaxnreg(false, PRODUCER_REGS),
         ops.q_bytes(),
         unit_bytes(cfg, ops.k_bytes())
+    )
+}
+
+/// The producer's persistent tile loop: [`tile_loop`]'s, or with the dynamic scheduler
+/// ([`Sm90AttentionConfig::dynamic`]) CTA `i`'s tile `i`, then each next one from the counter; past the
+/// last tile, once the consumers have read the previous tile's Q (`q_free`), it hands them that tile (they
+/// stop) with a plain arrival on Q's mbarrier and leaves.
+fn producer_tile_loop(cfg: &Sm90AttentionConfig, q_free: &str) -> String {
+    if !cfg.dynamic() {
+        return tile_loop(cfg).to_string();
+    }
+    format!(
+        "for (int tile = blockIdx.x; ; tile = gridDim.x + (int)atomicAdd(tile_counter, 1u)) {{\n      if (tile >= tiles) {{   // no tile left: the consumers stop\n  {q_free}        {{ const u32 w = (u32)tile; st_shared_u32(tile_slot, &w); }}\n        mbar_arrive(q_bar);\n        break;\n      }}\n"
     )
 }
 
@@ -1330,10 +1403,10 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
         bn / 16
     );
     c += &softmax.declare();
-    c += if cfg.persistent {
-        "    mbar_wait(q_bar, tcount & 1);\n"
-    } else {
-        "    mbar_wait(q_bar, 0);\n"
+    c += match (cfg.persistent, cfg.dynamic()) {
+        (_, true) => "", // waited for with the tile
+        (true, false) => "    mbar_wait(q_bar, tcount & 1);\n",
+        (false, false) => "    mbar_wait(q_bar, 0);\n",
     };
     c += &release_q(cfg, ops, "NB == 0");
     c += &if cfg.overlap {
@@ -1360,9 +1433,18 @@ fn consumer_rows(cfg: &Sm90AttentionConfig) -> String {
 /// A persistent consumer: its tiles (those of the producer, skipped alike), each with its key-block
 /// loop and epilogue; the ring index, the tiles and the ping-pong phases run on across them.
 fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    // dynamic: every thread reads the slot before any releases Q (a tile without key blocks releases
+    // it at once), after which the producer may write the next tile there
     let mut c = format!(
         "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n    {}",
-        tile_loop(cfg)
+        if cfg.dynamic() {
+            format!(
+                "for (;;) {{\n    mbar_wait(q_bar, tcount & 1);   // the producer's next tile (its Q landed), or the end\n    int tile;\n    {{ u32 w; ld_shared_u32(tile_slot, &w); tile = (int)w; }}\n    {}   // the warp group has read it\n    if (tile >= tiles) break;\n",
+                sync::named_barrier_sync(&cfg.epilogue_barrier(), 128)
+            )
+        } else {
+            tile_loop(cfg).to_string()
+        }
     );
     c += &coords(cfg, "continue");
     c += &consumer_rows(cfg);
@@ -1522,7 +1604,12 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
         args.push(map("tmO", "O", [CHUNK as u32, WG_ROWS as u32]));
     }
     let offsets: &[&str] = if cfg.varlen { &["cu_q", "cu_k"] } else { &[] };
-    for n in ["O", "LSE"].iter().chain(offsets) {
+    let counter: &[&str] = if cfg.dynamic() {
+        &["tile_counter"]
+    } else {
+        &[]
+    };
+    for n in ["O", "LSE"].iter().chain(offsets).chain(counter) {
         args.push(Arg::Ptr(n.to_string()));
     }
     let tiles: &[&str] = if cfg.persistent {
@@ -1540,6 +1627,7 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
     let buffers = ["Q", "K", "V", "O", "LSE"]
         .iter()
         .chain(offsets)
+        .chain(counter)
         .map(|n| Buffer {
             name: n.to_string(),
             bytes: 0,
@@ -1626,11 +1714,15 @@ pub fn takes_o(args: &AttentionArgs) -> bool {
 /// # let l = bshd(2, 100, 8, 128).unwrap(); // (2,100,8,128):(102400,1024,128,1)
 /// # let r = Request { q: &l, k: &l, v: &l, o: &l, dtype: DType::BF16, scale: None, causal: true, varlen: None };
 /// # let p = plan(&r).unwrap();
-/// use cute_gpu::kernels::attention_sm90::{apply, generate_attention_sm90};
+/// use cute_gpu::kernels::attention_sm90::{apply, generate_attention_sm90, Sm90AttentionConfig};
 /// let cfg = p.sm90.unwrap();
 /// let mut k = generate_attention_sm90(&cfg).unwrap();
 /// apply(&cfg, &p.args, &mut k).unwrap();
-/// assert_eq!(k.grid, (1, 8, 2)); // ceil(100 / 128) query blocks, heads, batches
+/// assert_eq!(k.grid, (16, 1, 1)); // causal, persistent: ceil(100 / 128) query blocks x heads x batches
+/// let per_tile = Sm90AttentionConfig { persistent: false, ..cfg };
+/// let mut k = generate_attention_sm90(&per_tile).unwrap();
+/// apply(&per_tile, &p.args, &mut k).unwrap();
+/// assert_eq!(k.grid, (1, 8, 2)); // one CTA per (query block, head, batch)
 /// ```
 pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) -> Result<()> {
     if !takes(args) {
