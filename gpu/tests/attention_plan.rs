@@ -278,10 +278,7 @@ fn hopper_plan_and_tensor_maps() {
     // causal: persistent CTAs taking their tiles from the dynamic scheduler's counter
     assert!(cfg.persistent && cfg.dynamic());
     let mut k = generate_attention_sm90(&cfg).unwrap();
-    assert_eq!(
-        k.buffer_names(),
-        ["Q", "K", "V", "O", "LSE", "tile_counter"]
-    );
+    assert_eq!(k.buffer_names(), ["Q", "K", "V", "O", "LSE", "tile_sched"]);
     apply(&cfg, &p.args, &mut k).unwrap();
     let maps: Vec<_> = k
         .args

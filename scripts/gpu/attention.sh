@@ -3,9 +3,10 @@
 # Usage: scripts/gpu/attention.sh [tests] [sanitize] [bench] [torch] [ncu] [quick]   (default: tests sanitize bench torch)
 #   tests:    test-attention_run (every case against the f64 reference, with the bound stated in the file; on
 #             an H100 both the Hopper kernel, in each schedule, and the mma.sync one)
-#   sanitize: memcheck on the varlen, Sq != Sk and Hopper-tile cases (both kernels, every schedule), racecheck on
-#             the varlen case and on the small cases of every Hopper schedule; MEMCHECK="test ...", RACECHECK="test ..."
-#             choose other tests of test-attention_run
+#   sanitize: memcheck on the varlen, Sq != Sk and Hopper-tile cases (both kernels, every schedule), the dynamic
+#             tile scheduler and the tail tiles, racecheck on the varlen case, the small cases of every Hopper
+#             schedule, the dynamic scheduler, a default causal test and the tail tiles (CUTE_ATTN_SHORT: the tests
+#             that honor it run their short subsets); MEMCHECK="test ...", RACECHECK="test ..." choose other tests
 #   bench:    bench_attention (ours on the issue's sweep, d 64/128/256, seq 1k/4k/16k, the Hopper kernel's
 #             schedules and the mma.sync kernel; BENCH_ARGS: more options, e.g. "--sm90-block-n 256:80"); quick: one round
 #   ncu:      limiter evidence for the Hopper kernels of d = 256 and d = 128, seq 4k, non-causal (--quick --d256
@@ -26,12 +27,12 @@ for step in $steps; do
       timeout 200 "$BIN/test-attention_run" --test-threads=8 > "$OUT/test-attention_run.log" 2>&1
       note "test-attention_run" $? "$(grep -E '^test result' "$OUT/test-attention_run.log" | tail -1)" ;;
     sanitize)
-      for t in ${MEMCHECK:-varlen_packed_sequences varlen_lengths_and_heads different_lengths_bhsd_d128 sm90_block_n_tiles}; do
-        timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test-attention_run" --test-threads=1 --exact attention_run::$t > "$OUT/san-memcheck-$t.log" 2>&1
+      for t in ${MEMCHECK:-varlen_packed_sequences varlen_lengths_and_heads different_lengths_bhsd_d128 sm90_block_n_tiles sm90_tuning_dynamic sm90_tail_tiles}; do
+        CUTE_ATTN_SHORT=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test-attention_run" --test-threads=1 --exact attention_run::$t > "$OUT/san-memcheck-$t.log" 2>&1
         note "memcheck $t" $? "$(grep -E 'ERROR SUMMARY' "$OUT/san-memcheck-$t.log" | tail -1)"
       done
-      for t in ${RACECHECK:-varlen_packed_sequences schedules_small}; do
-        timeout 200 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test-attention_run" --test-threads=1 --exact attention_run::$t > "$OUT/san-racecheck-$t.log" 2>&1
+      for t in ${RACECHECK:-varlen_packed_sequences schedules_small sm90_tuning_dynamic different_lengths_bhsd_d128 sm90_tail_tiles}; do
+        CUTE_ATTN_SHORT=1 timeout 200 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test-attention_run" --test-threads=1 --exact attention_run::$t > "$OUT/san-racecheck-$t.log" 2>&1
         note "racecheck $t" $? "$(grep -E 'RACECHECK SUMMARY' "$OUT/san-racecheck-$t.log" | tail -1)"
       done ;;
     bench)

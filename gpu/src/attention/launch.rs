@@ -140,9 +140,9 @@ pub struct Attention {
     consumers90: Option<i64>,
     /// The Hopper kernel's dynamic tile scheduler on or off instead of the plan's choice.
     dynamic90: Option<bool>,
-    /// The dynamic scheduler's tile counter (one `u32`, zeroed on the stream before each launch that
-    /// uses it), allocated at the first such launch.
-    tile_counter: Mutex<Option<CudaSlice<u32>>>,
+    /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
+    /// stream before each launch that uses them), allocated at the first such launch.
+    tile_sched: Mutex<Option<CudaSlice<u32>>>,
 }
 
 /// A tile choice for one head dim: query rows per CTA, keys per K/V tile, Q kept in registers.
@@ -190,7 +190,7 @@ impl Attention {
             lpt90: None,
             consumers90: None,
             dynamic90: None,
-            tile_counter: Mutex::new(None),
+            tile_sched: Mutex::new(None),
         })
     }
 
@@ -684,44 +684,47 @@ impl Attention {
             kernel.buffers[5].bytes = a.len() * 4;
             kernel.buffers[6].bytes = b.len() * 4;
         }
-        let mut counter = self.tile_counter.lock().map_err(|_| GpuError::Driver {
-            call: "attention tile counter".into(),
+        let mut sched = self.tile_sched.lock().map_err(|_| GpuError::Driver {
+            call: "attention tile scheduler".into(),
             detail: "lock poisoned".into(),
         })?;
-        let counter_guard = match kernel.buffers.iter().position(|b| b.name == "tile_counter") {
+        let sched_guard = match kernel.buffers.iter().position(|b| b.name == "tile_sched") {
             Some(i) => {
-                let c = zeroed_counter(&stream, &mut counter)?;
-                kernel.buffers[i].bytes = 4;
+                let words = 1 + self.rt.sm_count() as usize; // the counter, a mailbox per CTA
+                let c = zeroed_words(&stream, &mut sched, words)?;
+                kernel.buffers[i].bytes = words * 4;
                 let (ptr, guard) = c.device_ptr_mut(&stream);
-                buffers.push(RawBuffer::new(ptr, 4));
+                buffers.push(RawBuffer::new(ptr, words * 4));
                 Some(guard)
             }
             None => None,
         };
         let prepared = self.rt.bind_kernel(&kernel, loaded, &buffers)?;
         let ran = self.rt.run(&prepared);
-        drop(counter_guard);
+        drop(sched_guard);
         ran
     }
 }
 
-/// The dynamic scheduler's tile counter, zeroed on `stream` (allocated zeroed the first time).
-fn zeroed_counter<'a>(
+/// `words` zeroed words on `stream` (the dynamic scheduler's counter and mailboxes): the buffer kept in
+/// `buf`, allocated zeroed the first time (or when it is too short), else zeroed again.
+fn zeroed_words<'a>(
     stream: &Arc<CudaStream>,
-    counter: &'a mut Option<CudaSlice<u32>>,
+    buf: &'a mut Option<CudaSlice<u32>>,
+    words: usize,
 ) -> Result<&'a mut CudaSlice<u32>> {
-    let fresh = counter.is_none();
-    let c = match counter.take() {
-        Some(c) => c,
-        None => stream
-            .alloc_zeros::<u32>(1)
-            .map_err(crate::error::driver("alloc tile counter"))?,
+    let reuse = buf.as_ref().is_some_and(|b| b.len() >= words);
+    let b = match buf.take() {
+        Some(b) if reuse => b,
+        _ => stream
+            .alloc_zeros::<u32>(words)
+            .map_err(crate::error::driver("alloc tile scheduler words"))?,
     };
-    let c = counter.insert(c);
-    if !fresh {
+    let b = buf.insert(b);
+    if reuse {
         stream
-            .memset_zeros(c)
-            .map_err(crate::error::driver("cuMemsetD8Async tile counter"))?;
+            .memset_zeros(b)
+            .map_err(crate::error::driver("cuMemsetD8Async tile scheduler words"))?;
     }
-    Ok(c)
+    Ok(b)
 }

@@ -46,7 +46,7 @@
 
 use crate::arch::convert::{PACK, pack_fn};
 use crate::arch::math::{EX2, poly_ex2};
-use crate::arch::memory::{self, SMEM_ADDR};
+use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::atom::{Fragment, gmma_accumulator_as_a, gmma_n8_values};
 use crate::dtype::{DType, Major};
@@ -61,10 +61,10 @@ use cute_layout_core::atom::gmma::gmma_c_layout;
 
 /// Query rows per consumer warp group (the wgmma M).
 const WG_ROWS: i64 = 64;
-/// Registers of the producer warp group after its `setmaxnreg.dec`.
-const PRODUCER_REGS: u32 = 24;
 /// Head-dim (or key) columns of one 128-byte swizzle row of 16-bit values: one TMA box's inner extent.
 const CHUNK: i64 = 64;
+/// Registers of the producer warp group after its `setmaxnreg.dec`.
+const PRODUCER_REGS: u32 = 24;
 /// Most stages of the K/V ring ([`Sm90AttentionConfig::stages`]).
 const MAX_STAGES: i64 = 3;
 /// Dynamic shared memory of one sm_90 CTA (227 KiB).
@@ -181,13 +181,17 @@ pub struct Sm90AttentionConfig {
     pub tail_tiles: bool,
     /// Dynamic tile scheduler (with [`Self::persistent`]; ignored without, [`Self::dynamic`]): CTA `i`
     /// starts with tile `i`, and the producer takes each next tile from a counter in global memory
-    /// (`gridDim.x + atomicAdd(tile_counter, 1)`, zeroed by the caller before each launch), so a CTA
+    /// (`gridDim.x + atomicAdd(&tile_sched[0], 1)`, zeroed by the caller before each launch), so a CTA
     /// that finished its tiles early takes the next one, as one CTA per tile gets from the hardware,
-    /// while the loads of the next tile still overlap the end of the current one. The producer hands
-    /// each tile to the consumers in a shared-memory slot written before its Q load's arrival on the
-    /// Q mbarrier (a tile past the last, with a plain arrival, tells them to stop); it writes the slot
-    /// only after the consumers have released the previous tile's Q, so they have read it. The tiles
-    /// go in the static order's sequence (LPT sections with [`Self::lpt_l2_mib`]: heaviest first).
+    /// while the loads of the next tile still overlap the end of the current one. The producer warp
+    /// hands each tile to the consumers in the CTA's mailbox `tile_sched[1 + blockIdx.x]` between two
+    /// named barriers (FlashAttention 3's arrangement: mailbox full, the producer warp arrives and the
+    /// consumers wait; mailbox read, the other way round); a tile past the last tells them to stop.
+    /// The mailbox is in global memory, not shared: racecheck does not take a `bar.arrive` ->
+    /// `bar.sync` pair as ordering, so a shared-memory slot read by the consumers and rewritten by the
+    /// producer for the next tile shows as a WAR hazard there (gpu/logs/attention90/run34-summary.log),
+    /// and the tool then fails on whole test suites. The tiles go in the static order's sequence (LPT
+    /// sections with [`Self::lpt_l2_mib`]: heaviest first).
     pub dynamic_tiles: bool,
 }
 
@@ -469,7 +473,7 @@ impl Sm90AttentionConfig {
     /// assert!(!c.dynamic()); // not persistent: one CTA per tile
     /// let p = Sm90AttentionConfig { persistent: true, ..c };
     /// let k = generate_attention_sm90(&p).unwrap();
-    /// assert!(p.dynamic() && k.name.ends_with("_dyn") && k.source.contains("atomicAdd(tile_counter, 1u)"));
+    /// assert!(p.dynamic() && k.name.ends_with("_dyn") && k.source.contains("atomicAdd(tile_sched, 1u)"));
     /// ```
     pub fn dynamic(&self) -> bool {
         self.dynamic_tiles && self.persistent
@@ -494,7 +498,8 @@ struct Operands {
     chunks: [i64; 2],
     /// Keys per V chunk.
     v_keys: i64,
-    /// mbarriers: Q, the K and V full and empty ones per stage (and Q's empty one when persistent).
+    /// mbarriers: Q, the K and V full and empty ones per stage (and Q's empty one when persistent, the
+    /// mailbox's full and read ones with the dynamic scheduler).
     barriers: i64,
     /// Stages of the K/V ring.
     stages: i64,
@@ -503,8 +508,6 @@ struct Operands {
     /// Bytes of O's own staging boxes (persistent, where they fit: the next tile's Q may land during the
     /// epilogue), or 0: O is staged in Q's shared memory, or not at all.
     o_stage: i64,
-    /// Bytes of the slot handing the dynamic scheduler's tile to the consumers (8, or 0).
-    tile_slot: i64,
 }
 
 impl Operands {
@@ -522,11 +525,10 @@ impl Operands {
             k,
             v,
             v_keys,
-            barriers: 1 + 4 * cfg.stages + i64::from(cfg.persistent),
+            barriers: 1 + 4 * cfg.stages + i64::from(cfg.persistent) + 2 * i64::from(cfg.dynamic()),
             stages: cfg.stages,
             units: cfg.units(),
             o_stage: 0,
-            tile_slot: if cfg.dynamic() { 8 } else { 0 },
         };
         // persistent: O in its own staging boxes where shared memory has room, else in Q's
         let own = bm * d * 2;
@@ -557,13 +559,12 @@ impl Operands {
         self.units * self.v_bytes()
     }
     /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, O's staging boxes, the
-    /// mbarriers, the tile slot.
+    /// mbarriers.
     fn smem(&self) -> i64 {
         1024 + self.q_bytes()
             + self.stages * (self.k_stage() + self.v_stage())
             + self.o_stage
             + 8 * self.barriers
-            + self.tile_slot
     }
 }
 
@@ -687,10 +688,6 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     if cfg.poly_exp2_every > 0 {
         s += &poly_ex2();
     }
-    if cfg.dynamic() {
-        s += &memory::load_fn("ld_shared_u32", memory::Space::Shared, 1);
-        s += &memory::store_fn("st_shared_u32", memory::Space::Shared, 1);
-    }
     let lt = wgmma::layout_type(3);
     for (n, op) in [("smem_desc_k", &ops.k), ("smem_desc_v", &ops.v)] {
         s += &wgmma::descriptor_fn(n, op.lbo, op.sbo, lt);
@@ -748,7 +745,7 @@ fn signature(cfg: &Sm90AttentionConfig) -> String {
         p.push("const int* __restrict__ cu_k".into());
     }
     if cfg.dynamic() {
-        p.push("unsigned int* __restrict__ tile_counter".into());
+        p.push("unsigned int* __restrict__ tile_sched".into());
     }
     p.extend(["int Sq", "int Sk", "int group"].map(String::from));
     if cfg.persistent {
@@ -768,7 +765,7 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (qb, kb, vb, ob) = (ops.q_bytes(), ops.k_stage(), ops.v_stage(), ops.o_stage);
     let (stages, consumers, bm) = (cfg.stages, cfg.consumers, cfg.block_m());
-    let q_empty_init = if cfg.persistent {
+    let mut q_empty_init = if cfg.persistent {
         format!(
             "    mbar_init(q_empty, {consumers});   // {} have read Q (persistent)\n",
             all_consumers(cfg)
@@ -785,9 +782,10 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         String::new()
     };
     if cfg.dynamic() {
-        q_empty_decl += &format!(
-            "  const u32 tile_slot = q_bar + {}u;   // the dynamic scheduler's tile, for the consumers\n",
-            8 * ops.barriers
+        q_empty_decl += "  const u32 tile_full = q_empty + 8u, tile_read = q_empty + 16u;   // the dynamic scheduler's mailbox\n";
+        q_empty_init += &format!(
+            "    mbar_init(tile_full, 1); mbar_init(tile_read, {consumers});   // next tile written; read by {}\n",
+            all_consumers(cfg)
         );
     }
     let mut c = format!(
@@ -1021,27 +1019,27 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         q_box(("h", b))
     };
-    let q_free = "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // the consumers have read the last Q\n";
+    // with the dynamic scheduler, the next tile is published after the loads (at once if skipped)
+    let publish = if cfg.dynamic() { PUBLISH_NEXT_TILE } else { "" };
+    let skip = if cfg.dynamic() {
+        format!("{{\n{publish}      continue;\n      }}")
+    } else {
+        "continue".to_string()
+    };
     let (tile_loop, q_free, it, next, end) = if cfg.persistent {
         (
             format!(
                 "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      {}{}",
-                producer_tile_loop(cfg, q_free),
-                coords(cfg, "continue")
+                producer_tile_loop(cfg),
+                coords(cfg, &skip)
             ),
-            if cfg.dynamic() {
-                format!(
-                    "{q_free}      {{ const u32 w = (u32)tile; st_shared_u32(tile_slot, &w); }}   // the consumers' next tile\n"
-                )
-            } else {
-                q_free.to_string()
-            },
+            "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // the consumers have read the last Q\n",
             "it",
             ", ++it",
-            "      ++tcount;\n      }\n",
+            format!("      ++tcount;\n{publish}      }}\n"),
         )
     } else {
-        (String::new(), String::new(), "j", "", "")
+        (String::new(), "", "j", "", String::new())
     };
     format!(
         r#"  if (wg == 0) {{
@@ -1065,15 +1063,33 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
 }
 
 /// The producer's persistent tile loop: [`tile_loop`]'s, or with the dynamic scheduler
-/// ([`Sm90AttentionConfig::dynamic`]) CTA `i`'s tile `i`, then each next one from the counter; past the
-/// last tile, once the consumers have read the previous tile's Q (`q_free`), it hands them that tile (they
-/// stop) with a plain arrival on Q's mbarrier and leaves.
-fn producer_tile_loop(cfg: &Sm90AttentionConfig, q_free: &str) -> String {
-    if !cfg.dynamic() {
-        return tile_loop(cfg).to_string();
+/// ([`Sm90AttentionConfig::dynamic`]) CTA `i`'s tile `i` (the consumers know it), then each next one
+/// from [`publish_next_tile`] once this one's loads are issued (or at once for a skipped tile).
+fn producer_tile_loop(cfg: &Sm90AttentionConfig) -> String {
+    if cfg.dynamic() {
+        "int published = 0;   // tiles written into the mailbox\n      for (int tile = blockIdx.x; tile < tiles; ) {\n".to_string()
+    } else {
+        tile_loop(cfg).to_string()
     }
+}
+
+/// The producer thread's next tile (`gridDim.x + atomicAdd(&tile_sched[0], 1)`), written into the CTA's
+/// mailbox `tile_sched[1 + blockIdx.x]` once the consumers have read the last one (mbarrier `tile_read`)
+/// and announced on mbarrier `tile_full` (its arrival releases the write); past the last tile it tells
+/// the consumers to stop. The mailbox is in global memory, not shared: racecheck takes neither an
+/// mbarrier nor a `bar.arrive` -> `bar.sync` pair as ordering, so a shared-memory slot read by the
+/// consumers and rewritten by the producer showed as a WAR hazard there (gpu/logs/attention90/run33, 34),
+/// and the tool then failed on whole test suites.
+const PUBLISH_NEXT_TILE: &str = "      {   // the next tile, into the mailbox\n        const int next = gridDim.x + (int)atomicAdd(tile_sched, 1u);\n        if (published > 0) mbar_wait(tile_read, (published - 1) & 1);   // the consumers have read the last one\n        tile_sched[1 + blockIdx.x] = (u32)next;\n        mbar_arrive(tile_full);\n        ++published; tile = next;\n      }\n";
+
+/// The consumers' fetch of their next tile from the producer's mailbox ([`PUBLISH_NEXT_TILE`]): at the
+/// end of a tile's key blocks, before its epilogue (which does not need it), so that the load's latency
+/// runs under the epilogue; the producer has published it by then (once it issued this tile's last
+/// loads). Each consumer waits on its own and acknowledges once its whole warp group has read it.
+fn fetch_next_tile(cfg: &Sm90AttentionConfig) -> String {
     format!(
-        "for (int tile = blockIdx.x; ; tile = gridDim.x + (int)atomicAdd(tile_counter, 1u)) {{\n      if (tile >= tiles) {{   // no tile left: the consumers stop\n  {q_free}        {{ const u32 w = (u32)tile; st_shared_u32(tile_slot, &w); }}\n        mbar_arrive(q_bar);\n        break;\n      }}\n"
+        "    mbar_wait(tile_full, fetched & 1);   // the producer's next tile, or the end\n    tile = (int)*(volatile u32*)&tile_sched[1 + blockIdx.x];\n    ++fetched;\n    {}   // the warp group has read it\n    if (tid == 0) mbar_arrive(tile_read);\n",
+        sync::named_barrier_sync(&cfg.epilogue_barrier(), 128)
     )
 }
 
@@ -1404,9 +1420,8 @@ fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<
     );
     c += &softmax.declare();
     c += match (cfg.persistent, cfg.dynamic()) {
-        (_, true) => "", // waited for with the tile
-        (true, false) => "    mbar_wait(q_bar, tcount & 1);\n",
-        (false, false) => "    mbar_wait(q_bar, 0);\n",
+        (true, _) => "    mbar_wait(q_bar, tcount & 1);\n",
+        (false, _) => "    mbar_wait(q_bar, 0);\n",
     };
     c += &release_q(cfg, ops, "NB == 0");
     c += &if cfg.overlap {
@@ -1433,22 +1448,28 @@ fn consumer_rows(cfg: &Sm90AttentionConfig) -> String {
 /// A persistent consumer: its tiles (those of the producer, skipped alike), each with its key-block
 /// loop and epilogue; the ring index, the tiles and the ping-pong phases run on across them.
 fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    // dynamic: every thread reads the slot before any releases Q (a tile without key blocks releases
-    // it at once), after which the producer may write the next tile there
     let mut c = format!(
         "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n    {}",
         if cfg.dynamic() {
-            format!(
-                "for (;;) {{\n    mbar_wait(q_bar, tcount & 1);   // the producer's next tile (its Q landed), or the end\n    int tile;\n    {{ u32 w; ld_shared_u32(tile_slot, &w); tile = (int)w; }}\n    {}   // the warp group has read it\n    if (tile >= tiles) break;\n",
-                sync::named_barrier_sync(&cfg.epilogue_barrier(), 128)
-            )
+            "int fetched = 0;   // tiles read from the mailbox\n    for (int tile = blockIdx.x; tile < tiles; ) {   // the first tile, then the producer's\n"
         } else {
-            tile_loop(cfg).to_string()
+            tile_loop(cfg)
         }
     );
-    c += &coords(cfg, "continue");
+    if cfg.dynamic() {
+        // a skipped tile (varlen) fetches the next one at once
+        c += &coords(
+            cfg,
+            &format!("{{\n{}    continue;\n    }}", fetch_next_tile(cfg)),
+        );
+    } else {
+        c += &coords(cfg, "continue");
+    }
     c += &consumer_rows(cfg);
     c += &main_loop(cfg, ops, f)?;
+    if cfg.dynamic() {
+        c += &fetch_next_tile(cfg);
+    }
     c += &epilogue(cfg, ops, f)?;
     c += "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n    }\n";
     if cfg.pingpong {
@@ -1604,11 +1625,7 @@ fn parameters(cfg: &Sm90AttentionConfig, ops: &Operands) -> (Vec<Arg>, Vec<Buffe
         args.push(map("tmO", "O", [CHUNK as u32, WG_ROWS as u32]));
     }
     let offsets: &[&str] = if cfg.varlen { &["cu_q", "cu_k"] } else { &[] };
-    let counter: &[&str] = if cfg.dynamic() {
-        &["tile_counter"]
-    } else {
-        &[]
-    };
+    let counter: &[&str] = if cfg.dynamic() { &["tile_sched"] } else { &[] };
     for n in ["O", "LSE"].iter().chain(offsets).chain(counter) {
         args.push(Arg::Ptr(n.to_string()));
     }
