@@ -262,23 +262,28 @@ impl Sm90AttentionConfig {
     /// The tile and schedule for sequences of `sk` keys (the longest, for varlen): wider K/V tiles, 192
     /// keys for d = 64 and 176 for d = 128, once there are at least 2048 keys (8192 when causal: a wide
     /// tile wastes more at the diagonal of short rows); persistent CTAs for short non-causal sequences
-    /// (up to 1024 keys, 4096 for d = 64), where a tile's epilogue and the next one's loads are a large
-    /// share. Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k keys +6% (d = 64) and
+    /// (up to 1024 keys, 4096 for d = 64; not d = 256), where a tile's epilogue and the next one's loads
+    /// are a large share. Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k keys +6% (d = 64) and
     /// +13% (d = 128), at 1k keys 2-5% slower; persistent (gpu/logs/final2/bench_attention.log) at 1k
     /// non-causal +8% (d = 64), +10% (d = 128), +2% (d = 256), at 4k +3% (d = 64), elsewhere slower (causal
     /// tiles are not balanced across the persistent CTAs of the static order). Causal: persistent with
     /// the dynamic tile scheduler ([`Self::dynamic_tiles`]), in the LPT order of 32 MiB sections
-    /// ([`Self::lpt_l2_mib`]) from 2048 keys on and for d = 64. Measured on H100s against one CTA per tile
-    /// in one process, two calls (gpu/logs/attention90/run30-summary.log, run31-summary.log): d = 128 1k
-    /// +15 % (dynamic; +6 % with LPT), 4k +9 / +11 % (LPT; +4 / +6 % without), 16k +1 %; d = 256 4k +13 /
-    /// +12 %, 16k +5 %, 1k equal; d = 64 4k +7 / +4.5 %, 16k +1 %, 1k equal to the static LPT order it
-    /// had (which had measured +8.5 / +9 % against one CTA per tile, run11-bench.err, run12-bench.err).
-    /// Non-causal it pays nothing over the static order (0 to -10 %).
+    /// ([`Self::lpt_l2_mib`]) from 2048 keys on. Measured on H100s against one CTA per tile in one
+    /// process, two calls (gpu/logs/attention90/run30-summary.log, run31-summary.log): d = 128 1k +15 %
+    /// (dynamic; +6 % with LPT), 4k +9 / +11 % (LPT; +4 / +6 % without), 16k +1 %; d = 256 4k +13 / +12 %,
+    /// 16k +5 %, 1k equal; d = 64 4k +7 / +4.5 %, 16k +1 %; d = 64 1k +4.4 % against the static LPT order
+    /// it had before (run39), which had measured +8.5 / +9 % against one CTA per tile (run11-bench.err,
+    /// run12-bench.err). The hand-off's cost was measured in runs 32-38 (run32-38-commands.md).
+    /// Non-causal it pays nothing over the static order (0 to -10 %). At d = 256 non-causal the
+    /// persistent CTAs measured 3-4 % slower than one CTA per tile at 1k in four calls (run35-38: the
+    /// next tile's Q waits for the last one's O store, staged in Q's shared memory), so d = 256 runs one
+    /// CTA per tile there.
     ///
     /// d = 64 takes 3 consumer warp groups ([`Self::with_consumers`]: 192 query rows, at most 128 keys per
     /// tile) except causal up to 1024 keys: measured on an H100 against 2 in the same call
     /// (gpu/logs/attention90/run13-bench-consumers3.log, medians): non-causal +4% (1k), +10% (4k), +12%
-    /// (16k), causal +3% (4k), +6% (16k), but -7% at 1k causal (192-row blocks of 1024 rows, LPT).
+    /// (16k), causal +3% (4k), +6% (16k), but -7% at 1k causal (192-row blocks of 1024 rows, LPT); with
+    /// the dynamic scheduler -8 % there (run39).
     ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
@@ -288,11 +293,12 @@ impl Sm90AttentionConfig {
     /// assert_eq!(c(64, true).for_keys_with_consumers(16384, 2).block_n, 192);
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
     /// assert!(c(128, false).for_keys(1024).persistent && !c(128, false).for_keys(4096).persistent);
+    /// assert!(!c(256, false).for_keys(1024).persistent && c(256, true).for_keys(1024).persistent);
     /// assert!(c(64, false).for_keys(4096).persistent && !c(64, false).for_keys(4096).dynamic());
     /// let (dynamic, lpt) = (c(128, true).for_keys(1024), c(128, true).for_keys(4096));
     /// assert!(dynamic.dynamic() && dynamic.lpt_l2_mib == 0 && lpt.dynamic() && lpt.lpt_l2_mib == 32);
     /// let short = c(64, true).for_keys(1024);
-    /// assert!(short.dynamic() && short.lpt_l2_mib == 32 && c(64, true).for_keys(4096).consumers == 3);
+    /// assert!(short.dynamic() && short.lpt_l2_mib == 0 && c(64, true).for_keys(4096).consumers == 3);
     /// let wide = c(64, false).for_keys(16384);
     /// assert_eq!((wide.consumers, wide.block_m(), wide.block_n, short.consumers), (3, 192, 128, 2));
     /// ```
@@ -345,9 +351,15 @@ impl Sm90AttentionConfig {
             (128, true) => 176,
             _ => self.block_n,
         };
-        let short = sk <= if self.head_dim == 64 { 4096 } else { 1024 };
-        // causal: the dynamic scheduler, in the LPT order of 32 MiB sections from 2048 keys and for d = 64
-        let lpt = self.causal && (self.head_dim == 64 || sk > 1024);
+        // d = 256: O has no staging boxes of its own beside two K/V stages, so a persistent CTA's next Q
+        // waits for the last one's store
+        let short = match self.head_dim {
+            64 => sk <= 4096,
+            128 => sk <= 1024,
+            _ => false,
+        };
+        // causal: the dynamic scheduler, in the LPT order of 32 MiB sections from 2048 keys
+        let lpt = self.causal && sk > 1024;
         Sm90AttentionConfig {
             block_n,
             persistent: self.overlap && (self.causal || short),
