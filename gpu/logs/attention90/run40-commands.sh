@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # run40: the final defaults of 2026-11-27 (session 3): scripts/gpu/attention.sh tests sanitize, then the
-# sweep (bench_attention --d256 --seq16k --per-tile) and torch SDPA in the same call.
+# sweep (bench_attention --d256 --seq16k --per-tile) and torch SDPA in the same call. (STEPS: other attention.sh steps)
 set -uo pipefail
-export OUT="${OUT:-/tmp/run40}" CUTE_CACHE_DIR=/tmp/cute-cache-run40; mkdir -p "$OUT"
+export OUT="${OUT:-/tmp/run40}" CUTE_CACHE_DIR=${CUTE_CACHE_DIR:-/tmp/cute-cache-run40}; mkdir -p "$OUT"
 s=$SECONDS
-bash scripts/gpu/attention.sh tests sanitize > "$OUT/checks.log" 2>&1
+bash scripts/gpu/attention.sh ${STEPS:-tests sanitize} > "$OUT/checks.log" 2>&1
 echo "checks rc=$? $((SECONDS-s))s"; cat "$OUT/checks.log"
 {
 s=$SECONDS

@@ -1,17 +1,4 @@
 #!/usr/bin/env bash
-# run41: the final defaults again (the binary of run40, a second call): attention.sh tests, then the
-# sweep (bench_attention --d256 --seq16k --per-tile) and torch SDPA in the same call.
-set -uo pipefail
-export OUT="${OUT:-/tmp/run41}" CUTE_CACHE_DIR=/tmp/cute-cache-run41; mkdir -p "$OUT"
-s=$SECONDS
-bash scripts/gpu/attention.sh tests > "$OUT/checks.log" 2>&1
-echo "checks rc=$? $((SECONDS-s))s"; cat "$OUT/checks.log"
-{
-s=$SECONDS
-timeout 200 gpu-bin/bench_attention --d256 --seq16k --per-tile 2> /tmp/bench.err
-echo "bench rc=$? $((SECONDS-s))s"
-s=$SECONDS
-(cd scripts/gpu && timeout 120 python3 torch_attention.py --rounds 5)
-echo "torch rc=$? $((SECONDS-s))s"
-} > "$OUT/summary.log" 2>&1
-cat "$OUT/summary.log"
+# run41: the final defaults again (the binary of run40, a second call): run40's commands with attention.sh
+# tests only, then the same sweep and torch SDPA.
+STEPS=tests OUT="${OUT:-/tmp/run41}" CUTE_CACHE_DIR=/tmp/cute-cache-run41 bash gpu/logs/attention90/run40-commands.sh
