@@ -449,11 +449,30 @@ impl StagedStore<'_> {
     /// issuing `store(q)` for each box, committing them and waiting until they are read (the staging
     /// memory may be reused, or the CTA may exit).
     pub fn store(&self, store: &dyn Fn(i64) -> String) -> String {
-        let stores: String = (0..self.n / self.staging.cols)
-            .map(|q| format!("        {}\n", store(q)))
-            .collect();
         let wait = format!("        {}\n", crate::arch::tma::store_wait_read(0));
-        publish("      ", &self.barrier, &stores, &wait)
+        publish("      ", &self.barrier, &self.stores(store), &wait)
+    }
+
+    /// As [`StagedStore::store`] without the wait: thread `tid == 0` must wait until the group is read
+    /// (`store_wait_read(0)`) before the boxes are written again and before the CTA exits, so that the
+    /// TMA unit's reads run under whatever the warp group does next.
+    ///
+    /// ```
+    /// # use cute_gpu::{atom::Fragment, piece::epilogue_sm90::{StagedStore, Staging}, DType};
+    /// # let f = Fragment::new(&cute_layout_core::atom::gmma::gmma_c_layout(8).unwrap(), 64, "tid").unwrap();
+    /// # let st = Staging::new(DType::BF16).unwrap();
+    /// let s = StagedStore { fragment: &f, staging: &st, n: 64, pack: "pack_bf16x2", barrier: "3".into() };
+    /// let t = s.store_unwaited(&|_| "tma_store_4d(&tmO, buf, 0, row0, h, b);".into());
+    /// assert!(t.contains("cp.async.bulk.commit_group") && !t.contains("wait_group"));
+    /// ```
+    pub fn store_unwaited(&self, store: &dyn Fn(i64) -> String) -> String {
+        publish("      ", &self.barrier, &self.stores(store), "")
+    }
+
+    fn stores(&self, store: &dyn Fn(i64) -> String) -> String {
+        (0..self.n / self.staging.cols)
+            .map(|q| format!("        {}\n", store(q)))
+            .collect()
     }
 }
 
