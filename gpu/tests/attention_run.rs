@@ -796,56 +796,6 @@ mod attention_run {
         });
     }
 
-    /// Crossing tiles (`Sm90AttentionConfig::cross_tile`: the next tile's first `S` issued with the
-    /// tile's last `P·V`, Q in two buffers), in the static and the dynamic persistent order: the tuning
-    /// cases (lengths ending mid-tile, GQA with more tiles than SMs, varlen with skipped tiles), tiles
-    /// of one key block, and causal tiles without keys (more query rows than keys) after tiles with
-    /// keys, d = 64 and 128; the kernels are the crossing ones (`_xt`).
-    #[test]
-    fn sm90_cross_tiles() {
-        use cute_gpu::attention::plan::plan;
-        let persistent = |s: &Arc<CudaStream>, dynamic: bool| {
-            Attention::new(s)
-                .unwrap()
-                .with_sm90_persistent(true)
-                .unwrap()
-                .with_sm90_dynamic_tiles(dynamic)
-                .with_sm90_consumers(2)
-                .unwrap()
-                .with_sm90_cross_tile(true)
-        };
-        tuning_cases("sm90_cross_static", |s| persistent(s, false));
-        with_gpu_variants("sm90_cross_mixed", &[(true, true, true)], |s, a| {
-            if a.runtime().arch() != "sm_90a" {
-                return;
-            }
-            for dynamic in [false, true] {
-                let a = persistent(s, dynamic);
-                for (d, causal) in [(64, false), (64, true), (128, false), (128, true)] {
-                    let l = bshd(2, 300, 4, d).unwrap();
-                    let name = a
-                        .kernel_name(&plan(&bf16_request(&l, causal)).unwrap())
-                        .unwrap();
-                    assert!(name.ends_with("_xt"), "{name}");
-                    let one_block = Case {
-                        b: 3,
-                        hq: 8,
-                        hkv: 2,
-                        ..case(700, 100, d, causal)
-                    };
-                    check::<half::bf16>(s, &a, &one_block);
-                    let long = Case {
-                        b: 2,
-                        hq: 4,
-                        hkv: 4,
-                        ..case(260, 900, d, causal)
-                    };
-                    check::<half::f16>(s, &a, &long);
-                }
-            }
-        });
-    }
-
     /// Keys whose scores grow along the sequence (a row's max moves often), d = 64, 128, 256, causal and
     /// not, bf16 and f16.
     fn ramp_cases(s: &Arc<CudaStream>, a: &Attention) {

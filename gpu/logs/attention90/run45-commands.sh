@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# run45 (session 4): crossing tiles (the next tile's first S with the last P·V, two Q buffers) and the O
-# store's read-wait deferred to the next tile. Tests (the new sm90_cross_tiles first), memcheck and
-# racecheck of the crossing test, then the sweep with --no-cross (the same kernels without the crossing)
-# interleaved, and torch SDPA.
+# run45 (session 4), binaries of the first crossing design (commit 5020bd0: the next tile's first S, then the
+# last P·V, in the last turn, both waited for before the epilogue; two Q buffers) with the O store's read-wait
+# deferred to the next tile. The crossing test, attention.sh tests, memcheck and racecheck of the crossing test,
+# then the sweep with --no-cross (the same kernels without the crossing) interleaved, and torch SDPA.
 set -uo pipefail
 export OUT="${OUT:-/tmp/run45}" CUTE_CACHE_DIR=${CUTE_CACHE_DIR:-/tmp/cute-cache-run45} CUTE_REQUIRE_GPU=1 PATH="$PATH:/usr/local/cuda/bin"; mkdir -p "$OUT"
 s=$SECONDS

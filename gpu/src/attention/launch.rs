@@ -140,8 +140,6 @@ pub struct Attention {
     consumers90: Option<i64>,
     /// The Hopper kernel's dynamic tile scheduler on or off instead of the plan's choice.
     dynamic90: Option<bool>,
-    /// The Hopper kernel's tiles crossing (the next tile's first `S` with the last `P·V`) on or off.
-    cross_tile90: Option<bool>,
     /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
     /// stream before each launch that uses them), allocated at the first such launch.
     tile_sched: Mutex<Option<CudaSlice<u32>>>,
@@ -192,7 +190,6 @@ impl Attention {
             lpt90: None,
             consumers90: None,
             dynamic90: None,
-            cross_tile90: None,
             tile_sched: Mutex::new(None),
         })
     }
@@ -332,21 +329,6 @@ impl Attention {
         self
     }
 
-    /// The same handle with the Hopper kernel's crossing tiles on or off instead of the plan's choice
-    /// ([`Sm90AttentionConfig::cross_tile`]: a persistent CTA issues the next tile's first `S` with the
-    /// tile's last `P·V`; only where it applies, [`Sm90AttentionConfig::crosses_tiles`]).
-    ///
-    /// ```no_run
-    /// use cute_gpu::attention::Attention;
-    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
-    /// let a = Attention::new(&stream).unwrap().with_sm90_cross_tile(false);
-    /// assert!(a.runtime().arch().starts_with("sm_"));
-    /// ```
-    pub fn with_sm90_cross_tile(mut self, on: bool) -> Attention {
-        self.cross_tile90 = Some(on);
-        self
-    }
-
     /// The same handle with one of every `every` score atoms of the Hopper kernel's softmax
     /// exponentiated on the FMA pipe (0: none), instead of the plan's choice
     /// ([`Sm90AttentionConfig::poly_exp2_every`]); a negative `every` is an error naming it.
@@ -481,7 +463,6 @@ impl Attention {
             poly_exp2_every: self.poly_exp2_90.unwrap_or(c.poly_exp2_every),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             dynamic_tiles: self.dynamic90.unwrap_or(c.dynamic_tiles),
-            cross_tile: self.cross_tile90.unwrap_or(c.cross_tile),
             ..c
         };
         // a caller's stages: as many as fit its tile (the plan's always fit)

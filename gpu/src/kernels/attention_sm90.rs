@@ -193,13 +193,6 @@ pub struct Sm90AttentionConfig {
     /// and the tool then fails on whole test suites. The tiles go in the static order's sequence (LPT
     /// sections with [`Self::lpt_l2_mib`]: heaviest first).
     pub dynamic_tiles: bool,
-    /// The next tile's first `S = Q·Kᵀ` issued in the tile's last ping-pong turn, with its last `P·V`
-    /// (where it applies, [`Self::crosses_tiles`]: persistent, two consumers in ping-pong, no tail tiles,
-    /// not the static LPT order, O staged in boxes of its own or not at all, and room for a second Q
-    /// buffer): the producer loads each tile's Q into the other buffer as soon as it starts the tile's
-    /// loads, and a consumer's epilogue and the next tile's first softmax run while the tensor core
-    /// computes, as between the key blocks of a tile. [`Self::new`] turns it on.
-    pub cross_tile: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -232,7 +225,6 @@ impl Sm90AttentionConfig {
             poly_exp2_every: 0,
             tail_tiles: false,
             dynamic_tiles: false,
-            cross_tile: true,
         }
     }
 
@@ -499,32 +491,6 @@ impl Sm90AttentionConfig {
         self.dynamic_tiles && self.persistent
     }
 
-    /// Whether the next tile's first `S` goes with the tile's last `P·V` ([`Self::cross_tile`] where it
-    /// applies; then Q has two buffers).
-    ///
-    /// ```
-    /// use cute_gpu::{kernels::attention_sm90::{generate_attention_sm90, Sm90AttentionConfig}, DType};
-    /// let c = Sm90AttentionConfig { persistent: true, ..Sm90AttentionConfig::new(DType::BF16, 128, false) };
-    /// assert!(c.crosses_tiles() && generate_attention_sm90(&c).unwrap().name.ends_with("_xt"));
-    /// assert!(!Sm90AttentionConfig { cross_tile: false, ..c }.crosses_tiles());
-    /// assert!(!c.for_keys(4096).crosses_tiles()); // 176 keys: O staged in Q, no room for a second Q
-    /// assert!(!Sm90AttentionConfig::new(DType::BF16, 256, true).crosses_tiles()); // one CTA per tile
-    /// ```
-    pub fn crosses_tiles(&self) -> bool {
-        Operands::new(self).is_ok_and(|ops| ops.q_slots == 2)
-    }
-
-    /// Whether the variant's schedule takes [`Self::cross_tile`] (shared memory aside).
-    fn cross_tile_schedule(&self) -> bool {
-        self.cross_tile
-            && self.persistent
-            && self.overlap
-            && self.pingpong
-            && self.consumers == 2
-            && !self.tails()
-            && (self.dynamic() || !self.lpt_order())
-    }
-
     /// K/V boxes per stage: one per consumer with tail tiles ([`Self::tails`]), else one.
     fn units(&self) -> i64 {
         if self.tails() { self.consumers } else { 1 }
@@ -554,8 +520,6 @@ struct Operands {
     /// Bytes of O's own staging boxes (persistent, where they fit: the next tile's Q may land during the
     /// epilogue), or 0: O is staged in Q's shared memory, or not at all.
     o_stage: i64,
-    /// Q's buffers: 2 when the tiles cross ([`Sm90AttentionConfig::cross_tile`]), else 1.
-    q_slots: i64,
 }
 
 impl Operands {
@@ -577,20 +541,11 @@ impl Operands {
             stages: cfg.stages,
             units: cfg.units(),
             o_stage: 0,
-            q_slots: 1,
         };
         // persistent: O in its own staging boxes where shared memory has room, else in Q's
         let own = bm * d * 2;
         if cfg.persistent && cfg.stages_o() && ops.smem() + own <= SMEM_LIMIT {
             ops.o_stage = own;
-        }
-        // crossing tiles: a second Q buffer (and its two mbarriers) where shared memory has room
-        if cfg.cross_tile_schedule()
-            && !ops.o_in_q(cfg)
-            && ops.smem() + ops.q_bytes() + 16 <= SMEM_LIMIT
-        {
-            ops.q_slots = 2;
-            ops.barriers += 2;
         }
         Ok(ops)
     }
@@ -598,7 +553,6 @@ impl Operands {
     fn o_in_q(&self, cfg: &Sm90AttentionConfig) -> bool {
         cfg.stages_o() && self.o_stage == 0
     }
-    /// Bytes of one Q buffer.
     fn q_bytes(&self) -> i64 {
         self.chunk[0] * self.chunks[0]
     }
@@ -619,7 +573,7 @@ impl Operands {
     /// Shared memory: 1024 bytes of alignment slack, Q, the K and V stages, O's staging boxes, the
     /// mbarriers.
     fn smem(&self) -> i64 {
-        1024 + self.q_slots * self.q_bytes()
+        1024 + self.q_bytes()
             + self.stages * (self.k_stage() + self.v_stage())
             + self.o_stage
             + 8 * self.barriers
@@ -677,7 +631,6 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
         }
         + if cfg.tails() { "_tt" } else { "" }
         + if cfg.dynamic() { "_dyn" } else { "" }
-        + if cfg.crosses_tiles() { "_xt" } else { "" }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -824,22 +777,9 @@ const STRIDES: [&str; 6] = ["o_b", "o_s", "o_h", "lse_b", "lse_h", "lse_s"];
 fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (qb, kb, vb, ob) = (ops.q_bytes(), ops.k_stage(), ops.v_stage(), ops.o_stage);
     let (stages, consumers, bm) = (cfg.stages, cfg.consumers, cfg.block_m());
-    let (slots, qs) = (ops.q_slots, ops.q_slots * ops.q_bytes());
-    let (q_bar_init, q_empty_init_one) = if slots == 2 {
-        (
-            "for (int i = 0; i < 2; ++i) mbar_init(q_bar + 8 * i, 1);   // per Q buffer"
-                .to_string(),
-            format!("for (int i = 0; i < 2; ++i) mbar_init(q_empty + 8 * i, {consumers});"),
-        )
-    } else {
-        (
-            "mbar_init(q_bar, 1);".to_string(),
-            format!("mbar_init(q_empty, {consumers});"),
-        )
-    };
     let mut q_empty_init = if cfg.persistent {
         format!(
-            "    {q_empty_init_one}   // {} have read Q (persistent)\n",
+            "    mbar_init(q_empty, {consumers});   // {} have read Q (persistent)\n",
             all_consumers(cfg)
         )
     } else {
@@ -854,11 +794,7 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         String::new()
     };
     if cfg.dynamic() {
-        q_empty_decl += &format!(
-            "  const u32 tile_full = q_empty + {}u, tile_read = q_empty + {}u;   // the dynamic scheduler's mailbox\n",
-            8 * slots,
-            8 * slots + 8
-        );
+        q_empty_decl += "  const u32 tile_full = q_empty + 8u, tile_read = q_empty + 16u;   // the dynamic scheduler's mailbox\n";
         q_empty_init += &format!(
             "    mbar_init(tile_full, 1); mbar_init(tile_read, {consumers});   // next tile written; read by {}\n",
             all_consumers(cfg)
@@ -867,15 +803,15 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
-  const u32 k_s = q_s + {qs}u, v_s = k_s + {stages}u * {kb}u;{q_slots_note}
+  const u32 k_s = q_s + {qb}u, v_s = k_s + {stages}u * {kb}u;
   const u32 o_stg = v_s + {stages}u * {vb}u;   // O's staging boxes ({ob} bytes)
   const u32 q_bar = o_stg + {ob}u;    // Q landed (count 1 + tx)
-  const u32 k_full = q_bar + {q_full_bytes}u, v_full = k_full + {stages}u * 8u;   // K, V of a stage landed
+  const u32 k_full = q_bar + 8u, v_full = k_full + {stages}u * 8u;   // K, V of a stage landed
   // {every} are done with a stage's K, V (count {consumers})
   const u32 k_empty = v_full + {stages}u * 8u, v_empty = k_empty + {stages}u * 8u;
 {q_empty_decl}  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {{
-    {q_bar_init}
+    mbar_init(q_bar, 1);
 {q_empty_init}    for (int s = 0; s < {stages}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {consumers}); mbar_init(v_empty + 8 * s, {consumers}); }}
     {}
     {} {} {}
@@ -886,13 +822,7 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         tma::prefetch("tmQ"),
         tma::prefetch("tmK"),
         tma::prefetch("tmV"),
-        every = all_consumers(cfg),
-        q_full_bytes = 8 * slots,
-        q_slots_note = if slots == 2 {
-            format!("   // two Q buffers of {qb} bytes (tiles crossing)")
-        } else {
-            String::new()
-        }
+        every = all_consumers(cfg)
     );
     if cfg.tails() {
         c += &format!(
@@ -1081,12 +1011,11 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         unit_bytes(cfg, ops.v_bytes())
     );
     loads += &per_unit(cfg, &v_loads);
-    let (q_dst, q_full, _) = q_names(ops);
     let q_box = |(h, b): (&str, &str)| -> String {
         (0..nd)
             .map(|c| {
                 format!(
-                    "      tma_load_4d({q_dst} + {}u, &tmQ, {q_full}, {}, {qr}, {h}, {b});\n",
+                    "      tma_load_4d(q_s + {}u, &tmQ, q_bar, {}, {qr}, {h}, {b});\n",
                     c * cq,
                     c * CHUNK
                 )
@@ -1116,27 +1045,20 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
                 producer_tile_loop(cfg),
                 coords(cfg, &skip)
             ),
-            if ops.q_slots == 2 {
-                format!(
-                    "{}      mbar_wait(q_empty + 8 * qslot, ((tcount >> 1) & 1) ^ 1u);   // the consumers have read the Q of two tiles ago\n",
-                    q_slot(ops, "tcount")
-                )
-            } else {
-                "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // the consumers have read the last Q\n".to_string()
-            },
+            "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // the consumers have read the last Q\n",
             "it",
             ", ++it",
             format!("      ++tcount;\n{publish}      }}\n"),
         )
     } else {
-        (String::new(), String::new(), "j", "", String::new())
+        (String::new(), "", "j", "", String::new())
     };
     format!(
         r#"  if (wg == 0) {{
     // producer warp group: one thread issues the TMA loads
     {}
     if (tid == 0) {{
-{tile_loop}{q_free}      mbar_expect_tx({q_full}, {}u);   // whole boxes count, out-of-bounds rows zero-filled
+{tile_loop}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
 {q_loads}      for (int j = 0; j < NB; ++j{next}) {{
         const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;
         const int n0 = j * {bn};
@@ -1224,10 +1146,10 @@ fn unit_bytes(cfg: &Sm90AttentionConfig, bytes: i64) -> String {
     }
 }
 
-/// Issues `S = Q·Kᵀ` of the consumer's 64 rows (of Q at `q`) and stage `s`'s keys once K has landed: d/16 wgmmas
+/// Issues `S = Q·Kᵀ` of the consumer's 64 rows and stage `s`'s keys once K has landed: d/16 wgmmas
 /// (descriptors advanced by the stage layouts' offsets: per k16 within a 64-column chunk, per chunk),
 /// one group, not waited for.
-fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands, q: &str) -> String {
+fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     let (bn, d) = (cfg.block_n, cfg.head_dim);
     let steps = CHUNK / ops.q.mma_k;
     let mut c = if cfg.s_scale_d0 {
@@ -1250,7 +1172,7 @@ fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands, q: &str) -> String {
             ""
         };
         c += &format!(
-            "      wgmma_m64n{bn}k16{zero}(sc, smem_desc_k({q} + cw * {}u + {}u), smem_desc_k(ks_ + {}u));\n",
+            "      wgmma_m64n{bn}k16{zero}(sc, smem_desc_k(q_s + cw * {}u + {}u), smem_desc_k(ks_ + {}u));\n",
             ops.q.mn64,
             ch * ops.chunk[0] + k * ops.q.k_step,
             ch * ops.chunk[1] + k * ops.k.k_step
@@ -1328,31 +1250,12 @@ fn slot(cfg: &Sm90AttentionConfig, j: &str) -> String {
     }
 }
 
-/// Q's shared memory, its full and its empty mbarrier as C expressions: with two Q buffers those of
-/// buffer `qslot` at `qt` ([`q_slot`]), else the one buffer's.
-fn q_names(ops: &Operands) -> (&'static str, &'static str, &'static str) {
-    if ops.q_slots == 2 {
-        ("qt", "q_bar + 8 * qslot", "q_empty + 8 * qslot")
-    } else {
-        ("q_s", "q_bar", "q_empty")
-    }
-}
-
-/// With two Q buffers, the declaration of tile `tcount`'s buffer `qslot` and its address `qt`.
-fn q_slot(ops: &Operands, tcount: &str) -> String {
-    format!(
-        "      const u32 qslot = ({tcount}) & 1, qt = q_s + qslot * {}u;   // this tile's Q buffer\n",
-        ops.q_bytes()
-    )
-}
-
 /// `Q` read by this consumer for the tile (persistent: the producer may load the next one), when `when`.
 /// With O staged in Q's shared memory, Q is released after the epilogue instead ([`epilogue`]).
 fn release_q(cfg: &Sm90AttentionConfig, ops: &Operands, when: &str) -> String {
     if cfg.persistent && !ops.o_in_q(cfg) {
         format!(
-            "      if (({when}) && tid == 0) mbar_arrive({});   // Q read: the next tile's may land\n",
-            q_names(ops).2
+            "      if (({when}) && tid == 0) mbar_arrive(q_empty);   // Q read: the next tile's may land\n"
         )
     } else {
         String::new()
@@ -1403,7 +1306,7 @@ fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resul
     let softmax = key_block_softmax(cfg, f)?;
     let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
     c += &stage(cfg, ops, "j");
-    c += &issue_scores(cfg, ops, "q_s");
+    c += &issue_scores(cfg, ops);
     c += &wait(0, "sc");
     c += &release("k", "s");
     c += &mask(cfg, f)?;
@@ -1420,43 +1323,21 @@ fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resul
 /// j-1 released, O rescaled, P(j) packed; the last P·V at the end.
 fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let softmax = key_block_softmax(cfg, f)?;
+    let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
     let mut c = softmax.declare_corr();
     c += "    if (NB > 0) {  // block 0: S, softmax, P\n";
-    c += &issue_first_scores(cfg, ops, q_names(ops).0);
-    c += &wait(0, "sc");
-    c += &first_block_softmax(cfg, ops, f)?;
-    c += &later_blocks(cfg, ops, f)?;
-    c += "    if (NB > 0) {  // the last block's P·V\n";
-    c += &issue_last_pv(cfg, ops);
-    c += &turn(cfg, "NB").1;
-    c += &wait(0, "o");
-    c += &release("v", "s");
-    Ok(c + "    }\n")
-}
-
-/// Block 0's `S = Q·Kᵀ` in its own ping-pong turn, issued, not waited for (`q`: Q's shared memory).
-fn issue_first_scores(cfg: &Sm90AttentionConfig, ops: &Operands, q: &str) -> String {
+    c += &stage(cfg, ops, "0");
     let (before, after) = turn(cfg, "0");
-    stage(cfg, ops, "0") + &before + &issue_scores(cfg, ops, q) + &after
-}
-
-/// Block 0's `S` (waited for): its stage's K released, masked, softmax, P packed (closing the block
-/// opened before [`issue_first_scores`]).
-fn first_block_softmax(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let softmax = key_block_softmax(cfg, f)?;
-    let mut c = release("k", "s");
+    c += &before;
+    c += &issue_scores(cfg, ops);
+    c += &after;
+    c += &wait(0, "sc");
+    c += &release("k", "s");
     c += &release_q(cfg, ops, "NB == 1");
     c += &mask(cfg, f)?;
-    c += &softmax.update_scores("sc", cfg.block_n / 8, "scale_log2");
+    c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &pack_p(cfg)?;
-    Ok(c + "    }\n")
-}
-
-/// Blocks 1 to NB - 1: S(j) and P(j-1)·V(j-1) in one turn, S(j)'s softmax under that P·V, O rescaled.
-fn later_blocks(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let softmax = key_block_softmax(cfg, f)?;
-    let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
-    let mut c = "    for (int j = 1; j < NB; ++j) {\n".to_string();
+    c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
     c += &stage(cfg, ops, "j");
     let (prev, stages) = (slot(cfg, "j - 1"), cfg.stages);
     c += &format!(
@@ -1466,7 +1347,7 @@ fn later_blocks(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resu
     );
     let (before, after) = turn(cfg, "j");
     c += &before;
-    c += &issue_scores(cfg, ops, q_names(ops).0);
+    c += &issue_scores(cfg, ops);
     c += &issue_pv(cfg, ops, ("sp", "php", "vsp"));
     c += &after;
     c += &wait(1, "sc");
@@ -1478,13 +1359,15 @@ fn later_blocks(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resu
     c += &release("v", "sp");
     c += &softmax.rescale("o", o_n);
     c += &pack_p(cfg)?;
+    c += "    }\n    if (NB > 0) {  // the last block's P·V\n";
+    c += &stage(cfg, ops, "NB - 1");
+    let (before, after) = turn(cfg, "NB");
+    c += &before;
+    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
+    c += &after;
+    c += &wait(0, "o");
+    c += &release("v", "s");
     Ok(c + "    }\n")
-}
-
-/// The last block's `P·V` issued in the tile's last turn, which stays open (its hand-over is the
-/// caller's: [`turn`]`(cfg, "NB").1`).
-fn issue_last_pv(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    stage(cfg, ops, "NB - 1") + &turn(cfg, "NB").0 + &issue_pv(cfg, ops, ("s", "phase", "vs_"))
 }
 
 /// Ping-pong: the turns of issuing wgmmas, phase `k` of `NB + 1` (block 0's S; S(j) with P·V(j-1); the
@@ -1536,27 +1419,21 @@ fn turn(cfg: &Sm90AttentionConfig, k: &str) -> (String, String) {
     )
 }
 
-/// The consumers' key-block loop and the final `1/l` (the fragments declared here unless `declared`).
-fn main_loop(
-    cfg: &Sm90AttentionConfig,
-    ops: &Operands,
-    f: &Fragment,
-    declared: bool,
-) -> Result<String> {
-    let d = cfg.head_dim;
+/// The consumers' key-block loop and the final `1/l`.
+fn main_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
+    let (bn, d) = (cfg.block_n, cfg.head_dim);
     let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
-    let mut c = if declared {
-        String::new()
-    } else {
-        fragments(cfg)
-    };
-    c += &tile_start(cfg, f)?;
-    c += &if ops.q_slots == 2 {
-        q_slot(ops, "tcount") + "    mbar_wait(q_bar + 8 * qslot, (tcount >> 1) & 1);\n"
-    } else if cfg.persistent {
-        "    mbar_wait(q_bar, tcount & 1);\n".to_string()
-    } else {
-        "    mbar_wait(q_bar, 0);\n".to_string()
+    let mut c = format!(
+        "    float o[{}];\n#pragma unroll\n    for (int i = 0; i < {}; ++i) o[i] = 0.f;\n    float sc[{}];\n    u32 p[{}][4];\n",
+        d / 2,
+        d / 2,
+        bn / 2,
+        bn / 16
+    );
+    c += &softmax.declare();
+    c += match (cfg.persistent, cfg.dynamic()) {
+        (true, _) => "    mbar_wait(q_bar, tcount & 1);\n",
+        (false, _) => "    mbar_wait(q_bar, 0);\n",
     };
     c += &release_q(cfg, ops, "NB == 0");
     c += &if cfg.overlap {
@@ -1566,27 +1443,6 @@ fn main_loop(
     };
     c += &softmax.finalize("o", d / 8, "scale_log2");
     Ok(c)
-}
-
-/// The consumer's fragments: O, S and P (the A registers of `P·V`).
-fn fragments(cfg: &Sm90AttentionConfig) -> String {
-    let (bn, d) = (cfg.block_n, cfg.head_dim);
-    format!(
-        "    float o[{}];\n    float sc[{}];\n    u32 p[{}][4];\n",
-        d / 2,
-        bn / 2,
-        bn / 16
-    )
-}
-
-/// A tile's O zeroed and its softmax state (running max and sum) declared.
-fn tile_start(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<String> {
-    let softmax = OnlineSoftmax::new(f, 1, gmma_index)?;
-    Ok(format!(
-        "#pragma unroll\n    for (int i = 0; i < {}; ++i) o[i] = 0.f;\n{}",
-        cfg.head_dim / 2,
-        softmax.declare()
-    ))
 }
 
 /// The consumer's first query row `crow0` (and, in a tail tile, its own (head, batch) pair: a consumer
@@ -1622,22 +1478,12 @@ fn persistent_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) 
         c += &coords(cfg, "continue");
     }
     c += &consumer_rows(cfg);
-    c += &main_loop(cfg, ops, f, false)?;
+    c += &main_loop(cfg, ops, f)?;
     if cfg.dynamic() {
         c += &fetch_next_tile(cfg);
     }
     c += &epilogue(cfg, ops, f)?;
-    c += TILE_DONE;
-    Ok(c + "    }\n" + &consumer_exit(cfg, ops))
-}
-
-/// The counters at the end of a persistent consumer's tile: K/V blocks, tiles, ping-pong phases.
-const TILE_DONE: &str = "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n";
-
-/// After a persistent consumer's last tile: its last O store has read the staging boxes, and consumer
-/// 0 takes the last consumer's last hand-back of the ping-pong.
-fn consumer_exit(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let mut c = String::new();
+    c += "    it0 += NB; ++tcount; g += NB > 0 ? NB + 1 : 0;\n    }\n";
     if ops.o_stage > 0 {
         c += &format!(
             "    if (tid == 0) {}   // the last O store has read its boxes\n",
@@ -1651,107 +1497,7 @@ fn consumer_exit(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
             cfg.consumers - 1
         );
     }
-    c
-}
-
-/// The next tile into `tile`: from the dynamic scheduler's mailbox ([`fetch_next_tile`]) or the static
-/// order (`+ gridDim.x`).
-fn advance(cfg: &Sm90AttentionConfig) -> String {
-    if cfg.dynamic() {
-        fetch_next_tile(cfg)
-    } else {
-        "    tile += gridDim.x;\n".to_string()
-    }
-}
-
-/// `int var`: the key blocks of tile `tile`, or -1 past the last tile or for a tile the CTA skips (a
-/// shorter sequence, varlen): [`coords`] in a scope of its own.
-fn peek(cfg: &Sm90AttentionConfig, var: &str) -> String {
-    format!(
-        "    int {var} = -1;   // key blocks of tile `tile` (-1: none left, or skipped)\n    if (tile < tiles) {{\n{}      {var} = m0 < sq ? NB : -1;\n    }}\n",
-        coords(cfg, "{}")
-    )
-}
-
-/// A persistent consumer whose tiles cross ([`Sm90AttentionConfig::cross_tile`]). A run of tiles with
-/// keys starts with its first tile's first `S` on its own; then each tile's last turn issues the next
-/// tile's first `S` (Q from the other buffer) with its own last `P·V`, as a key block issues `S(j)`
-/// with `P(j-1)·V(j-1)`, and waits for both: the epilogue and the next tile's first softmax run while
-/// the other consumer's turn computes. Every path into the loop has waited for all its wgmmas (ptxas
-/// serializes them where accumulators are read while a group that may still write them is in flight:
-/// O read by the epilogue while the next `S` ran did so). A tile without keys, or skipped, runs on its own.
-fn crossing_consumer(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
-    let finalize =
-        OnlineSoftmax::new(f, 1, gmma_index)?.finalize("o", cfg.head_dim / 8, "scale_log2");
-    let next = advance(cfg);
-    let q_wait = |t: &str| {
-        q_slot(ops, t) + &format!("      mbar_wait(q_bar + 8 * qslot, (({t}) >> 1) & 1);\n")
-    };
-    let mut c = format!(
-        "    int it0 = 0, tcount = 0, g = 0;   // K/V blocks, tiles, ping-pong phases so far\n{}    float sc[{}];\n    u32 p[{}][4];\n    for (int tile = blockIdx.x; tile < tiles; ) {{   // no wgmma in flight here\n",
-        if cfg.dynamic() {
-            "    int fetched = 0;   // tiles read from the mailbox\n"
-        } else {
-            ""
-        },
-        cfg.block_n / 2,
-        cfg.block_n / 16
-    );
-    c += &peek(cfg, "nb");
-    c += "    if (nb <= 0) {   // skipped, or without keys: O = 0, LSE = -inf\n";
-    c += &coords(cfg, &format!("{{\n{next}    continue;\n    }}"));
-    c += &consumer_rows(cfg);
-    c += &format!("    float o[{}];\n", cfg.head_dim / 2);
-    c += &tile_start(cfg, f)?;
-    c += &q_wait("tcount");
-    c += &release_q(cfg, ops, "true");
-    c += &finalize;
-    c += &next;
-    c += &epilogue(cfg, ops, f)?;
-    c += TILE_DONE;
-    c += "    continue;\n    }\n    {   // the first S of a run of tiles with keys\n";
-    c += &q_wait("tcount");
-    c += &issue_first_scores(cfg, ops, "qt");
-    c += &wait(0, "sc");
-    c += "    }\n    for (;;) {   // block 0's scores in sc, nothing in flight\n";
-    c += &coords(cfg, "{}");
-    c += &consumer_rows(cfg);
-    c += &q_slot(ops, "tcount");
-    c += &format!("    float o[{}];\n", cfg.head_dim / 2);
-    c += &tile_start(cfg, f)?;
-    c += &key_block_softmax(cfg, f)?.declare_corr();
-    c += "    {  // block 0: softmax, P\n";
-    c += &stage(cfg, ops, "0");
-    c += &first_block_softmax(cfg, ops, f)?;
-    c += &later_blocks(cfg, ops, f)?;
-    c += &next;
-    c += &peek(cfg, "nb_next");
-    c += "    // the last turn: the next tile's first S when it has keys, and this tile's last P·V\n";
-    c += &stage(cfg, ops, "NB - 1");
-    let (mine, hand) = turn(cfg, "NB");
-    let pv = issue_pv(cfg, ops, ("s", "phase", "vs_"));
-    let finish = |also: &str| -> Result<String> {
-        Ok(hand.clone()
-            + &wait(0, "o")
-            + also
-            + &release("v", "s")
-            + &finalize
-            + &epilogue(cfg, ops, f)?
-            + TILE_DONE)
-    };
-    c += &mine;
-    c += "    if (nb_next > 0) {\n      {\n";
-    c += &q_wait("tcount + 1");
-    c += &stage(cfg, ops, "NB");
-    c += &issue_scores(cfg, ops, "qt");
-    c += "      }\n";
-    c += &pv;
-    c += &finish("      fence_acc(sc);\n")?;
-    c += "      continue;\n    }\n";
-    c += &pv;
-    c += &finish("")?;
-    c += "    break;\n    }\n    }\n";
-    Ok(c + &consumer_exit(cfg, ops))
+    Ok(c)
 }
 
 /// O (through shared memory and TMA, [`store_o_staged`], or from the registers, [`store_o_direct`]) and
@@ -2133,12 +1879,10 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
         "  else {{\n    {}\n    const int cw = wg - 1;   // consumer: query rows [m0 + cw*{WG_ROWS}, +{WG_ROWS})\n",
         sync::setmaxnreg(true, cfg.consumer_regs())
     );
-    c += &if ops.q_slots == 2 {
-        crossing_consumer(cfg, &ops, &f)?
-    } else if cfg.persistent {
+    c += &if cfg.persistent {
         persistent_consumer(cfg, &ops, &f)?
     } else {
-        consumer_rows(cfg) + &main_loop(cfg, &ops, &f, false)? + &epilogue(cfg, &ops, &f)?
+        consumer_rows(cfg) + &main_loop(cfg, &ops, &f)? + &epilogue(cfg, &ops, &f)?
     };
     c += "  }\n}\n";
     let (args, buffers) = parameters(cfg, &ops);
