@@ -286,7 +286,9 @@ mod attention_run {
         with_gpu_variants(test, &[(true, true, true), (false, true, true)], f)
     }
 
-    /// [`with_gpu`] over the Hopper kernel's schedules too: `(Hopper allowed, overlap, ping-pong)`.
+    /// [`with_gpu`] over the Hopper kernel's schedules too: `(Hopper allowed, overlap, ping-pong)`;
+    /// `(_, true, true)` is the plan's schedule (ping-pong but on the shapes where the plan drops it,
+    /// `Sm90AttentionConfig::for_keys`), the others are forced.
     fn with_gpu_variants(
         test: &str,
         variants: &[(bool, bool, bool)],
@@ -294,11 +296,12 @@ mod attention_run {
     ) {
         if let Some(s) = stream(test) {
             for &(sm90, overlap, pingpong) in variants {
-                let attn = Attention::new(&s)
-                    .unwrap()
-                    .with_sm90(sm90)
-                    .with_sm90_schedule(overlap, pingpong)
-                    .unwrap();
+                let attn = Attention::new(&s).unwrap().with_sm90(sm90);
+                let attn = if overlap && pingpong {
+                    attn
+                } else {
+                    attn.with_sm90_schedule(overlap, pingpong).unwrap()
+                };
                 eprintln!(
                     "{test}: Hopper kernel allowed: {sm90} (overlap {overlap}, ping-pong {pingpong})"
                 );
@@ -819,6 +822,24 @@ mod attention_run {
         with_gpu_variants("sm90_tuning_lazy_ramp", &[(true, true, true)], |s, _| {
             ramp_cases(s, &lazy(s));
         });
+    }
+
+    /// O rescaled just before each `P·V` (with and without ping-pong, with lazy rescaling): the tuning
+    /// cases and keys whose scores grow along the sequence (every block moves the max).
+    #[test]
+    fn sm90_tuning_rescale_before_pv() {
+        let early =
+            |s: &Arc<CudaStream>| Attention::new(s).unwrap().with_sm90_rescale_before_pv(true);
+        tuning_cases("sm90_tuning_rescale_before_pv", early);
+        with_gpu_variants(
+            "sm90_rescale_before_pv_ramp",
+            &[(true, true, true)],
+            |s, _| {
+                ramp_cases(s, &early(s));
+                ramp_cases(s, &early(s).with_sm90_schedule(true, false).unwrap());
+                ramp_cases(s, &early(s).with_sm90_lazy_rescale(true));
+            },
+        );
     }
 
     /// Exponentials on the FMA pipe, one of every 2 score atoms: the tuning cases.

@@ -566,8 +566,9 @@ fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
     }
 }
 
-/// The Hopper attention kernel's tuning choices (`Sm90AttentionConfig::stages`, `s_scale_d0`, `lpt_l2_mib`,
-/// `lazy_rescale`, `dynamic_tiles`, `poly_exp2_every` with 3 consumers where d = 64 takes them), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
+/// The Hopper attention kernel's plan choice (`for_keys`) and tuning choices (`Sm90AttentionConfig::stages`,
+/// `s_scale_d0`, `lpt_l2_mib`, `lazy_rescale`, `dynamic_tiles`, `poly_exp2_every` with 3 consumers where d = 64
+/// takes them, `rescale_before_pv`), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
 /// varlen persistent case: no spills, no local memory, no serialized wgmma.
 #[test]
 fn attention_sm90_tuning_options_compile() {
@@ -586,6 +587,12 @@ fn attention_sm90_tuning_options_compile() {
                     ..c
                 };
                 for cfg in [
+                    // the plan's choice, and with O rescaled at the other place
+                    c,
+                    Sm90AttentionConfig {
+                        rescale_before_pv: !c.rescale_before_pv,
+                        ..c
+                    },
                     c.fitting_stages(3),
                     Sm90AttentionConfig {
                         s_scale_d0: true,

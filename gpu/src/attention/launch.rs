@@ -119,8 +119,9 @@ pub struct Attention {
     kernels90: Mutex<HashMap<Sm90AttentionConfig, (Kernel, Arc<LoadedKernel>)>>,
     tiles: HashMap<i64, Tiles>,
     sm90: bool,
-    /// The Hopper kernel's schedule: (intra-warp-group overlap, ping-pong).
-    schedule: (bool, bool),
+    /// The Hopper kernel's schedule, (intra-warp-group overlap, ping-pong), when chosen by the caller
+    /// (else by the plan, per shape: [`Sm90AttentionConfig::for_keys`]).
+    schedule: Option<(bool, bool)>,
     /// The Hopper kernel's keys per K/V tile, per head dim, instead of the defaults.
     block_n90: HashMap<i64, i64>,
     /// The Hopper kernel's persistent CTAs, when chosen by the caller (else by the plan, per shape).
@@ -140,6 +141,8 @@ pub struct Attention {
     consumers90: Option<i64>,
     /// The Hopper kernel's dynamic tile scheduler on or off instead of the plan's choice.
     dynamic90: Option<bool>,
+    /// The Hopper kernel's O rescaled before each `P·V` instead of after the one before.
+    rescale_before_pv90: Option<bool>,
     /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
     /// stream before each launch that uses them), allocated at the first such launch.
     tile_sched: Mutex<Option<CudaSlice<u32>>>,
@@ -178,7 +181,7 @@ impl Attention {
             kernels90: Mutex::new(HashMap::new()),
             tiles: HashMap::new(),
             sm90: true,
-            schedule: (true, true),
+            schedule: None,
             block_n90: HashMap::new(),
             persistent90: None,
             tma_store_o90: None,
@@ -190,6 +193,7 @@ impl Attention {
             lpt90: None,
             consumers90: None,
             dynamic90: None,
+            rescale_before_pv90: None,
             tile_sched: Mutex::new(None),
         })
     }
@@ -207,9 +211,10 @@ impl Attention {
     /// assert!(serial.with_sm90_persistent(true).is_err());
     /// ```
     pub fn with_sm90_persistent(mut self, persistent: bool) -> Result<Attention> {
+        let (overlap, pingpong) = self.schedule.unwrap_or((true, true));
         generate_attention_sm90(&Sm90AttentionConfig {
-            overlap: self.schedule.0,
-            pingpong: self.schedule.1,
+            overlap,
+            pingpong,
             persistent,
             ..Sm90AttentionConfig::new(crate::DType::BF16, 128, false)
         })?;
@@ -329,6 +334,21 @@ impl Attention {
         self
     }
 
+    /// The same handle with the Hopper kernel's O rescaled just before each `P·V` (`true`) or right
+    /// after the `P·V` before (`false`) instead of the plan's choice
+    /// ([`Sm90AttentionConfig::rescale_before_pv`]).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let early = Attention::new(&stream).unwrap().with_sm90_rescale_before_pv(true);
+    /// assert!(early.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_rescale_before_pv(mut self, on: bool) -> Attention {
+        self.rescale_before_pv90 = Some(on);
+        self
+    }
+
     /// The same handle with one of every `every` score atoms of the Hopper kernel's softmax
     /// exponentiated on the FMA pipe (0: none), instead of the plan's choice
     /// ([`Sm90AttentionConfig::poly_exp2_every`]); a negative `every` is an error naming it.
@@ -384,7 +404,8 @@ impl Attention {
     }
 
     /// The same handle with the Hopper kernel's schedule: intra-warp-group overlap of softmax and
-    /// wgmma, and the ping-pong of the consumer warp groups (which needs the overlap); both by default.
+    /// wgmma, and the ping-pong of the consumer warp groups (which needs the overlap), instead of the
+    /// plan's (both, but no ping-pong where it measured slower: [`Sm90AttentionConfig::for_keys`]).
     /// An impossible choice (ping-pong without overlap) is an error here.
     ///
     /// ```no_run
@@ -399,7 +420,7 @@ impl Attention {
             pingpong,
             ..Sm90AttentionConfig::new(crate::DType::BF16, 128, false)
         })?;
-        self.schedule = (overlap, pingpong);
+        self.schedule = Some((overlap, pingpong));
         Ok(self)
     }
 
@@ -426,7 +447,7 @@ impl Attention {
                 && self.rt.arch() == "sm_90a"
                 && !self.tiles.contains_key(&plan.config.head_dim)
         })?;
-        let (overlap, pingpong) = self.schedule;
+        let (overlap, pingpong) = self.schedule.unwrap_or((c.overlap, c.pingpong));
         // the caller's consumers: the plan's tile for them (as wide as 2 consumers take, for 2)
         let c = match self.consumers90 {
             Some(n) => {
@@ -463,6 +484,7 @@ impl Attention {
             poly_exp2_every: self.poly_exp2_90.unwrap_or(c.poly_exp2_every),
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             dynamic_tiles: self.dynamic90.unwrap_or(c.dynamic_tiles),
+            rescale_before_pv: self.rescale_before_pv90.unwrap_or(c.rescale_before_pv),
             ..c
         };
         // a caller's stages: as many as fit its tile (the plan's always fit)

@@ -194,6 +194,11 @@ pub struct Sm90AttentionConfig {
     /// and the tool then fails on whole test suites. The tiles go in the static order's sequence (LPT
     /// sections with [`Self::lpt_l2_mib`]: heaviest first).
     pub dynamic_tiles: bool,
+    /// With [`Self::overlap`] (ignored without): O is rescaled by the last block's factors just before
+    /// the next `P·V` is issued, while that turn's `S = Q·Kᵀ` runs on the tensor core (FlashAttention
+    /// 3's order for d > 128), instead of right after the `P·V` it waited for, where the rescale sits
+    /// between that wait and the next turn's issue.
+    pub rescale_before_pv: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -226,6 +231,7 @@ impl Sm90AttentionConfig {
             poly_exp2_every: 0,
             tail_tiles: false,
             dynamic_tiles: false,
+            rescale_before_pv: false,
         }
     }
 
@@ -305,7 +311,7 @@ impl Sm90AttentionConfig {
     /// assert_eq!((wide.consumers, wide.block_m(), wide.block_n, short.consumers), (3, 192, 128, 2));
     /// ```
     pub fn for_keys(self, sk: i64) -> Sm90AttentionConfig {
-        let c = self.tiles_for_keys(sk);
+        let c = self.tiles_for_keys(sk).schedule_for_keys(sk);
         match c.head_dim {
             64 if !(c.causal && sk <= 1024) => Sm90AttentionConfig {
                 tail_tiles: true,
@@ -318,6 +324,36 @@ impl Sm90AttentionConfig {
                 ..c
             },
             _ => c,
+        }
+    }
+
+    /// [`Self::for_keys`]' ping-pong and [`Self::rescale_before_pv`]. Measured on an H100 against the
+    /// default schedule (ping-pong, O rescaled after each `P·V`), two calls of `bench_attention
+    /// --schedules --rescale-early --rescale-early-nopp` (gpu/logs/attention90/run55, run56):
+    /// - O rescaled before each `P·V`: d = 256 non-causal +1.9 / +1.3 % (1k), +2.7 / +2.0 % (4k), +1.1 /
+    ///   +4.4 % (16k), causal -1.6 to +0.7 %; d = 128 non-causal 16k +4.3 / +9.8 %, but 4k -0.4 / -2.6 %
+    ///   and 1k -0.5 / -1.1 %; d = 64 -1 to -5 %;
+    /// - without ping-pong: d = 64 causal 1k +2.1 / +1.6 % (elsewhere at d = 64 -1 to -7 %); d = 128
+    ///   non-causal 1k +2.5 / +1.9 % with O rescaled before each `P·V` (-0.7 / -1.4 % without).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
+    /// assert!(c(256, false).for_keys(4096).rescale_before_pv && !c(256, true).for_keys(4096).rescale_before_pv);
+    /// assert!(c(128, false).for_keys(16384).rescale_before_pv && !c(128, false).for_keys(4096).rescale_before_pv);
+    /// assert!(!c(64, true).for_keys(1024).pingpong && c(64, true).for_keys(4096).pingpong);
+    /// let short = c(128, false).for_keys(1024);
+    /// assert!(!short.pingpong && short.rescale_before_pv && c(128, true).for_keys(1024).pingpong);
+    /// ```
+    fn schedule_for_keys(self, sk: i64) -> Sm90AttentionConfig {
+        let (d, causal, short) = (self.head_dim, self.causal, sk <= 1024);
+        // d = 64 causal, d = 128 non-causal
+        let no_pingpong = short && d == if causal { 64 } else { 128 };
+        let rescale_early = !causal && (d == 256 || (d == 128 && (short || sk >= 8192)));
+        Sm90AttentionConfig {
+            pingpong: self.pingpong && !no_pingpong,
+            rescale_before_pv: self.rescale_before_pv || rescale_early,
+            ..self
         }
     }
 
@@ -638,6 +674,11 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
         }
         + if cfg.tails() { "_tt" } else { "" }
         + if cfg.dynamic() { "_dyn" } else { "" }
+        + if cfg.rescale_before_pv && cfg.overlap {
+            "_rb"
+        } else {
+            ""
+        }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -1327,7 +1368,9 @@ fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Resul
 
 /// Intra-warp-group overlap (FlashAttention 3): block 0's S and softmax; then per block j, S(j) issued,
 /// P(j-1)·V(j-1) issued, S(j) waited for, its mask and softmax while P·V runs, P·V waited for, stage
-/// j-1 released, O rescaled, P(j) packed; the last P·V at the end.
+/// j-1 released, O rescaled, P(j) packed; the last P·V at the end. With
+/// [`Sm90AttentionConfig::rescale_before_pv`], O is rescaled after each S issue instead (by the
+/// factors of the block before, ahead of its P·V).
 fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let softmax = key_block_softmax(cfg, f)?;
     let (s_n, o_n) = (cfg.block_n / 8, cfg.head_dim / 8);
@@ -1355,6 +1398,9 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     let (before, after) = turn(cfg, "j");
     c += &before;
     c += &issue_scores(cfg, ops);
+    if cfg.rescale_before_pv {
+        c += &softmax.rescale("o", o_n); // by block j-1's factors, while S(j) runs
+    }
     c += &issue_pv(cfg, ops, ("sp", "php", "vsp"));
     c += &after;
     c += &wait(1, "sc");
@@ -1364,12 +1410,17 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &wait(0, "o");
     c += &release("v", "sp");
-    c += &softmax.rescale("o", o_n);
+    if !cfg.rescale_before_pv {
+        c += &softmax.rescale("o", o_n);
+    }
     c += &pack_p(cfg)?;
     c += "    }\n    if (NB > 0) {  // the last block's P·V\n";
     c += &stage(cfg, ops, "NB - 1");
     let (before, after) = turn(cfg, "NB");
     c += &before;
+    if cfg.rescale_before_pv {
+        c += &softmax.rescale("o", o_n);
+    }
     c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
     c += &after;
     c += &wait(0, "o");
