@@ -799,6 +799,22 @@ mod attention_run {
         });
     }
 
+    /// Q prefetched into L2 and loaded after the tile's first K/V block, persistent CTAs in the static
+    /// and the dynamic order.
+    #[test]
+    fn sm90_tuning_prefetch_q() {
+        let pq = |s: &Arc<CudaStream>| Attention::new(s).unwrap().with_sm90_prefetch_q(true);
+        tuning_cases("sm90_tuning_prefetch_q_persistent", |s| {
+            pq(s).with_sm90_persistent(true).unwrap()
+        });
+        tuning_cases("sm90_tuning_prefetch_q_dynamic", |s| {
+            pq(s)
+                .with_sm90_persistent(true)
+                .unwrap()
+                .with_sm90_dynamic_tiles(true)
+        });
+    }
+
     /// Keys whose scores grow along the sequence (a row's max moves often), d = 64, 128, 256, causal and
     /// not, bf16 and f16.
     fn ramp_cases(s: &Arc<CudaStream>, a: &Attention) {

@@ -635,6 +635,13 @@ fn attention_sm90_tuning_options_compile() {
                         varlen: true,
                         ..lpt
                     },
+                    // persistent with Q prefetched into L2 where the plan does not, and the reverse
+                    Sm90AttentionConfig {
+                        persistent: true,
+                        dynamic_tiles: causal,
+                        prefetch_q: !c.prefetch_q,
+                        ..c
+                    },
                 ] {
                     check_clean_sm90(&generate_attention_sm90(&cfg).unwrap(), &mut failures);
                 }

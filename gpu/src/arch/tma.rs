@@ -53,20 +53,27 @@ __device__ __forceinline__ void tma_store_3d(const TmaDesc* map, u32 src, int c0
 "#;
 
 /// `tma_load_4d(dst, map, bar, c0, c1, c2, c3)`: a 4-D tile load (box extent 1 in the outer two
-/// dimensions) completing on an mbarrier, and `tma_store_4d(map, src, c0, c1, c2, c3)` into the issuing
-/// thread's bulk async-group; needs `TMA_2D`'s `TmaDesc`. Out-of-bounds elements load as zero and are not
+/// dimensions) completing on an mbarrier, `tma_prefetch_4d(map, c0, c1, c2, c3)` the same box into L2
+/// only, and `tma_store_4d(map, src, c0, c1, c2, c3)` into the issuing thread's bulk async-group; needs
+/// `TMA_2D`'s `TmaDesc`. Out-of-bounds elements load as zero and are not
 /// stored.
 ///
 /// ```
 /// use cute_gpu::arch::tma::TMA_4D;
 /// assert!(TMA_4D.contains("cp.async.bulk.tensor.4d.shared::cluster.global"));
 /// assert!(TMA_4D.contains("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group"));
+/// assert!(TMA_4D.contains("cp.async.bulk.prefetch.tensor.4d.L2.global.tile"));
 /// assert!(!TMA_4D.contains("struct")); // TmaDesc comes from TMA_2D
 /// ```
 pub const TMA_4D: &str = r#"// TMA 4-D tile load into smem, completing (complete_tx) on the mbarrier.
 __device__ __forceinline__ void tma_load_4d(u32 dst, const TmaDesc* map, u32 bar, int c0, int c1, int c2, int c3) {
   asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];"
                :: "r"(dst), "l"((u64)map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "r"(c3) : "memory");
+}
+// TMA 4-D tile prefetch into L2 (no shared memory, no barrier): a later load of the box hits L2.
+__device__ __forceinline__ void tma_prefetch_4d(const TmaDesc* map, int c0, int c1, int c2, int c3) {
+  asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];"
+               :: "l"((u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(c3) : "memory");
 }
 // TMA 4-D tile store from smem (bulk async-group of the issuing thread); out-of-bounds elements not stored.
 __device__ __forceinline__ void tma_store_4d(const TmaDesc* map, u32 src, int c0, int c1, int c2, int c3) {

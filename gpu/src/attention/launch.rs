@@ -143,6 +143,8 @@ pub struct Attention {
     dynamic90: Option<bool>,
     /// The Hopper kernel's O rescaled before each `P·V` instead of after the one before.
     rescale_before_pv90: Option<bool>,
+    /// The Hopper kernel's L2 prefetch of the next Q instead of the plan's choice.
+    prefetch_q90: Option<bool>,
     /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
     /// stream before each launch that uses them), allocated at the first such launch.
     tile_sched: Mutex<Option<CudaSlice<u32>>>,
@@ -194,6 +196,7 @@ impl Attention {
             consumers90: None,
             dynamic90: None,
             rescale_before_pv90: None,
+            prefetch_q90: None,
             tile_sched: Mutex::new(None),
         })
     }
@@ -349,6 +352,20 @@ impl Attention {
         self
     }
 
+    /// The same handle with the Hopper kernel's producer prefetching into L2 the Q it loads next (`true`)
+    /// or not, instead of the plan's choice ([`Sm90AttentionConfig::prefetch_q`]).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_prefetch_q(true);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_prefetch_q(mut self, on: bool) -> Attention {
+        self.prefetch_q90 = Some(on);
+        self
+    }
+
     /// The same handle with one of every `every` score atoms of the Hopper kernel's softmax
     /// exponentiated on the FMA pipe (0: none), instead of the plan's choice
     /// ([`Sm90AttentionConfig::poly_exp2_every`]); a negative `every` is an error naming it.
@@ -485,6 +502,7 @@ impl Attention {
             lpt_l2_mib: self.lpt90.unwrap_or(c.lpt_l2_mib),
             dynamic_tiles: self.dynamic90.unwrap_or(c.dynamic_tiles),
             rescale_before_pv: self.rescale_before_pv90.unwrap_or(c.rescale_before_pv),
+            prefetch_q: self.prefetch_q90.unwrap_or(c.prefetch_q),
             ..c
         };
         // a caller's stages: as many as fit its tile (the plan's always fit)

@@ -199,6 +199,17 @@ pub struct Sm90AttentionConfig {
     /// 3's order for d > 128), instead of right after the `P·V` it waited for, where the rescale sits
     /// between that wait and the next turn's issue.
     pub rescale_before_pv: bool,
+    /// Persistent CTAs (ignored otherwise, and with tail tiles: [`Self::prefetches_q`]): the producer
+    /// prefetches a tile's Q boxes into L2 (`cp.async.bulk.prefetch.tensor`) as soon as it reaches the
+    /// tile, after the last tile's loads, and loads Q after the tile's first K/V block, so that the
+    /// consumers' first `S` of the tile waits for an L2 hit, not a DRAM read, once Q's shared memory is
+    /// free (after the last tile's epilogue where O is staged in it). [`Self::for_keys`] takes it for
+    /// d = 256 causal and d = 128 non-causal. Measured on an H100 against the same kernels without it in
+    /// two processes (gpu/logs/attention90/run60): d = 256 causal +2.6 / +1.8 % (1k), +1.2 / +1.2 % (4k),
+    /// +0.4 / +0.2 % (16k); d = 128 non-causal 1k +2.6 / +2.4 %; d = 128 causal 1k -1.9 / -1.8 %, d = 64
+    /// causal 1k -0.7 / -0.7 %. (For one CTA per tile, prefetching the Q of the CTA one wave further in
+    /// launch order measured -3 to -5 % at d = 128 4k and d = 256 1k non-causal: not kept.)
+    pub prefetch_q: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -232,6 +243,7 @@ impl Sm90AttentionConfig {
             tail_tiles: false,
             dynamic_tiles: false,
             rescale_before_pv: false,
+            prefetch_q: false,
         }
     }
 
@@ -327,7 +339,8 @@ impl Sm90AttentionConfig {
         }
     }
 
-    /// [`Self::for_keys`]' ping-pong and [`Self::rescale_before_pv`]. Measured on an H100 against the
+    /// [`Self::for_keys`]' ping-pong, [`Self::rescale_before_pv`] and [`Self::prefetch_q`] (measured
+    /// there). Measured on an H100 against the
     /// default schedule (ping-pong, O rescaled after each `P·V`), two calls of `bench_attention
     /// --schedules --rescale-early --rescale-early-nopp` (gpu/logs/attention90/run55, run56):
     /// - O rescaled before each `P·V`: d = 256 non-causal +1.9 / +1.3 % (1k), +2.7 / +2.0 % (4k), +1.1 /
@@ -344,6 +357,8 @@ impl Sm90AttentionConfig {
     /// assert!(!c(64, true).for_keys(1024).pingpong && c(64, true).for_keys(4096).pingpong);
     /// let short = c(128, false).for_keys(1024);
     /// assert!(!short.pingpong && short.rescale_before_pv && c(128, true).for_keys(1024).pingpong);
+    /// assert!(short.prefetches_q() && c(256, true).for_keys(1024).prefetches_q());
+    /// assert!(!c(128, true).for_keys(1024).prefetches_q() && !c(256, false).for_keys(1024).prefetches_q());
     /// ```
     fn schedule_for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let (d, causal, short) = (self.head_dim, self.causal, sk <= 1024);
@@ -353,6 +368,7 @@ impl Sm90AttentionConfig {
         Sm90AttentionConfig {
             pingpong: self.pingpong && !no_pingpong,
             rescale_before_pv: self.rescale_before_pv || rescale_early,
+            prefetch_q: self.prefetch_q || d == if causal { 256 } else { 128 },
             ..self
         }
     }
@@ -534,6 +550,22 @@ impl Sm90AttentionConfig {
         self.dynamic_tiles && self.persistent
     }
 
+    /// Whether the producer prefetches Q into L2 ([`Self::prefetch_q`] where it applies: persistent,
+    /// not with tail tiles).
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::{generate_attention_sm90, Sm90AttentionConfig}, DType};
+    /// let c = Sm90AttentionConfig { prefetch_q: true, ..Sm90AttentionConfig::new(DType::BF16, 256, true) };
+    /// assert!(!c.prefetches_q()); // one CTA per tile
+    /// let p = Sm90AttentionConfig { persistent: true, ..c };
+    /// let k = generate_attention_sm90(&p).unwrap();
+    /// assert!(p.prefetches_q() && k.name.ends_with("_pq") && k.source.contains("tma_prefetch_4d(&tmQ"));
+    /// assert!(!generate_attention_sm90(&c).unwrap().source.contains("tma_prefetch_4d(&tmQ"));
+    /// ```
+    pub fn prefetches_q(&self) -> bool {
+        self.prefetch_q && self.persistent && !self.tails()
+    }
+
     /// K/V boxes per stage: one per consumer with tail tiles ([`Self::tails`]), else one.
     fn units(&self) -> i64 {
         if self.tails() { self.consumers } else { 1 }
@@ -679,6 +711,7 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
         } else {
             ""
         }
+        + if cfg.prefetches_q() { "_pq" } else { "" }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -1079,12 +1112,23 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         q_box(("h", b))
     };
+    let q_prefetch = |(row, h, b): (&str, &str, &str)| -> String {
+        (0..nd)
+            .map(|c| format!("tma_prefetch_4d(&tmQ, {}, {row}, {h}, {b}); ", c * CHUNK))
+            .collect()
+    };
     // with the dynamic scheduler, the next tile is published after the loads (at once if skipped)
     let publish = if cfg.dynamic() { PUBLISH_NEXT_TILE } else { "" };
     let skip = if cfg.dynamic() {
         format!("{{\n{publish}      continue;\n      }}")
     } else {
         "continue".to_string()
+    };
+    let q_load = |q_free: &str| {
+        format!(
+            "{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled\n{q_loads}",
+            ops.q_bytes()
+        )
     };
     let (tile_loop, q_free, it, next, end) = if cfg.persistent {
         (
@@ -1101,24 +1145,35 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         (String::new(), "", "j", "", String::new())
     };
+    let body = format!(
+        "        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;\n        const int n0 = j * {bn};\n        mbar_wait(k_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(k_full + 8 * s, {});\n{loads}",
+        unit_bytes(cfg, ops.k_bytes())
+    );
+    // Q before the key blocks, or (prefetched, persistent) after the first one's K and V: block 0
+    // peeled, so that Q's coordinates are not live through the loop
+    let (q_first, j0) = match cfg.prefetches_q() {
+        true => (
+            format!(
+                "      int j0 = 0;\n      if (tcount > 0) {{   // Q after block 0's K, V; prefetched into L2 now\n        {}\n        if (NB > 0) {{\n        const int j = 0;\n{body}        ++it; j0 = 1;\n        }}\n{}      }} else {{\n{}      }}\n",
+                q_prefetch((qr, "h", b)),
+                q_load(q_free),
+                q_load("")
+            ),
+            "j0",
+        ),
+        _ => (q_load(q_free), "0"),
+    };
     format!(
         r#"  if (wg == 0) {{
     // producer warp group: one thread issues the TMA loads
     {}
     if (tid == 0) {{
-{tile_loop}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
-{q_loads}      for (int j = 0; j < NB; ++j{next}) {{
-        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;
-        const int n0 = j * {bn};
-        mbar_wait(k_empty + 8 * s, phase ^ 1u);
-        mbar_expect_tx(k_full + 8 * s, {});
-{loads}      }}
+{tile_loop}{q_first}      for (int j = {j0}; j < NB; ++j{next}) {{
+{body}      }}
 {end}    }}
   }}
 "#,
         sync::setmaxnreg(false, PRODUCER_REGS),
-        ops.q_bytes(),
-        unit_bytes(cfg, ops.k_bytes())
     )
 }
 
