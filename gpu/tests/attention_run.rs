@@ -652,15 +652,15 @@ mod attention_run {
     }
 
     /// The Hopper kernel's K/V tiles other than the plan's for these lengths (`bench_attention
-    /// --sm90-block-n`): 64 keys for d = 256, 176 and 160 for d = 128 (V in one chunk of all the keys),
-    /// 192 for d = 64, on lengths that end mid-tile, causal and not, varlen.
+    /// --sm90-block-n`): 64 keys for d = 256, 192, 176 and 160 for d = 128 (176, 160: V in one chunk of all
+    /// the keys), 192 for d = 64, on lengths that end mid-tile, causal and not, varlen.
     #[test]
     fn sm90_block_n_tiles() {
         with_gpu_variants("sm90_block_n_tiles", &[(true, true, true)], |s, a| {
             if a.runtime().arch() != "sm_90a" {
                 return;
             }
-            for (d, bn) in [(256, 64), (128, 176), (128, 160), (64, 192)] {
+            for (d, bn) in [(256, 64), (128, 192), (128, 176), (128, 160), (64, 192)] {
                 let a = Attention::new(s).unwrap().with_sm90_block_n(d, bn).unwrap();
                 tile_cases(s, &a, d, 300);
             }

@@ -201,14 +201,15 @@ pub struct Sm90AttentionConfig {
     pub rescale_before_pv: bool,
     /// Persistent CTAs (ignored otherwise, and with tail tiles: [`Self::prefetches_q`]): the producer
     /// prefetches a tile's Q boxes into L2 (`cp.async.bulk.prefetch.tensor`) as soon as it reaches the
-    /// tile, after the last tile's loads, and loads Q after the tile's first K/V block, so that the
-    /// consumers' first `S` of the tile waits for an L2 hit, not a DRAM read, once Q's shared memory is
-    /// free (after the last tile's epilogue where O is staged in it). [`Self::for_keys`] takes it for
-    /// d = 256 causal and d = 128 non-causal. Measured on an H100 against the same kernels without it in
-    /// two processes (gpu/logs/attention90/run60): d = 256 causal +2.6 / +1.8 % (1k), +1.2 / +1.2 % (4k),
-    /// +0.4 / +0.2 % (16k); d = 128 non-causal 1k +2.6 / +2.4 %; d = 128 causal 1k -1.9 / -1.8 %, d = 64
-    /// causal 1k -0.7 / -0.7 %. (For one CTA per tile, prefetching the Q of the CTA one wave further in
-    /// launch order measured -3 to -5 % at d = 128 4k and d = 256 1k non-causal: not kept.)
+    /// tile, after the last tile's loads and before it waits for Q's shared memory to be free (after the
+    /// last tile's epilogue where O is staged there), so that the load of Q then hits L2. [`Self::for_keys`]
+    /// takes it for d = 256 causal and d = 128 non-causal: measured on H100s against the same kernels
+    /// without it, one process each (gpu/logs/attention90/run60, run61, run63). (Runs 60-61 measured a
+    /// version that also loaded Q after the tile's first K/V block, block 0 peeled out of the load loop:
+    /// d = 256 causal +2.6 / +1.8 / +2.0 % (1k), +1.2 / +1.2 / +1.0 % (4k), d = 128 non-causal 1k +2.6 /
+    /// +2.4 / +2.5 %, d = 128 causal 1k -1.9 / -1.8 %; with 192-key tiles it spilled in the producer's 24
+    /// registers. For one CTA per tile, prefetching the Q of the CTA one wave further in launch order
+    /// measured -3 to -5 % at d = 128 4k and d = 256 1k non-causal: not kept.)
     pub prefetch_q: bool,
 }
 
@@ -279,8 +280,10 @@ impl Sm90AttentionConfig {
     }
 
     /// The tile and schedule for sequences of `sk` keys (the longest, for varlen): wider K/V tiles, 192
-    /// keys for d = 64 and 176 for d = 128, once there are at least 2048 keys (8192 when causal: a wide
-    /// tile wastes more at the diagonal of short rows); persistent CTAs for short non-causal sequences
+    /// keys for d = 64 and d = 128, once there are at least 2048 keys (8192 when causal: a wide tile
+    /// wastes more at the diagonal of short rows; d = 128 had FlashAttention 3's 176 until session 6:
+    /// 192 measured +2.1 % at 4k non-causal in run 42 and +2.9 / +2.4 % in two processes of run 62, +0.2 %
+    /// at 16k, +0.6 / +1.3 % at 16k causal, gpu/logs/attention90/run62-summary.log); persistent CTAs for short non-causal sequences
     /// (up to 1024 keys, 4096 for d = 64; not d = 256), where a tile's epilogue and the next one's loads
     /// are a large share. Measured on an H100 (gpu/logs/attention90/run6-bench.log): at 16k keys +6% (d = 64) and
     /// +13% (d = 128), at 1k keys 2-5% slower; persistent (gpu/logs/final2/bench_attention.log) at 1k
@@ -307,7 +310,7 @@ impl Sm90AttentionConfig {
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
     /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
-    /// assert_eq!(c(128, false).for_keys(4096).block_n, 176);
+    /// assert_eq!(c(128, false).for_keys(4096).block_n, 192);
     /// assert_eq!(c(128, true).for_keys(4096).block_n, 128);
     /// assert_eq!(c(64, true).for_keys_with_consumers(16384, 2).block_n, 192);
     /// assert_eq!(c(256, false).for_keys(16384).block_n, 80);
@@ -407,7 +410,7 @@ impl Sm90AttentionConfig {
         let long = sk >= if self.causal { 8192 } else { 2048 };
         let block_n = match (self.head_dim, long) {
             (64, true) => 192,
-            (128, true) => 176,
+            (128, true) => 192,
             _ => self.block_n,
         };
         // d = 256: O has no staging boxes of its own beside two K/V stages, so a persistent CTA's next Q
@@ -496,7 +499,7 @@ impl Sm90AttentionConfig {
     /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
     /// assert_eq!(c(64, false).fitting_stages(3).stages, 3);
     /// assert_eq!(c(128, false).fitting_stages(3).stages, 3); // 128 keys: 225 KiB
-    /// assert_eq!(c(128, false).for_keys(4096).fitting_stages(3).stages, 2); // 176 keys: 2 stages only
+    /// assert_eq!(c(128, false).for_keys(4096).fitting_stages(3).stages, 2); // 192 keys: 2 stages only
     /// assert_eq!(c(256, false).fitting_stages(3).stages, 2);
     /// ```
     pub fn fitting_stages(self, want: i64) -> Sm90AttentionConfig {
@@ -1149,26 +1152,23 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         "        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;\n        const int n0 = j * {bn};\n        mbar_wait(k_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(k_full + 8 * s, {});\n{loads}",
         unit_bytes(cfg, ops.k_bytes())
     );
-    // Q before the key blocks, or (prefetched, persistent) after the first one's K and V: block 0
-    // peeled, so that Q's coordinates are not live through the loop
-    let (q_first, j0) = match cfg.prefetches_q() {
-        true => (
-            format!(
-                "      int j0 = 0;\n      if (tcount > 0) {{   // Q after block 0's K, V; prefetched into L2 now\n        {}\n        if (NB > 0) {{\n        const int j = 0;\n{body}        ++it; j0 = 1;\n        }}\n{}      }} else {{\n{}      }}\n",
-                q_prefetch((qr, "h", b)),
-                q_load(q_free),
-                q_load("")
-            ),
-            "j0",
-        ),
-        _ => (q_load(q_free), "0"),
+    // Q before the key blocks; persistent with the prefetch, its boxes prefetched into L2 first, before
+    // the wait for Q's shared memory (the last tile's epilogue where O is staged there)
+    let q_first = if cfg.prefetches_q() {
+        format!(
+            "      if (tcount > 0) {{ {}}}   // the tile's Q into L2 while the last tile ends\n{}",
+            q_prefetch((qr, "h", b)),
+            q_load(q_free)
+        )
+    } else {
+        q_load(q_free)
     };
     format!(
         r#"  if (wg == 0) {{
     // producer warp group: one thread issues the TMA loads
     {}
     if (tid == 0) {{
-{tile_loop}{q_first}      for (int j = {j0}; j < NB; ++j{next}) {{
+{tile_loop}{q_first}      for (int j = 0; j < NB; ++j{next}) {{
 {body}      }}
 {end}    }}
   }}
