@@ -352,22 +352,29 @@ impl Sm90AttentionConfig {
     /// - without ping-pong: d = 64 causal 1k +2.1 / +1.6 % (elsewhere at d = 64 -1 to -7 %); d = 128
     ///   non-causal 1k +2.5 / +1.9 % with O rescaled before each `P·V` (-0.7 / -1.4 % without).
     ///
+    /// With the Q prefetch (session 6, five processes of two calls, gpu/logs/attention90/run64, run66):
+    /// O rescaled before each `P·V` for d = 256 causal +0.5 to +1.0 % (1k), +1.0 to +2.3 % (4k), +1.0 to
+    /// +4.4 % (16k), positive in all five; d = 128 causal without ping-pong +1.1 / +1.9 % (1k), +1.8 to
+    /// +1.9 % (4k), +0.5 to +2.1 % (16k) (run66; runs 55/56 had +0.8 to +1.9 % but -1.6 % once at 16k):
+    /// both taken.
+    ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
     /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal);
-    /// assert!(c(256, false).for_keys(4096).rescale_before_pv && !c(256, true).for_keys(4096).rescale_before_pv);
+    /// assert!(c(256, false).for_keys(4096).rescale_before_pv && c(256, true).for_keys(4096).rescale_before_pv);
     /// assert!(c(128, false).for_keys(16384).rescale_before_pv && !c(128, false).for_keys(4096).rescale_before_pv);
     /// assert!(!c(64, true).for_keys(1024).pingpong && c(64, true).for_keys(4096).pingpong);
+    /// assert!(!c(128, true).for_keys(1024).pingpong && !c(128, true).for_keys(16384).pingpong);
     /// let short = c(128, false).for_keys(1024);
-    /// assert!(!short.pingpong && short.rescale_before_pv && c(128, true).for_keys(1024).pingpong);
+    /// assert!(!short.pingpong && short.rescale_before_pv && c(128, false).for_keys(4096).pingpong);
     /// assert!(short.prefetches_q() && c(256, true).for_keys(1024).prefetches_q());
     /// assert!(!c(128, true).for_keys(1024).prefetches_q() && !c(256, false).for_keys(1024).prefetches_q());
     /// ```
     fn schedule_for_keys(self, sk: i64) -> Sm90AttentionConfig {
         let (d, causal, short) = (self.head_dim, self.causal, sk <= 1024);
-        // d = 64 causal, d = 128 non-causal
-        let no_pingpong = short && d == if causal { 64 } else { 128 };
-        let rescale_early = !causal && (d == 256 || (d == 128 && (short || sk >= 8192)));
+        // d = 128 causal; d = 64 causal and d = 128 non-causal up to 1k keys
+        let no_pingpong = (d == 128 && causal) || (short && d == if causal { 64 } else { 128 });
+        let rescale_early = d == 256 || (!causal && d == 128 && (short || sk >= 8192));
         Sm90AttentionConfig {
             pingpong: self.pingpong && !no_pingpong,
             rescale_before_pv: self.rescale_before_pv || rescale_early,
