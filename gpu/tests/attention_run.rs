@@ -799,8 +799,8 @@ mod attention_run {
         });
     }
 
-    /// Q prefetched into L2 and loaded after the tile's first K/V block, persistent CTAs in the static
-    /// and the dynamic order.
+    /// Q prefetched into L2 before the producer waits for its shared memory, persistent CTAs in the
+    /// static and the dynamic order.
     #[test]
     fn sm90_tuning_prefetch_q() {
         let pq = |s: &Arc<CudaStream>| Attention::new(s).unwrap().with_sm90_prefetch_q(true);

@@ -1122,23 +1122,12 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         q_box(("h", b))
     };
-    let q_prefetch = |(row, h, b): (&str, &str, &str)| -> String {
-        (0..nd)
-            .map(|c| format!("tma_prefetch_4d(&tmQ, {}, {row}, {h}, {b}); ", c * CHUNK))
-            .collect()
-    };
     // with the dynamic scheduler, the next tile is published after the loads (at once if skipped)
     let publish = if cfg.dynamic() { PUBLISH_NEXT_TILE } else { "" };
     let skip = if cfg.dynamic() {
         format!("{{\n{publish}      continue;\n      }}")
     } else {
         "continue".to_string()
-    };
-    let q_load = |q_free: &str| {
-        format!(
-            "{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled\n{q_loads}",
-            ops.q_bytes()
-        )
     };
     let (tile_loop, q_free, it, next, end) = if cfg.persistent {
         (
@@ -1155,32 +1144,36 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         (String::new(), "", "j", "", String::new())
     };
-    let body = format!(
-        "        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;\n        const int n0 = j * {bn};\n        mbar_wait(k_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(k_full + 8 * s, {});\n{loads}",
-        unit_bytes(cfg, ops.k_bytes())
-    );
-    // Q before the key blocks; persistent with the prefetch, its boxes prefetched into L2 first, before
-    // the wait for Q's shared memory (the last tile's epilogue where O is staged there)
-    let q_first = if cfg.prefetches_q() {
+    // persistent with the prefetch: the tile's Q boxes into L2 first, before the wait for Q's shared
+    // memory (the last tile's epilogue where O is staged there)
+    let q_prefetch = if cfg.prefetches_q() {
+        let boxes: String = (0..nd)
+            .map(|c| format!("tma_prefetch_4d(&tmQ, {}, {qr}, h, {b}); ", c * CHUNK))
+            .collect();
         format!(
-            "      if (tcount > 0) {{ {}}}   // the tile's Q into L2 while the last tile ends\n{}",
-            q_prefetch((qr, "h", b)),
-            q_load(q_free)
+            "      if (tcount > 0) {{ {boxes}}}   // the tile's Q into L2 while the last tile ends\n"
         )
     } else {
-        q_load(q_free)
+        String::new()
     };
     format!(
         r#"  if (wg == 0) {{
     // producer warp group: one thread issues the TMA loads
     {}
     if (tid == 0) {{
-{tile_loop}{q_first}      for (int j = 0; j < NB; ++j{next}) {{
-{body}      }}
+{tile_loop}{q_prefetch}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
+{q_loads}      for (int j = 0; j < NB; ++j{next}) {{
+        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;
+        const int n0 = j * {bn};
+        mbar_wait(k_empty + 8 * s, phase ^ 1u);
+        mbar_expect_tx(k_full + 8 * s, {});
+{loads}      }}
 {end}    }}
   }}
 "#,
         sync::setmaxnreg(false, PRODUCER_REGS),
+        ops.q_bytes(),
+        unit_bytes(cfg, ops.k_bytes())
     )
 }
 
