@@ -389,7 +389,7 @@ fn hopper_tail_tiles() {
         };
         assert!(cfg.tails(), "{cfg:?}");
         let mut k = generate_attention_sm90(&cfg).unwrap();
-        assert!(k.name.ends_with("_tt"));
+        assert!(k.name.contains("_tt"), "{}", k.name);
         apply(&cfg, &p.args, &mut k).unwrap();
         let boxes: Vec<_> = k
             .args
@@ -423,4 +423,53 @@ fn hopper_tail_tiles() {
         ..request(&packed, &packed, &packed, &packed)
     };
     assert!(!plan(&r).unwrap().sm90.unwrap().tails());
+}
+
+/// The narrow last key block: the plan's where the key length leaves a last block at least 32 keys
+/// short of the tile (non-causal, fixed-length), named in the kernel, its copy of the last block in the
+/// source; refused for causal variants.
+#[test]
+fn hopper_narrow_tail() {
+    use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
+    let cfg = |seq: i64, d: i64, causal: bool| {
+        let q = bshd(4, seq, 2048 / d, d).unwrap();
+        plan(&Request {
+            causal,
+            ..request(&q, &q, &q, &q)
+        })
+        .unwrap()
+        .sm90
+        .unwrap()
+    };
+    // d = 128: 4096 keys = 21 blocks of 192 + 64; d = 256: 51 of 80 + 16; 16384 = 85 of 192 + 64
+    assert_eq!(cfg(4096, 128, false).narrow_tail, 64);
+    assert_eq!(cfg(4096, 256, false).narrow_tail, 16);
+    assert_eq!(cfg(16384, 128, false).narrow_tail, 64);
+    // blocks that divide the keys, 170 of 192 keys (too close to a full block)
+    assert_eq!(cfg(1024, 128, false).narrow_tail, 0);
+    assert_eq!(cfg(4202, 128, false).narrow_tail, 0);
+    // causal: never (measured slower, see Sm90AttentionConfig::narrow_tail), and refused
+    assert_eq!(cfg(4096, 128, true).narrow_tail, 0);
+    let forced = Sm90AttentionConfig {
+        narrow_tail: 64,
+        ..cfg(4096, 128, true)
+    };
+    assert!(generate_attention_sm90(&forced).is_err());
+    let k = generate_attention_sm90(&cfg(4096, 128, false)).unwrap();
+    assert!(k.name.ends_with("_nt64"), "{}", k.name);
+    assert!(
+        k.source
+            .contains("if (nb_full < NB) {   // the narrow last block")
+    );
+    assert!(
+        k.source
+            .contains("wgmma_m64n64k16(*reinterpret_cast<float (*)[32]>(sc)")
+    );
+    let packed = bshd(1, 600, 8, 64).unwrap();
+    let cu = [0, 300, 600];
+    let r = Request {
+        varlen: Some((&cu, &cu)),
+        ..request(&packed, &packed, &packed, &packed)
+    };
+    assert_eq!(plan(&r).unwrap().sm90.unwrap().narrow_tail, 0);
 }

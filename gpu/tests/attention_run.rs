@@ -815,6 +815,49 @@ mod attention_run {
         });
     }
 
+    /// The narrow last key block (`Sm90AttentionConfig::narrow_tail`, the plan's where the key length
+    /// leaves one): lengths whose last block takes it (one block only, several, 192-key tiles), with
+    /// ping-pong, without, serial, S overwritten by its first wgmma, persistent CTAs, 3 consumers with tail
+    /// tiles; and the tuning cases with it off.
+    #[test]
+    fn sm90_narrow_tail() {
+        use cute_gpu::attention::plan::plan;
+        with_gpu_variants("sm90_narrow_tail", &[(true, true, true)], |s, a| {
+            if a.runtime().arch() != "sm_90a" {
+                return;
+            }
+            let l = bshd(2, 450, 4, 128).unwrap();
+            let name = a
+                .kernel_name(&plan(&bf16_request(&l, false)).unwrap())
+                .unwrap();
+            assert!(name.ends_with("_nt80"), "{name}"); // 450 = 3 x 128 + 66
+            let new = || Attention::new(s).unwrap();
+            let handles = [
+                new(),
+                new().with_sm90_schedule(true, false).unwrap(),
+                new().with_sm90_schedule(false, false).unwrap(),
+                new().with_sm90_s_scale_d0(true),
+                new().with_sm90_persistent(true).unwrap(),
+                new().with_sm90_block_n(128, 192).unwrap(),
+            ];
+            for a in &handles {
+                // last blocks of 66, 40, 17 (the only block) and 64 keys (192-key tiles: 640 = 3 x 192 + 64)
+                for (sq, sk, d) in [
+                    (70, 450, 128),
+                    (65, 200, 256),
+                    (200, 17, 64),
+                    (129, 640, 128),
+                ] {
+                    check::<half::bf16>(s, a, &case(sq, sk, d, false));
+                }
+                check::<half::f16>(s, a, &case(300, 300, 64, false));
+            }
+        });
+        tuning_cases("sm90_narrow_tail_off", |s| {
+            Attention::new(s).unwrap().with_sm90_narrow_tail(false)
+        });
+    }
+
     /// Keys whose scores grow along the sequence (a row's max moves often), d = 64, 128, 256, causal and
     /// not, bf16 and f16.
     fn ramp_cases(s: &Arc<CudaStream>, a: &Attention) {
@@ -980,7 +1023,7 @@ mod attention_run {
             };
             let default = Attention::new(s).unwrap();
             assert!(
-                name(&default, false).ends_with("_tt"),
+                name(&default, false).contains("_tt"),
                 "{}",
                 name(&default, false)
             );

@@ -543,8 +543,8 @@ fn attention_sm90_consumers3_compile() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Compiles `k` for sm_90a and records a failure if it spills, uses local memory or has its wgmmas
-/// serialized.
+/// Compiles `k` for sm_90a and records a failure if it spills, uses local memory, has its wgmmas
+/// serialized or fenced by ptxas (C7519).
 /// `CUTE_ATTN_ONLY` and `CUTE_ATTN_DUMP` as in `attention_sm90_compiles_without_spills`.
 fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
     if std::env::var("CUTE_ATTN_ONLY").is_ok_and(|o| !k.name.contains(&o)) {
@@ -559,7 +559,8 @@ fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
                 "{:56} {:3} regs  {:6} B dyn smem  {:?}",
                 k.name, c.report.registers, k.dynamic_smem_bytes, c.report
             );
-            if !c.report.is_clean() || c.log.contains("serialized") {
+            // C7519: ptxas fenced wgmmas in flight across a branch join (a narrow-tail version measured 5 % slower)
+            if !c.report.is_clean() || c.log.contains("serialized") || c.log.contains("C7519") {
                 failures.push(format!("{}: {:?} {}", k.name, c.report, c.log));
             }
         }
@@ -569,7 +570,7 @@ fn check_clean_sm90(k: &cute_gpu::kernel::Kernel, failures: &mut Vec<String>) {
 
 /// The Hopper attention kernel's plan choice (`for_keys`) and tuning choices (`Sm90AttentionConfig::stages`,
 /// `s_scale_d0`, `lpt_l2_mib`, `lazy_rescale`, `dynamic_tiles`, `poly_exp2_every` with 3 consumers where d = 64
-/// takes them, `rescale_before_pv`), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
+/// takes them, `rescale_before_pv`, `narrow_tail`), alone and together, on the default and the wide tiles (`for_keys(16384)`), d 64/128/256, causal or not, one
 /// varlen persistent case: no spills, no local memory, no serialized wgmma.
 #[test]
 fn attention_sm90_tuning_options_compile() {
@@ -634,6 +635,16 @@ fn attention_sm90_tuning_options_compile() {
                     Sm90AttentionConfig {
                         dynamic_tiles: true,
                         varlen: true,
+                        ..lpt
+                    },
+                    // a narrow last key block (48 keys; not causal), also with S overwritten, persistent
+                    Sm90AttentionConfig {
+                        narrow_tail: if causal { 0 } else { 48 },
+                        ..c
+                    },
+                    Sm90AttentionConfig {
+                        narrow_tail: if causal { 0 } else { 48 },
+                        s_scale_d0: true,
                         ..lpt
                     },
                     // persistent with Q prefetched into L2 where the plan does not, and the reverse

@@ -124,7 +124,19 @@ impl Wgmma {
     /// assert!(f.contains("setp.ne.b32 p, %66, 0;"));
     /// ```
     pub fn device_fns(&self) -> String {
-        self.mma_fn(&self.name(), None) + &fence_acc_fn(self.n / 2)
+        self.device_fn() + &fence_acc_fn(self.n / 2)
+    }
+
+    /// `wgmma_m64n{n}k{k}(d, da, db[, accumulate])` alone, without its `fence_acc` overload (for a
+    /// second, narrower wgmma over the first `n/2` accumulators of a wider one's array).
+    ///
+    /// ```
+    /// use cute_gpu::{arch::wgmma::Wgmma, DType};
+    /// let w = Wgmma { n: 64, types: (DType::BF16, DType::BF16), tnsp: (0, 0), accumulate_arg: false };
+    /// assert!(w.device_fn().contains("void wgmma_m64n64k16(float (&d)[32]") && !w.device_fn().contains("fence_acc"));
+    /// ```
+    pub fn device_fn(&self) -> String {
+        self.mma_fn(&self.name(), None)
     }
 
     /// `wgmma_m64n{n}k{k}_zero(d, da, db)`: the same wgmma with scale-d = 0 (`D = A·B`, the

@@ -145,6 +145,7 @@ pub struct Attention {
     rescale_before_pv90: Option<bool>,
     /// The Hopper kernel's L2 prefetch of the next Q instead of the plan's choice.
     prefetch_q90: Option<bool>,
+    narrow_tail90: Option<bool>,
     /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
     /// stream before each launch that uses them), allocated at the first such launch.
     tile_sched: Mutex<Option<CudaSlice<u32>>>,
@@ -197,6 +198,7 @@ impl Attention {
             dynamic90: None,
             rescale_before_pv90: None,
             prefetch_q90: None,
+            narrow_tail90: None,
             tile_sched: Mutex::new(None),
         })
     }
@@ -366,6 +368,20 @@ impl Attention {
         self
     }
 
+    /// The same handle with the Hopper kernel's narrow last key block (`true`: where the key length
+    /// leaves one, [`Sm90AttentionConfig::with_narrow_tail`]) or without it, instead of the plan's choice.
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_narrow_tail(false);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_narrow_tail(mut self, on: bool) -> Attention {
+        self.narrow_tail90 = Some(on);
+        self
+    }
+
     /// The same handle with one of every `every` score atoms of the Hopper kernel's softmax
     /// exponentiated on the FMA pipe (0: none), instead of the plan's choice
     /// ([`Sm90AttentionConfig::poly_exp2_every`]); a negative `every` is an error naming it.
@@ -504,6 +520,14 @@ impl Attention {
             rescale_before_pv: self.rescale_before_pv90.unwrap_or(c.rescale_before_pv),
             prefetch_q: self.prefetch_q90.unwrap_or(c.prefetch_q),
             ..c
+        };
+        // the narrow last block for the tile as chosen (the plan's, with the plan's tile)
+        let c = match self.narrow_tail90.unwrap_or(true) {
+            true => c.with_narrow_tail(plan.args.sk),
+            false => Sm90AttentionConfig {
+                narrow_tail: 0,
+                ..c
+            },
         };
         // a caller's stages: as many as fit its tile (the plan's always fit)
         Some(match self.stages90 {

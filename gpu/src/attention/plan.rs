@@ -343,6 +343,7 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
             tma_store_o: c.tma_store_o && takes_o(&args),
             ..c
         }
+        .with_narrow_tail(sk)
     });
     Ok(Plan {
         config: AttentionConfig::new(r.dtype, d, r.causal, r.varlen.is_some()),

@@ -13,7 +13,7 @@
 //! storing O from the registers instead of through shared memory and TMA, label `direct_o`; stages3: also the
 //! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lazy / eager: also with lazy rescaling of O on / off; lpt: also
 //! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; poly: also with one of every N score atoms' exponentials on the FMA pipe, label `polyN`; consumers2, consumers3: also the Hopper kernel with 2 (128 query rows per CTA) or 3 (192) consumer warp
-//! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; dynamic: also with persistent CTAs taking their tiles from the dynamic scheduler (an atomic counter), dynamic-lpt: the same in the LPT order of 32 MiB sections; rescale-early: also with O rescaled just before each P·V (label `rescale_early`; `rescale_early_nopp`: the same without ping-pong); pp-rescale-after: also with ping-pong and O rescaled after each P·V everywhere (the schedule of every shape before session 5), label `pp_rescale_after`; per-tile: one CTA per tile (not persistent), label `per_tile`; prefetch-q, no-prefetch-q: also with persistent CTAs' Q prefetched into L2 or not (labels `prefetch_q`, `no_prefetch_q`), persistent-pq: persistent CTAs with it (label `persistent_pq`); d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
+//! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; dynamic: also with persistent CTAs taking their tiles from the dynamic scheduler (an atomic counter), dynamic-lpt: the same in the LPT order of 32 MiB sections; rescale-early: also with O rescaled just before each P·V (label `rescale_early`; `rescale_early_nopp`: the same without ping-pong); pp-rescale-after: also with ping-pong and O rescaled after each P·V everywhere (the schedule of every shape before session 5), label `pp_rescale_after`; per-tile: one CTA per tile (not persistent), label `per_tile`; prefetch-q, no-prefetch-q: also with persistent CTAs' Q prefetched into L2 or not (labels `prefetch_q`, `no_prefetch_q`), persistent-pq: persistent CTAs with it (label `persistent_pq`); no-narrow-tail: also without the narrow last key block (label `no_narrow_tail`); d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
 //! kernels into the on-disk cache).
 
 #[cfg(not(feature = "cuda"))]
@@ -69,7 +69,7 @@ mod bench {
     type Build = fn(Attention) -> Result<Attention>;
 
     /// The switches: flag, label, head dim it applies to, how the handle is built.
-    const SWITCHES: [(&str, &str, Option<i64>, Build); 23] = [
+    const SWITCHES: [(&str, &str, Option<i64>, Build); 24] = [
         ("--schedules", "nopp", None, |a| {
             a.with_sm90_schedule(true, false)
         }),
@@ -130,6 +130,9 @@ mod bench {
         }),
         ("--no-prefetch-q", "no_prefetch_q", None, |a| {
             Ok(a.with_sm90_prefetch_q(false))
+        }),
+        ("--no-narrow-tail", "no_narrow_tail", None, |a| {
+            Ok(a.with_sm90_narrow_tail(false))
         }),
         ("--persistent-pq", "persistent_pq", None, |a| {
             Ok(a.with_sm90_persistent(true)?.with_sm90_prefetch_q(true))

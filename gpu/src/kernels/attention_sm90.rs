@@ -211,6 +211,20 @@ pub struct Sm90AttentionConfig {
     /// registers. For one CTA per tile, prefetching the Q of the CTA one wave further in launch order
     /// measured -3 to -5 % at d = 128 4k and d = 256 1k non-causal: not kept.)
     pub prefetch_q: bool,
+    /// Keys of the narrow wgmmas of a tile's last key block, 0 for none (a multiple of 16 below
+    /// [`Self::block_n`], not causal): a block with at most this many keys left before `Sk` runs
+    /// `S = Q·Kᵀ` as `wgmma m64n{narrow_tail}k16` into the first accumulators of S (the rest are masked
+    /// as keys past the end) and `O += P·V` over `narrow_tail / 16` k-steps instead of `block_n / 16`:
+    /// 4096 keys in 192-key blocks leave a last block of 64, which otherwise costs as much as a full one.
+    /// The last block runs in a copy of the loop body of its own (a branch around the wgmmas alone,
+    /// joining with them in flight, made ptxas fence them, C7519: 4-6 % slower). [`Self::with_narrow_tail`]
+    /// sets it for a key length; any other length runs the full wgmmas (the kernel is right for every
+    /// length). Measured on an H100 and an H200 against the same kernels without it, two processes each
+    /// (gpu/logs/attention90/run71, run72): d = 128 4k +1.1 / +1.1 / +1.0 / +2.5 %, 16k +2.8 / +3.5 /
+    /// +1.5 / +4.7 %, d = 256 4k +0.3 / +2.8 / +1.3 / +1.2 %. Causal, for the first consumer's half of
+    /// each diagonal block (d = 64 and 128, 128-key blocks), it measured -6 to -9 % at 1k and 4k (run72:
+    /// the two consumers then run different copies of the loop), so causal variants do not take it.
+    pub narrow_tail: i64,
 }
 
 impl Sm90AttentionConfig {
@@ -245,6 +259,30 @@ impl Sm90AttentionConfig {
             dynamic_tiles: false,
             rescale_before_pv: false,
             prefetch_q: false,
+            narrow_tail: 0,
+        }
+    }
+
+    /// The same variant with [`Self::narrow_tail`] for `sk` keys: the last key block's keys rounded up to
+    /// 16 where that is at least 32 keys short of a full block, fixed-length and not causal; else 0.
+    ///
+    /// ```
+    /// use cute_gpu::{kernels::attention_sm90::Sm90AttentionConfig, DType};
+    /// let c = |d, causal| Sm90AttentionConfig::new(DType::BF16, d, causal).for_keys(4096);
+    /// assert_eq!(c(128, false).with_narrow_tail(4096).narrow_tail, 64); // 21 blocks of 192 and one of 64
+    /// assert_eq!(c(256, false).with_narrow_tail(4096).narrow_tail, 16); // 51 of 80 and one of 16
+    /// assert_eq!(c(128, false).with_narrow_tail(4090).narrow_tail, 64); // 58 keys: one k-step of 16 more
+    /// assert_eq!(c(128, false).with_narrow_tail(4202).narrow_tail, 0); // 170 of 192: too close to full
+    /// assert_eq!(c(128, true).with_narrow_tail(4096).narrow_tail, 0);
+    /// ```
+    pub fn with_narrow_tail(self, sk: i64) -> Sm90AttentionConfig {
+        let bn = self.block_n;
+        let rest = sk.rem_euclid(bn);
+        let keys = (rest + 15) / 16 * 16;
+        let narrow = !self.causal && !self.varlen && rest > 0 && keys + 32 <= bn;
+        Sm90AttentionConfig {
+            narrow_tail: if narrow { keys } else { 0 },
+            ..self
         }
     }
 
@@ -447,18 +485,23 @@ impl Sm90AttentionConfig {
             || (self.persistent && !self.overlap)
             || !(2..=MAX_STAGES).contains(&self.stages)
             || self.poly_exp2_every < 0
+            || (self.narrow_tail != 0
+                && (self.causal
+                    || self.narrow_tail % 16 != 0
+                    || !(16..self.block_n).contains(&self.narrow_tail)))
         {
             return config(
                 "attention_sm90",
                 format!(
-                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}, {} stages, poly_exp2_every {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap, 2..={MAX_STAGES} stages, poly_exp2_every >= 0",
+                    "{}, d = {}, block_n = {}, overlap {}, pingpong {}, {} stages, poly_exp2_every {}, narrow_tail {}: f16/bf16, d 64|128|256, block_n a multiple of 16 in 64..=256, ping-pong and persistent need overlap, 2..={MAX_STAGES} stages, poly_exp2_every >= 0, narrow_tail 0 or (not causal) a multiple of 16 below block_n",
                     self.dtype.name(),
                     self.head_dim,
                     self.block_n,
                     self.overlap,
                     self.pingpong,
                     self.stages,
-                    self.poly_exp2_every
+                    self.poly_exp2_every,
+                    self.narrow_tail
                 ),
             );
         }
@@ -722,6 +765,10 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             ""
         }
         + if cfg.prefetches_q() { "_pq" } else { "" }
+        + &match cfg.narrow_tail {
+            0 => String::new(),
+            n => format!("_nt{n}"),
+        }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -812,6 +859,15 @@ fn device_fns(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
             accumulate_arg: false,
         }
         .device_fn_zero();
+    }
+    if cfg.narrow_tail > 0 {
+        s += &wgmma::Wgmma {
+            n: cfg.narrow_tail,
+            types,
+            tnsp: (ops.q.tnsp, ops.k.tnsp),
+            accumulate_arg: false,
+        }
+        .device_fn();
     }
     s += &wgmma::Wgmma {
         n: d,
@@ -1252,10 +1308,10 @@ fn unit_bytes(cfg: &Sm90AttentionConfig, bytes: i64) -> String {
 /// Issues `S = Q·Kᵀ` of the consumer's 64 rows and stage `s`'s keys once K has landed: d/16 wgmmas
 /// (descriptors advanced by the stage layouts' offsets: per k16 within a 64-column chunk, per chunk),
 /// one group, not waited for.
-fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let (bn, d) = (cfg.block_n, cfg.head_dim);
-    let steps = CHUNK / ops.q.mma_k;
-    let mut c = if cfg.s_scale_d0 {
+fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands, narrow: bool) -> String {
+    let (bn, narrow) = (cfg.block_n, narrow && cfg.narrow_tail > 0);
+    // a narrow S accumulates into zeroed accumulators (with scale-d = 0 ptxas serializes it: C7511)
+    let mut c = if cfg.s_scale_d0 && !narrow {
         String::new() // the first wgmma overwrites S
     } else {
         format!(
@@ -1267,21 +1323,58 @@ fn issue_scores(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         "      mbar_wait(k_full + 8 * s, phase);\n      fence_acc(sc);\n      {}\n",
         wgmma::FENCE
     );
-    for ks in 0..d / 16 {
+    c += &if narrow {
+        let t = cfg.narrow_tail;
+        let first = format!("*reinterpret_cast<float (*)[{}]>(sc)", t / 2);
+        "      // the tile's last keys: a narrow S into the first accumulators (the rest masked)\n"
+            .to_string()
+            + &scores_wgmmas(cfg, ops, t, &first, false)
+    } else {
+        scores_wgmmas(cfg, ops, bn, "sc", cfg.s_scale_d0)
+    };
+    c + &format!("      {}\n", wgmma::COMMIT)
+}
+
+/// `nb_full`, the tile's key blocks but a narrow last one ([`Sm90AttentionConfig::narrow_tail`]; with
+/// the overlap, block 0 is never narrow): the loops run blocks below it full, then the last one narrow,
+/// each in a copy of its own, so that no branch joins with wgmmas in flight (where ptxas fences them).
+/// Without a narrow tail, the loops run to `NB` (no `nb_full`).
+fn full_blocks(cfg: &Sm90AttentionConfig) -> (String, &'static str) {
+    match cfg.narrow_tail {
+        0 => (String::new(), "NB"),
+        t => (
+            format!(
+                "    const int nb_full = NB - (NB > {} && n_end - (NB - 1) * {} <= {t} ? 1 : 0);   // a narrow last block: its own copy\n",
+                if cfg.overlap { 1 } else { 0 },
+                cfg.block_n
+            ),
+            "nb_full",
+        ),
+    }
+}
+
+/// The `d/16` wgmmas `S = Q·Kᵀ` of `n` keys into the accumulators `acc`, the first with scale-d = 0
+/// (`overwrite`) or all accumulating.
+fn scores_wgmmas(
+    cfg: &Sm90AttentionConfig,
+    ops: &Operands,
+    n: i64,
+    acc: &str,
+    overwrite: bool,
+) -> String {
+    let steps = CHUNK / ops.q.mma_k;
+    let mut c = String::new();
+    for ks in 0..cfg.head_dim / 16 {
         let (ch, k) = (ks / steps, ks % steps);
-        let zero = if cfg.s_scale_d0 && ks == 0 {
-            "_zero"
-        } else {
-            ""
-        };
+        let zero = if overwrite && ks == 0 { "_zero" } else { "" };
         c += &format!(
-            "      wgmma_m64n{bn}k16{zero}(sc, smem_desc_k(q_s + cw * {}u + {}u), smem_desc_k(ks_ + {}u));\n",
+            "      wgmma_m64n{n}k16{zero}({acc}, smem_desc_k(q_s + cw * {}u + {}u), smem_desc_k(ks_ + {}u));\n",
             ops.q.mn64,
             ch * ops.chunk[0] + k * ops.q.k_step,
             ch * ops.chunk[1] + k * ops.k.k_step
         );
     }
-    c + &format!("      {}\n", wgmma::COMMIT)
+    c
 }
 
 /// Waits until at most `pending` wgmma groups are in flight, then fences the accumulators `acc`.
@@ -1303,22 +1396,38 @@ fn pack_p(cfg: &Sm90AttentionConfig) -> Result<String> {
 }
 
 /// Issues `O += P·V` over the stage `st` (V at `vs`, landed in phase `ph`): bn/16 register-A wgmmas, one
-/// group, not waited for.
-fn issue_pv(cfg: &Sm90AttentionConfig, ops: &Operands, (st, ph, vs): (&str, &str, &str)) -> String {
-    let (bn, d) = (cfg.block_n, cfg.head_dim);
+/// group, not waited for; `narrow_tail/16` of them for a narrow last block (`narrow`).
+fn issue_pv(
+    cfg: &Sm90AttentionConfig,
+    ops: &Operands,
+    (st, ph, vs): (&str, &str, &str),
+    narrow: bool,
+) -> String {
+    let keys = match cfg.narrow_tail {
+        t if narrow && t > 0 => t,
+        _ => cfg.block_n,
+    };
     let mut c = format!(
         "      mbar_wait(v_full + 8 * {st}, {ph});\n      fence_acc(o);\n      {}\n",
         wgmma::FENCE
     );
+    c += &pv_wgmmas(cfg, ops, vs, keys);
+    c + &format!("      {}\n", wgmma::COMMIT)
+}
+
+/// The `keys/16` wgmmas `O += P·V` of the first `keys` keys of V at `vs`.
+fn pv_wgmmas(cfg: &Sm90AttentionConfig, ops: &Operands, vs: &str, keys: i64) -> String {
     let steps = ops.v_keys / ops.v.mma_k;
-    for kk in 0..bn / 16 {
+    let mut c = String::new();
+    for kk in 0..keys / 16 {
         let (ch, k) = (kk / steps, kk % steps);
         c += &format!(
-            "      wgmma_rs_m64n{d}k16(o, p[{kk}], smem_desc_v({vs} + {}u));\n",
+            "      wgmma_rs_m64n{}k16(o, p[{kk}], smem_desc_v({vs} + {}u));\n",
+            cfg.head_dim,
             ch * ops.chunk[2] + k * ops.v.k_step
         );
     }
-    c + &format!("      {}\n", wgmma::COMMIT)
+    c
 }
 
 /// The stage of key block `j`: ring slot, phase, first key, K and V addresses.
@@ -1407,18 +1516,38 @@ fn key_block_softmax(cfg: &Sm90AttentionConfig, f: &Fragment) -> Result<OnlineSo
 /// One block at a time: S, wait, mask, softmax (O rescaled), P, P·V, wait, release.
 fn serial_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
     let softmax = key_block_softmax(cfg, f)?;
-    let mut c = "    for (int j = 0; j < NB; ++j) {\n".to_string();
-    c += &stage(cfg, ops, "j");
-    c += &issue_scores(cfg, ops);
-    c += &wait(0, "sc");
-    c += &release("k", "s");
-    c += &mask(cfg, f)?;
-    c += &softmax.update("sc", cfg.block_n / 8, "o", cfg.head_dim / 8, "scale_log2");
-    c += &pack_p(cfg)?;
-    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
-    c += &wait(0, "o");
-    c += &release("v", "s");
-    Ok(c + "    }\n")
+    let body = |narrow: bool| -> Result<String> {
+        let mut c = stage(cfg, ops, "j");
+        c += &issue_scores(cfg, ops, narrow);
+        c += &wait(0, "sc");
+        c += &release("k", "s");
+        c += &mask(cfg, f)?;
+        c += &softmax.update("sc", cfg.block_n / 8, "o", cfg.head_dim / 8, "scale_log2");
+        c += &pack_p(cfg)?;
+        c += &issue_pv(cfg, ops, ("s", "phase", "vs_"), narrow);
+        c += &wait(0, "o");
+        Ok(c + &release("v", "s"))
+    };
+    block_loop(cfg, 0, body)
+}
+
+/// The loop over key blocks `first..NB` with `body(narrow)` for block `j`: the full blocks, then the
+/// narrow last one in a copy of its own ([`full_blocks`]).
+fn block_loop(
+    cfg: &Sm90AttentionConfig,
+    first: i64,
+    body: impl Fn(bool) -> Result<String>,
+) -> Result<String> {
+    let (nb_full, end) = full_blocks(cfg);
+    let mut c = nb_full + &format!("    for (int j = {first}; j < {end}; ++j) {{\n");
+    c += &body(false)?;
+    c += "    }\n";
+    if cfg.narrow_tail > 0 {
+        c += "    if (nb_full < NB) {   // the narrow last block\n      const int j = NB - 1;\n";
+        c += &body(true)?;
+        c += "    }\n";
+    }
+    Ok(c)
 }
 
 /// Intra-warp-group overlap (FlashAttention 3): block 0's S and softmax; then per block j, S(j) issued,
@@ -1434,7 +1563,7 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &stage(cfg, ops, "0");
     let (before, after) = turn(cfg, "0");
     c += &before;
-    c += &issue_scores(cfg, ops);
+    c += &issue_scores(cfg, ops, false);
     c += &after;
     c += &wait(0, "sc");
     c += &release("k", "s");
@@ -1442,43 +1571,59 @@ fn overlapped_loop(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> R
     c += &mask(cfg, f)?;
     c += &softmax.update_scores("sc", s_n, "scale_log2");
     c += &pack_p(cfg)?;
-    c += "    }\n    for (int j = 1; j < NB; ++j) {\n";
-    c += &stage(cfg, ops, "j");
-    let (prev, stages) = (slot(cfg, "j - 1"), cfg.stages);
-    c += &format!(
-        "      const u32 sp = ({prev}) % {stages}, php = (({prev}) / {stages}) & 1, vsp = v_s + sp * {}u{};\n",
-        ops.v_stage(),
-        unit_offset(cfg, ops.v_bytes())
-    );
-    let (before, after) = turn(cfg, "j");
-    c += &before;
-    c += &issue_scores(cfg, ops);
-    if cfg.rescale_before_pv {
-        c += &softmax.rescale("o", o_n); // by block j-1's factors, while S(j) runs
-    }
-    c += &issue_pv(cfg, ops, ("sp", "php", "vsp"));
-    c += &after;
-    c += &wait(1, "sc");
-    c += &release("k", "s");
-    c += &release_q(cfg, ops, "j == NB - 1");
-    c += &mask(cfg, f)?;
-    c += &softmax.update_scores("sc", s_n, "scale_log2");
-    c += &wait(0, "o");
-    c += &release("v", "sp");
-    if !cfg.rescale_before_pv {
-        c += &softmax.rescale("o", o_n);
-    }
-    c += &pack_p(cfg)?;
-    c += "    }\n    if (NB > 0) {  // the last block's P·V\n";
+    c += "    }\n";
+    // block j: S(j) with P(j-1)·V(j-1) (never narrow: j-1 < NB-1), S(j)'s softmax under P·V
+    let body = |narrow: bool| -> Result<String> {
+        let mut c = stage(cfg, ops, "j");
+        let (prev, stages) = (slot(cfg, "j - 1"), cfg.stages);
+        c += &format!(
+            "      const u32 sp = ({prev}) % {stages}, php = (({prev}) / {stages}) & 1, vsp = v_s + sp * {}u{};\n",
+            ops.v_stage(),
+            unit_offset(cfg, ops.v_bytes())
+        );
+        let (before, after) = turn(cfg, "j");
+        c += &before;
+        c += &issue_scores(cfg, ops, narrow);
+        if cfg.rescale_before_pv {
+            c += &softmax.rescale("o", o_n); // by block j-1's factors, while S(j) runs
+        }
+        c += &issue_pv(cfg, ops, ("sp", "php", "vsp"), false);
+        c += &after;
+        c += &wait(1, "sc");
+        c += &release("k", "s");
+        c += &release_q(cfg, ops, "j == NB - 1");
+        c += &mask(cfg, f)?;
+        c += &softmax.update_scores("sc", s_n, "scale_log2");
+        c += &wait(0, "o");
+        c += &release("v", "sp");
+        if !cfg.rescale_before_pv {
+            c += &softmax.rescale("o", o_n);
+        }
+        Ok(c + &pack_p(cfg)?)
+    };
+    c += &block_loop(cfg, 1, body)?;
+    // the last block's P·V, narrow or not, each waited for in its own branch
+    let last_pv = |narrow: bool| {
+        let mut c = String::new();
+        if cfg.rescale_before_pv {
+            c += &softmax.rescale("o", o_n);
+        }
+        c += &issue_pv(cfg, ops, ("s", "phase", "vs_"), narrow);
+        c += &turn(cfg, "NB").1;
+        c + &wait(0, "o")
+    };
+    c += "    if (NB > 0) {  // the last block's P·V\n";
     c += &stage(cfg, ops, "NB - 1");
-    let (before, after) = turn(cfg, "NB");
-    c += &before;
-    if cfg.rescale_before_pv {
-        c += &softmax.rescale("o", o_n);
-    }
-    c += &issue_pv(cfg, ops, ("s", "phase", "vs_"));
-    c += &after;
-    c += &wait(0, "o");
+    c += &turn(cfg, "NB").0;
+    c += &if cfg.narrow_tail > 0 {
+        format!(
+            "      if (nb_full < NB) {{\n{}      }} else {{\n{}      }}\n",
+            last_pv(true),
+            last_pv(false)
+        )
+    } else {
+        last_pv(false)
+    };
     c += &release("v", "s");
     Ok(c + "    }\n")
 }
