@@ -49,3 +49,25 @@ pub fn named_barrier_arrive(id: &str, threads: u32) -> String {
 /// ```
 pub const FENCE_PROXY_ASYNC: &str =
     "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");";
+
+/// `const int wg = ..., tid = ...;`: the thread's warp group and its thread within the group. With
+/// `broadcast`, `wg` comes from lane 0 through `__shfl_sync`, so that the compiler knows it is the same
+/// for the whole warp (CUTLASS's `canonical_warp_group_idx`): what is derived from it (shared-memory
+/// addresses, wgmma descriptors, loop bounds) then stays in uniform registers, where from
+/// `threadIdx.x / 128` ptxas computes it per thread and moves it into uniform registers (`R2UR`) before
+/// the wgmmas (nvdisasm, session 7: 106 `R2UR` in the d = 256 attention kernel, 2 with the broadcast;
+/// 436 and 21 in the ping-pong GEMM). The code it leads to is not faster everywhere (see
+/// [`crate::kernels::attention_sm90`]'s use).
+///
+/// ```
+/// use cute_gpu::arch::sync::warp_group_index;
+/// assert!(warp_group_index(true).contains("const int wg = __shfl_sync(0xffffffffu, threadIdx.x / 128, 0)"));
+/// assert!(warp_group_index(false).contains("const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;"));
+/// ```
+pub fn warp_group_index(broadcast: bool) -> &'static str {
+    if broadcast {
+        "  const int wg = __shfl_sync(0xffffffffu, threadIdx.x / 128, 0), tid = threadIdx.x % 128;\n"
+    } else {
+        "  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;\n"
+    }
+}

@@ -947,6 +947,11 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
             all_consumers(cfg)
         );
     }
+    // the warp group broadcast from lane 0 (uniform registers for the descriptors) for d = 64 and 256:
+    // against `threadIdx.x / 128`, two processes each on an H100 (gpu/logs/attention90/run77): d = 256
+    // +2.5 to +6.8 % on every row, d = 64 -1.8 to +7.6 % (+2 % or more on 7 of 12); d = 128 -7.7 to
+    // +3.3 % (16k causal -7.2 / -7.7 %), so d = 128 keeps the plain index
+    let warp_group = sync::warp_group_index(cfg.head_dim != 128);
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
@@ -956,8 +961,7 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
   const u32 k_full = q_bar + 8u, v_full = k_full + {stages}u * 8u;   // K, V of a stage landed
   // {every} are done with a stage's K, V (count {consumers})
   const u32 k_empty = v_full + {stages}u * 8u, v_empty = k_empty + {stages}u * 8u;
-{q_empty_decl}  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-  if (threadIdx.x == 0) {{
+{q_empty_decl}{warp_group}  if (threadIdx.x == 0) {{
     mbar_init(q_bar, 1);
 {q_empty_init}    for (int s = 0; s < {stages}; ++s) {{ mbar_init(k_full + 8 * s, 1); mbar_init(v_full + 8 * s, 1); mbar_init(k_empty + 8 * s, {consumers}); mbar_init(v_empty + 8 * s, {consumers}); }}
     {}

@@ -112,6 +112,8 @@ impl WarpSpecialized<'_> {
             .iter()
             .map(|m| format!("    {}\n", tma::prefetch(m)))
             .collect();
+        // not broadcast: the GEMM measured -2 to +3 % with it (run77), within its noise
+        let warp_group = crate::arch::sync::warp_group_index(false);
         format!(
             r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   // stages at a 1024-byte boundary (128-byte swizzle atoms repeat every 8 rows x 128 B)
@@ -119,8 +121,7 @@ impl WarpSpecialized<'_> {
   const u32 ebase = sbase + {stages}u * {stage_bytes}u;      // epilogue staging boxes ({epi_bytes} B)
   const u32 full_bar = ebase + {epi_bytes}u;   // TMA bytes landed (count 1 + tx)
   const u32 empty_bar = full_bar + {stages}u * 8u;            // consumers released the stage (count {empty_count}){scl}
-  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-  if (threadIdx.x == 0) {{
+{warp_group}  if (threadIdx.x == 0) {{
     for (int s = 0; s < {stages}; ++s) {{ mbar_init(full_bar + 8 * s, {full_count}); mbar_init(empty_bar + 8 * s, {empty_count}); }}
     {}
 {prefetch}  }}
