@@ -947,11 +947,14 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
             all_consumers(cfg)
         );
     }
-    // the warp group broadcast from lane 0 (uniform registers for the descriptors) for d = 64 and 256:
-    // against `threadIdx.x / 128`, two processes each on an H100 (gpu/logs/attention90/run77): d = 256
-    // +2.5 to +6.8 % on every row, d = 64 -1.8 to +7.6 % (+2 % or more on 7 of 12); d = 128 -7.7 to
-    // +3.3 % (16k causal -7.2 / -7.7 %), so d = 128 keeps the plain index
-    let warp_group = sync::warp_group_index(cfg.head_dim != 128);
+    // the warp group broadcast from lane 0 (uniform registers for the descriptors) for d = 64 and for
+    // d = 256 with one CTA per tile: against `threadIdx.x / 128`, two processes each on an H100
+    // (gpu/logs/attention90/run77): d = 256 +2.5 to +6.8 % on every row, d = 64 -1.8 to +7.6 % (+2 % or
+    // more on 7 of 12); d = 128 -7.7 to +3.3 % (16k causal -7.2 / -7.7 %), so d = 128 keeps the plain
+    // index; persistent d = 256 kernels spill 8 to 56 bytes with it (the plan's causal ones from 2k keys
+    // among them), so they keep it too
+    let broadcast = cfg.head_dim == 64 || (cfg.head_dim == 256 && !cfg.persistent);
+    let warp_group = sync::warp_group_index(broadcast);
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
