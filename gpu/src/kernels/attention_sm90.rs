@@ -222,8 +222,10 @@ pub struct Sm90AttentionConfig {
     /// length). Measured on an H100 and an H200 against the same kernels without it, two processes each
     /// (gpu/logs/attention90/run71, run72): d = 128 4k +1.1 / +1.1 / +1.0 / +2.5 %, 16k +2.8 / +3.5 /
     /// +1.5 / +4.7 %, d = 256 4k +0.3 / +2.8 / +1.3 / +1.2 %. Causal, for the first consumer's half of
-    /// each diagonal block (d = 64 and 128, 128-key blocks), it measured -6 to -9 % at 1k and 4k (run72:
-    /// the two consumers then run different copies of the loop), so causal variants do not take it.
+    /// each diagonal block (d = 64 and 128, 128-key blocks), it measured -6 to -9 % at 1k and 4k (run72),
+    /// so causal variants do not take it: the choice of the copy then depends on the consumer's rows,
+    /// i.e. on `wg`, which ptxas does not know to be warp-uniform unless it is broadcast
+    /// ([`crate::arch::sync::warp_group_index`]), and it compiled the wgmmas' surroundings per thread.
     pub narrow_tail: i64,
 }
 
