@@ -418,13 +418,13 @@ fn attention_sm90_compiles_without_spills() {
                 (true, true, true, true, true),
                 (true, true, false, false, true),
             ] {
-                let cfg = Sm90AttentionConfig {
+                let cfg = plain_if_persistent_wide(Sm90AttentionConfig {
                     overlap,
                     pingpong,
                     varlen,
                     persistent,
                     ..Sm90AttentionConfig::new(dtype, d, causal)
-                };
+                });
                 let k = generate_attention_sm90(&cfg).unwrap();
                 if only.as_deref().is_some_and(|o| !k.name.contains(o)) {
                     continue;
@@ -545,6 +545,20 @@ fn attention_sm90_consumers3_compile() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// `cfg` with the warp group index `threadIdx.x / 128` where it is persistent at d = 128 or 256: with
+/// the broadcast index those kernels spill 8-180 bytes of per-tile values, but for the plan's (d = 256
+/// causal: dynamic scheduler, O rescaled before `P·V`; `Sm90AttentionConfig::broadcast_wg`), which are
+/// compiled with it in `attention_sm90_tuning_options_compile`.
+fn plain_if_persistent_wide(
+    cfg: cute_gpu::kernels::attention_sm90::Sm90AttentionConfig,
+) -> cute_gpu::kernels::attention_sm90::Sm90AttentionConfig {
+    let persistent_wide = cfg.persistent && cfg.head_dim >= 128;
+    cute_gpu::kernels::attention_sm90::Sm90AttentionConfig {
+        broadcast_wg: cfg.broadcast_wg && !persistent_wide,
+        ..cfg
+    }
+}
+
 /// Compiles `k` for sm_90a and records a failure if it spills, uses local memory, has its wgmmas
 /// serialized or fenced by ptxas (C7519).
 /// `CUTE_ATTN_ONLY` and `CUTE_ATTN_DUMP` as in `attention_sm90_compiles_without_spills`.
@@ -657,10 +671,22 @@ fn attention_sm90_tuning_options_compile() {
                         ..c
                     },
                 ] {
+                    // the plan's choice as it is, the others with the index they compile clean with
+                    let cfg = if cfg == c {
+                        c
+                    } else {
+                        plain_if_persistent_wide(cfg)
+                    };
                     check_clean_sm90(&generate_attention_sm90(&cfg).unwrap(), &mut failures);
                 }
             }
         }
+    }
+    // the plan's persistent d = 256 causal kernels (broadcast index) and d = 128 from 8k keys in f16 too
+    for (d, causal, keys) in [(256, true, 1024), (256, true, 16384), (128, false, 16384)] {
+        let c = Sm90AttentionConfig::new(DType::F16, d, causal).for_keys(keys);
+        assert!(c.broadcast_wg);
+        check_clean_sm90(&generate_attention_sm90(&c).unwrap(), &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

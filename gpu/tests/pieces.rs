@@ -133,6 +133,7 @@ fn sm90_pieces() {
         promotion: None,
         batch: None,
         cluster: 1,
+        broadcast_wg: false,
     };
     let acc = Accumulators::new(128).unwrap();
     assert_eq!((acc.h_rows, acc.j_cols), (8, 8));

@@ -145,6 +145,7 @@ pub struct Attention {
     rescale_before_pv90: Option<bool>,
     /// The Hopper kernel's L2 prefetch of the next Q instead of the plan's choice.
     prefetch_q90: Option<bool>,
+    broadcast_wg90: Option<bool>,
     narrow_tail90: Option<bool>,
     /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
     /// stream before each launch that uses them), allocated at the first such launch.
@@ -198,6 +199,7 @@ impl Attention {
             dynamic90: None,
             rescale_before_pv90: None,
             prefetch_q90: None,
+            broadcast_wg90: None,
             narrow_tail90: None,
             tile_sched: Mutex::new(None),
         })
@@ -368,6 +370,20 @@ impl Attention {
         self
     }
 
+    /// The same handle with the Hopper kernel's warp group index broadcast from lane 0 (`true`) or
+    /// `threadIdx.x / 128`, instead of the plan's choice ([`Sm90AttentionConfig::broadcast_wg`]).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_sm90_warp_group_broadcast(false);
+    /// assert!(a.runtime().arch().starts_with("sm_"));
+    /// ```
+    pub fn with_sm90_warp_group_broadcast(mut self, on: bool) -> Attention {
+        self.broadcast_wg90 = Some(on);
+        self
+    }
+
     /// The same handle with the Hopper kernel's narrow last key block (`true`: where the key length
     /// leaves one, [`Sm90AttentionConfig::with_narrow_tail`]) or without it, instead of the plan's choice.
     ///
@@ -519,6 +535,7 @@ impl Attention {
             dynamic_tiles: self.dynamic90.unwrap_or(c.dynamic_tiles),
             rescale_before_pv: self.rescale_before_pv90.unwrap_or(c.rescale_before_pv),
             prefetch_q: self.prefetch_q90.unwrap_or(c.prefetch_q),
+            broadcast_wg: self.broadcast_wg90.unwrap_or(c.broadcast_wg),
             ..c
         };
         // the narrow last block for the tile as chosen (the plan's, with the plan's tile)

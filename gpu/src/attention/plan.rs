@@ -338,9 +338,12 @@ fn plan_sizes(r: &Request, [q, k, v, o]: [Dims; 4], scale: f32) -> Result<Plan> 
         let c = Sm90AttentionConfig::new(r.dtype, d, r.causal)
             .for_keys(sk)
             .for_rows(sq);
+        let varlen = r.varlen.is_some();
         Sm90AttentionConfig {
-            varlen: r.varlen.is_some(),
+            varlen,
             tma_store_o: c.tma_store_o && takes_o(&args),
+            // packed sequences: the persistent d = 256 kernels spill 8-12 bytes with the broadcast index
+            broadcast_wg: c.broadcast_wg && !(varlen && c.persistent && d == 256),
             ..c
         }
         .with_narrow_tail(sk)

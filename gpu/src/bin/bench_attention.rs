@@ -1,11 +1,11 @@
 //! Benchmark of the attention call (`cute_gpu::attention::Attention`: the Hopper kernel on an sm_90
 //! device, else the `mma.sync` one) on the sweep of issue 15: bf16, 16k tokens per batch
 //! (`B = 16384 / S`), hidden 2048 (`H = 2048 / D`), `(B,S,H,D)` layout, D in {64, 128}, S in {1k, 4k}
-//! (and 16k with `--seq16k`), causal or not. Random normal data; rounds interleave the
-//! shapes, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
+//! (and 16k with `--seq16k`), causal or not. Random normal data; 6 rounds interleave the
+//! shapes and rotate the handles within each, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--consumers2] [--consumers3] [--dynamic] [--dynamic-lpt] [--rescale-early] [--rescale-early-nopp] [--pp-rescale-after] [--per-tile] [--prefetch-q] [--no-prefetch-q] [--persistent-pq] [--d D]... [--no-default]` (quick: one round
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--consumers2] [--consumers3] [--dynamic] [--dynamic-lpt] [--rescale-early] [--rescale-early-nopp] [--pp-rescale-after] [--per-tile] [--prefetch-q] [--no-prefetch-q] [--persistent-pq] [--no-narrow-tail] [--wg-broadcast] [--wg-plain] [--d D]... [--no-default]` (quick: one round
 //! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
@@ -13,7 +13,7 @@
 //! storing O from the registers instead of through shared memory and TMA, label `direct_o`; stages3: also the
 //! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lazy / eager: also with lazy rescaling of O on / off; lpt: also
 //! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; poly: also with one of every N score atoms' exponentials on the FMA pipe, label `polyN`; consumers2, consumers3: also the Hopper kernel with 2 (128 query rows per CTA) or 3 (192) consumer warp
-//! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; dynamic: also with persistent CTAs taking their tiles from the dynamic scheduler (an atomic counter), dynamic-lpt: the same in the LPT order of 32 MiB sections; rescale-early: also with O rescaled just before each P·V (label `rescale_early`; `rescale_early_nopp`: the same without ping-pong); pp-rescale-after: also with ping-pong and O rescaled after each P·V everywhere (the schedule of every shape before session 5), label `pp_rescale_after`; per-tile: one CTA per tile (not persistent), label `per_tile`; prefetch-q, no-prefetch-q: also with persistent CTAs' Q prefetched into L2 or not (labels `prefetch_q`, `no_prefetch_q`), persistent-pq: persistent CTAs with it (label `persistent_pq`); no-narrow-tail: also without the narrow last key block (label `no_narrow_tail`); d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
+//! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; dynamic: also with persistent CTAs taking their tiles from the dynamic scheduler (an atomic counter), dynamic-lpt: the same in the LPT order of 32 MiB sections; rescale-early: also with O rescaled just before each P·V (label `rescale_early`; `rescale_early_nopp`: the same without ping-pong); pp-rescale-after: also with ping-pong and O rescaled after each P·V everywhere (the schedule of every shape before session 5), label `pp_rescale_after`; per-tile: one CTA per tile (not persistent), label `per_tile`; prefetch-q, no-prefetch-q: also with persistent CTAs' Q prefetched into L2 or not (labels `prefetch_q`, `no_prefetch_q`), persistent-pq: persistent CTAs with it (label `persistent_pq`); no-narrow-tail: also without the narrow last key block (label `no_narrow_tail`); wg-broadcast, wg-plain: also with the warp group index broadcast from lane 0 or not (labels `wg_broadcast`, `wg_plain`); d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
 //! kernels into the on-disk cache).
 
 #[cfg(not(feature = "cuda"))]
@@ -69,7 +69,7 @@ mod bench {
     type Build = fn(Attention) -> Result<Attention>;
 
     /// The switches: flag, label, head dim it applies to, how the handle is built.
-    const SWITCHES: [(&str, &str, Option<i64>, Build); 24] = [
+    const SWITCHES: [(&str, &str, Option<i64>, Build); 26] = [
         ("--schedules", "nopp", None, |a| {
             a.with_sm90_schedule(true, false)
         }),
@@ -134,6 +134,12 @@ mod bench {
         ("--no-narrow-tail", "no_narrow_tail", None, |a| {
             Ok(a.with_sm90_narrow_tail(false))
         }),
+        ("--wg-broadcast", "wg_broadcast", None, |a| {
+            Ok(a.with_sm90_warp_group_broadcast(true))
+        }),
+        ("--wg-plain", "wg_plain", None, |a| {
+            Ok(a.with_sm90_warp_group_broadcast(false))
+        }),
         ("--persistent-pq", "persistent_pq", None, |a| {
             Ok(a.with_sm90_persistent(true)?.with_sm90_prefetch_q(true))
         }),
@@ -162,6 +168,32 @@ mod bench {
         }
         out.extend(valued_handles(args, stream)?);
         Ok(out)
+    }
+
+    /// The rows' order in round `round`: the shapes forwards in even rounds and backwards in odd ones,
+    /// the handles of each shape rotated by one place per round, so that the first place of a shape (right
+    /// after another shape's kernels) goes to each handle in turn (equally often where the rounds are a
+    /// multiple of the shape's handles, e.g. 6 rounds of 2 or 3 handles): the first place measured up
+    /// to 5 % faster for the same kernel, e.g. after a short causal shape (gpu/logs/attention90/run78),
+    /// and up to 7 % slower elsewhere (run26).
+    fn round_order(rows: &[(i64, i64, bool, usize)], round: usize) -> Vec<usize> {
+        let index: Vec<usize> = (0..rows.len()).collect();
+        let mut shapes: Vec<&[usize]> = index
+            .chunk_by(|&a, &b| {
+                rows[a].0 == rows[b].0 && rows[a].1 == rows[b].1 && rows[a].2 == rows[b].2
+            })
+            .collect();
+        if round % 2 == 1 {
+            shapes.reverse();
+        }
+        shapes
+            .into_iter()
+            .flat_map(|handles| {
+                let mut h = handles.to_vec();
+                h.rotate_left(round % handles.len());
+                h
+            })
+            .collect()
     }
 
     fn bad_value(flag: &str, value: &str, expected: &str) -> cute_gpu::GpuError {
@@ -234,7 +266,7 @@ mod bench {
         if !only.is_empty() {
             dims = only;
         }
-        let (rounds, iters) = if quick { (1, 3) } else { (5, 10) };
+        let (rounds, iters) = if quick { (1, 3) } else { (6, 10) };
         let ctx = CudaContext::new(0).map_err(cute_gpu::error::driver("cuInit"))?;
         let stream = ctx.default_stream();
         let handles = handles(&args, &stream)?;
@@ -268,14 +300,7 @@ mod bench {
         }
         let mut times = vec![Vec::new(); rows.len()];
         for round in 0..rounds {
-            // every other round backwards: no handle is always the first (or last) of its shape, a
-            // place that measured up to 7 % slower for the same kernel (gpu/logs/attention90/run26)
-            let order: Vec<usize> = if round % 2 == 0 {
-                (0..rows.len()).collect()
-            } else {
-                (0..rows.len()).rev().collect()
-            };
-            for i in order {
+            for i in round_order(&rows, round) {
                 let (s, d, causal, h) = rows[i];
                 let attn = &handles[h].2;
                 let l = bshd(TOKENS / s, s, HIDDEN / d, d)?;

@@ -1,13 +1,14 @@
 //! FP8 GEMM on Hopper (issue 14): correctness against the exactly decoded f64 reference, the accumulation
 //! error with and without promotion, and TFLOP/s against cuBLASLt FP8 (per-tensor scales, bf16 out).
 //!
-//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [bench] [quick]`: `check` runs every scaling, type pair and
+//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [broadcast] [bench] [quick]`: `check` runs every scaling, type pair and
 //! output on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer; `block`: block scaling only); `error` measures the error of
 //! the per-tensor kernel (accumulation inside the tensor core over all of K) and of the block-scaled
 //! kernel with unit scales (promoted to f32 every 128 of K) at K = 4096 and 16384; `bench` times ours
 //! (per-tensor and block-scaled) and cuBLASLt (heuristic first and best of its top 8, 32 MiB workspace,
 //! with and without fast accumulation) interleaved in rounds on uniform random data, medians (`quick`:
-//! 8192^3 only, two rounds).
+//! 8192^3 only, two rounds); `broadcast`: the plan's large tiles with their warp group index and the other
+//! one (broadcast from lane 0 or not).
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -50,6 +51,9 @@ mod imp {
             }
             if has("sweep") || has("sweep8k") {
                 sweep(&rt, has("sweep8k"))?;
+            }
+            if has("broadcast") {
+                broadcast(&rt)?;
             }
             if has("bench") || has("quick") {
                 bench(&rt, has("quick"))?;
@@ -612,12 +616,48 @@ mod imp {
             (8192, 14336, 4096),
         ];
         for shape in shapes.into_iter().take(if only_8k { 1 } else { 4 }) {
-            sweep_shape(rt, shape)?;
+            sweep_shape(rt, shape, &sweep_configs(), 3)?;
         }
         Ok(())
     }
 
-    fn sweep_shape(rt: &Runtime, (m, n, k): (i64, i64, i64)) -> Result<()> {
+    /// The plan's large tiles (block-scaled 128x256 with staggered consumers, per-tensor 128x256 and
+    /// ping-pong 128x192) with their warp group index and the other one (broadcast from lane 0 or not), at 8192^3, 4096^3
+    /// and 8192x14336x4096 (medians of 6 interleaved rounds).
+    fn broadcast(rt: &Runtime) -> Result<()> {
+        let large = HopperConfig::large();
+        let staggered = HopperConfig {
+            promotion_stagger: 128,
+            ..large
+        };
+        let tiles = [
+            (Scaling::Block, staggered),
+            (Scaling::PerTensor, large),
+            (Scaling::PerTensor, HopperConfig::pingpong_wide()),
+        ];
+        let configs: Vec<(Scaling, HopperConfig)> = tiles
+            .iter()
+            .flat_map(|&(s, c)| {
+                let b = HopperConfig {
+                    broadcast_wg: !c.broadcast_wg,
+                    ..c
+                };
+                [(s, c), (s, b)]
+            })
+            .collect();
+        for shape in [(8192, 8192, 8192), (4096, 4096, 4096), (8192, 14336, 4096)] {
+            sweep_shape(rt, shape, &configs, 6)?;
+        }
+        Ok(())
+    }
+
+    /// Tile configurations at one shape (TFLOP/s, medians of `rounds` interleaved rounds).
+    fn sweep_shape(
+        rt: &Runtime,
+        (m, n, k): (i64, i64, i64),
+        configs: &[(Scaling, HopperConfig)],
+        rounds: usize,
+    ) -> Result<()> {
         let p = problem(m, n, k);
         let types = (DType::E4M3, DType::E4M3);
         let d = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
@@ -627,7 +667,7 @@ mod imp {
             Operands::new(rt, &p, types, Scaling::PerTensor, false, 1)?,
             Operands::new(rt, &p, types, Scaling::Block, false, 1)?,
         ];
-        for (scaling, cfg) in sweep_configs() {
+        for &(scaling, cfg) in configs {
             let ops = &operands[usize::from(scaling == Scaling::Block)];
             let fused = Fused::default();
             let cfg = cfg.for_bits(8);
@@ -639,10 +679,10 @@ mod imp {
             runs.push((kern.name.clone(), rt.prepare(&kern, &bufs)?, Vec::new()));
         }
         let iters = (4e12 / (2.0 * (m * n * k) as f64)).clamp(5.0, 100.0) as usize;
-        // each round starts a third of the list later (the clock falls as a round heats the GPU)
+        // each round starts later in the list (the clock falls as a round heats the GPU)
         let n_runs = runs.len();
-        for round in 0..3 {
-            for i in (0..n_runs).map(|i| (i + round * n_runs / 3) % n_runs) {
+        for round in 0..rounds {
+            for i in (0..n_runs).map(|i| (i + round * n_runs / rounds) % n_runs) {
                 let (_, prepared, t) = &mut runs[i];
                 let ms = rt.time_ms(2, iters, || rt.run(prepared))?;
                 t.push(2.0 * (m * n * k) as f64 / ms / 1e9);

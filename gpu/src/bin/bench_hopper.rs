@@ -6,7 +6,8 @@
 //! racecheck), `bench` the benchmark
 //! (all configurations), `quick` only one configuration of the benchmark at 8192^3 bf16 (for ncu),
 //! `sweep` every configuration and the ping-pong ones on seven of the shapes, `clusters` the
-//! shipped tiles with and without 2-CTA clusters (B multicast), interleaved in rounds on uniform data.
+//! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
+//! their configuration has and the other one (broadcast from lane 0 or not), interleaved in rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -46,7 +47,10 @@ mod imp {
                 sweep(&rt)?;
             }
             if has("clusters") {
-                clusters(&rt)?;
+                variants(&rt, clustered)?;
+            }
+            if has("broadcast") {
+                variants(&rt, broadcast)?;
             }
             Ok(())
         })();
@@ -132,13 +136,21 @@ mod imp {
         HopperConfig { cluster: 2, ..c }
     }
 
-    /// Each shipped tile with and without clusters, and cublasGemmEx, on uniform [-1, 1) bf16 data:
-    /// interleaved rounds in rotating order, medians (TFLOP/s) and the largest relative difference from
-    /// cuBLAS.
-    fn clusters(rt: &Runtime) -> Result<()> {
+    /// The configuration with the other warp group index: broadcast from lane 0 or `threadIdx.x / 128`.
+    fn broadcast(c: HopperConfig) -> HopperConfig {
+        HopperConfig {
+            broadcast_wg: !c.broadcast_wg,
+            ..c
+        }
+    }
+
+    /// Each shipped tile as it is and changed by `variant`, and cublasGemmEx, on uniform [-1, 1) bf16
+    /// data: interleaved rounds in rotating order, medians (TFLOP/s) and the largest relative
+    /// difference from cuBLAS.
+    fn variants(rt: &Runtime, variant: fn(HopperConfig) -> HopperConfig) -> Result<()> {
         let cublas = Cublas::new(rt)?;
         let tiles = [HopperConfig::large(), HopperConfig::pingpong_wide()];
-        let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, clustered(c)]).collect();
+        let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, variant(c)]).collect();
         for (m, n, k) in SWEEP_SHAPES {
             let p = HopperProblem::padded(m, n, k);
             let mut rng = Rng(m as u64 + 3 * n as u64 + 7 * k as u64);
@@ -158,9 +170,9 @@ mod imp {
                 .collect::<Result<Vec<_>>>()?;
             let nk = kernels.len();
             let mut times = vec![Vec::new(); nk + 1];
-            // as many rounds as kernels, each round starting one kernel later: every kernel runs once
-            // in every position of a round (the GPU's clock falls as a round heats it)
-            for round in 0..nk {
+            // rounds starting one kernel later each: every kernel runs in every position of a round
+            // (the GPU's clock falls as a round heats it)
+            for round in 0..2 * nk {
                 times[nk].push(g.time_cublas(rt, &cublas, 3, iters)?);
                 for i in (0..nk).map(|i| (i + round) % nk) {
                     times[i].push(g.tflops(rt.time_ms(3, iters, || rt.run(&prepared[i]))?));

@@ -227,6 +227,22 @@ pub struct Sm90AttentionConfig {
     /// i.e. on `wg`, which ptxas does not know to be warp-uniform unless it is broadcast
     /// ([`crate::arch::sync::warp_group_index`]), and it compiled the wgmmas' surroundings per thread.
     pub narrow_tail: i64,
+    /// The warp group index broadcast from lane 0 (`__shfl_sync`, [`crate::arch::sync::warp_group_index`])
+    /// instead of `threadIdx.x / 128`: ptxas then knows it to be warp-uniform and keeps what derives from
+    /// it (the descriptors, the consumer's rows) in uniform registers instead of computing it per thread
+    /// and moving it over (R2UR) before the wgmmas (nvdisasm: 106 R2UR -> 2 at d = 256). [`Self::new`]
+    /// takes it for d = 64 and d = 256, [`Self::for_keys`] for d = 128 non-causal from 8k keys: against
+    /// `threadIdx.x / 128`, two processes each on an H100 (gpu/logs/attention90/run77, old and new binaries)
+    /// and on an H200 (run78, both in one process): d = 256 +2.5 to +6.8 % and +0.9 to +5.0 % on every row
+    /// (persistent causal ones included since the producer re-reads its CTA index for the dynamic
+    /// scheduler's mailbox: kept live, it spilled in the producer's 24 registers), d = 64
+    /// -1.8 to +7.6 % and -0.8 to +7.2 %; d = 128 16k non-causal +2.7 / +1.7 % (run78), but 16k causal
+    /// -7.2 / -7.7 % and -8.8 / -8.7 %, 1k non-causal -1.7 / -1.8 %, 4k within 0.3 %. Persistent variants
+    /// at d = 128 and 256 other than the plan's (d = 256 causal: dynamic scheduler, O rescaled before
+    /// `P·V`) spill 8-180 bytes of per-tile values with it (the consumers' registers are full; reloaded
+    /// once per tile), so the compile tests check those with the plain index, and the plan takes the
+    /// plain one for packed (varlen) persistent d = 256 kernels (8-12 bytes).
+    pub broadcast_wg: bool,
 }
 
 impl Sm90AttentionConfig {
@@ -262,6 +278,7 @@ impl Sm90AttentionConfig {
             rescale_before_pv: false,
             prefetch_q: false,
             narrow_tail: 0,
+            broadcast_wg: head_dim != 128,
         }
     }
 
@@ -408,6 +425,8 @@ impl Sm90AttentionConfig {
     /// let short = c(128, false).for_keys(1024);
     /// assert!(!short.pingpong && short.rescale_before_pv && c(128, false).for_keys(4096).pingpong);
     /// assert!(short.prefetches_q() && c(256, true).for_keys(1024).prefetches_q());
+    /// assert!(c(128, false).for_keys(16384).broadcast_wg && !c(128, false).for_keys(4096).broadcast_wg);
+    /// assert!(!c(128, true).for_keys(16384).broadcast_wg && c(256, true).for_keys(1024).broadcast_wg);
     /// assert!(!c(128, true).for_keys(1024).prefetches_q() && !c(256, false).for_keys(1024).prefetches_q());
     /// ```
     fn schedule_for_keys(self, sk: i64) -> Sm90AttentionConfig {
@@ -416,6 +435,7 @@ impl Sm90AttentionConfig {
         let no_pingpong = (d == 128 && causal) || (short && d == if causal { 64 } else { 128 });
         let rescale_early = d == 256 || (!causal && d == 128 && (short || sk >= 8192));
         Sm90AttentionConfig {
+            broadcast_wg: self.broadcast_wg || (!causal && d == 128 && sk >= 8192),
             pingpong: self.pingpong && !no_pingpong,
             rescale_before_pv: self.rescale_before_pv || rescale_early,
             prefetch_q: self.prefetch_q || d == if causal { 256 } else { 128 },
@@ -771,6 +791,12 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             0 => String::new(),
             n => format!("_nt{n}"),
         }
+        // the index other than the head dim's default ([`Sm90AttentionConfig::new`])
+        + match (cfg.broadcast_wg, cfg.head_dim == 128) {
+            (true, true) => "_wgb",
+            (false, false) => "_wgp",
+            _ => "",
+        }
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
@@ -949,14 +975,7 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
             all_consumers(cfg)
         );
     }
-    // the warp group broadcast from lane 0 (uniform registers for the descriptors) for d = 64 and for
-    // d = 256 with one CTA per tile: against `threadIdx.x / 128`, two processes each on an H100
-    // (gpu/logs/attention90/run77): d = 256 +2.5 to +6.8 % on every row, d = 64 -1.8 to +7.6 % (+2 % or
-    // more on 7 of 12); d = 128 -7.7 to +3.3 % (16k causal -7.2 / -7.7 %), so d = 128 keeps the plain
-    // index; persistent d = 256 kernels spill 8 to 56 bytes with it (the plan's causal ones from 2k keys
-    // among them), so they keep it too
-    let broadcast = cfg.head_dim == 64 || (cfg.head_dim == 256 && !cfg.persistent);
-    let warp_group = sync::warp_group_index(broadcast);
+    let warp_group = sync::warp_group_index(cfg.broadcast_wg);
     let mut c = format!(
         r#"  extern __shared__ __align__(1024) unsigned char smem_raw[];
   const u32 q_s = (smem_u32(smem_raw) + 1023u) & ~1023u;   // 128-byte swizzle atoms repeat every 1024 B
@@ -1260,7 +1279,7 @@ fn producer_tile_loop(cfg: &Sm90AttentionConfig) -> String {
 /// mbarrier nor a `bar.arrive` -> `bar.sync` pair as ordering, so a shared-memory slot read by the
 /// consumers and rewritten by the producer showed as a WAR hazard there (gpu/logs/attention90/run33, 34),
 /// and the tool then failed on whole test suites.
-const PUBLISH_NEXT_TILE: &str = "      {   // the next tile, into the mailbox\n        const int next = gridDim.x + (int)atomicAdd(tile_sched, 1u);\n        if (published > 0) mbar_wait(tile_read, (published - 1) & 1);   // the consumers have read the last one\n        tile_sched[1 + blockIdx.x] = (u32)next;\n        mbar_arrive(tile_full);\n        ++published; tile = next;\n      }\n";
+const PUBLISH_NEXT_TILE: &str = "      {   // the next tile, into the mailbox\n        const int next = gridDim.x + (int)atomicAdd(tile_sched, 1u);\n        if (published > 0) mbar_wait(tile_read, (published - 1) & 1);   // the consumers have read the last one\n        u32 cta; asm volatile(\"mov.u32 %0, %%ctaid.x;\" : \"=r\"(cta));   // read here, not kept live in 24 registers\n        tile_sched[1 + cta] = (u32)next;\n        mbar_arrive(tile_full);\n        ++published; tile = next;\n      }\n";
 
 /// The consumers' fetch of their next tile from the producer's mailbox ([`PUBLISH_NEXT_TILE`]): at the
 /// end of a tile's key blocks, before its epilogue (which does not need it), so that the load's latency
