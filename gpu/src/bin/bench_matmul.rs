@@ -198,9 +198,11 @@ mod bench {
                 Contender::MmaSync => t.mma_sync.push(tf(
                     rt.time_ms(2, iters, || ours(gemms.1, buf, [&la, &lb, &ld]))?
                 )),
-                Contender::Lt(i) => t.lt[i].push(tf(rt.time_ms(2, iters, || {
-                    lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt))
-                })?)),
+                Contender::Lt(i) => {
+                    t.lt[i].push(tf(rt.time_ms(2, iters, || {
+                        lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt))
+                    })?))
+                }
                 Contender::GemmEx => {
                     let s = rt.stream();
                     let (pa, _ga) = buf.a.device_ptr(s);
