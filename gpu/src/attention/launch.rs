@@ -145,6 +145,7 @@ pub struct Attention {
     rescale_before_pv90: Option<bool>,
     /// The Hopper kernel's L2 prefetch of the next Q instead of the plan's choice.
     prefetch_q90: Option<bool>,
+    /// The Hopper kernel's warp group index (broadcast from lane 0 or not) instead of the plan's choice.
     broadcast_wg90: Option<bool>,
     narrow_tail90: Option<bool>,
     /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
