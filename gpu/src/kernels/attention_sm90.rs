@@ -141,7 +141,11 @@ pub struct Sm90AttentionConfig {
     /// multiplication of its O accumulators ([`OnlineSoftmax::lazy`]). Measured on an H100 against
     /// `false` in one process (`gpu/logs/attention90/run17-bench-lazy.log`, bf16): d = 256 +4 to +8 %
     /// on every shape of the sweep (O is 128 registers per thread there, S only 40); d = 128 0 to -9 %,
-    /// d = 64 -5 to +4 %. [`Self::new`] turns it on for d = 256.
+    /// d = 64 -5 to +4 %. [`Self::new`] turns it on for d = 256, [`Self::for_keys`] for d = 128 causal
+    /// with 128-key tiles (below 8k keys) and non-causal with 192-key tiles from 8k: timed again against
+    /// `false` with the benchmark's handles rotated (run84, H200, three processes): d = 128 causal 1k
+    /// +1.2 / +1.0 / +1.2 %, 4k +1.6 / +1.5 / +1.6 %, 16k -1.2 / -1.2 / -1.3 %; non-causal 16k +0.9 / +0.6 /
+    /// +0.9 %, 4k -3.9 / -4.3 / -4.0 %, 1k -1.5 / -0.8 / -1.0 %.
     ///
     /// ```
     /// use cute_gpu::{kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90}, DType};
@@ -399,8 +403,8 @@ impl Sm90AttentionConfig {
         }
     }
 
-    /// [`Self::for_keys`]' ping-pong, [`Self::rescale_before_pv`] and [`Self::prefetch_q`] (measured
-    /// there). Measured on an H100 against the
+    /// [`Self::for_keys`]' ping-pong, [`Self::rescale_before_pv`], [`Self::prefetch_q`],
+    /// [`Self::broadcast_wg`] and [`Self::lazy_rescale`] (measured there). Measured on an H100 against the
     /// default schedule (ping-pong, O rescaled after each `P·V`), two calls of `bench_attention
     /// --schedules --rescale-early --rescale-early-nopp` (gpu/logs/attention90/run55, run56):
     /// - O rescaled before each `P·V`: d = 256 non-causal +1.9 / +1.3 % (1k), +2.7 / +2.0 % (4k), +1.1 /
@@ -427,6 +431,8 @@ impl Sm90AttentionConfig {
     /// assert!(short.prefetches_q() && c(256, true).for_keys(1024).prefetches_q());
     /// assert!(c(128, false).for_keys(16384).broadcast_wg && !c(128, false).for_keys(4096).broadcast_wg);
     /// assert!(!c(128, true).for_keys(16384).broadcast_wg && c(256, true).for_keys(1024).broadcast_wg);
+    /// assert!(c(128, true).for_keys(4096).lazy_rescale && !c(128, true).for_keys(16384).lazy_rescale);
+    /// assert!(c(128, false).for_keys(16384).lazy_rescale && !c(128, false).for_keys(4096).lazy_rescale);
     /// assert!(!c(128, true).for_keys(1024).prefetches_q() && !c(256, false).for_keys(1024).prefetches_q());
     /// ```
     fn schedule_for_keys(self, sk: i64) -> Sm90AttentionConfig {
@@ -436,6 +442,8 @@ impl Sm90AttentionConfig {
         let rescale_early = d == 256 || (!causal && d == 128 && (short || sk >= 8192));
         Sm90AttentionConfig {
             broadcast_wg: self.broadcast_wg || (!causal && d == 128 && sk >= 8192),
+            // d = 128: causal below 8k keys, non-causal from 8k (Self::lazy_rescale)
+            lazy_rescale: self.lazy_rescale || (d == 128 && causal == (sk < 8192)),
             pingpong: self.pingpong && !no_pingpong,
             rescale_before_pv: self.rescale_before_pv || rescale_early,
             prefetch_q: self.prefetch_q || d == if causal { 256 } else { 128 },
