@@ -118,8 +118,12 @@ pub struct Sm90AttentionConfig {
     /// staging boxes), equal causal; the default stays 2.
     pub stages: i64,
     /// The first `S = Q·Kᵀ` wgmma of each key block with scale-d = 0 (`S = Q·Kᵀ` overwrites the
-    /// accumulators) instead of zeroing S before it. Measured (same logs): equal at 1k, -4% at d = 64 4k
-    /// causal, -7 to -9% at d = 64 16k; off by default.
+    /// accumulators) instead of zeroing S before it. Measured (same logs, first-round times): equal at 1k,
+    /// -4% at d = 64 4k causal, -7 to -9% at d = 64 16k; off by default. Timed again in medians with the
+    /// benchmark's handles rotated, two handles, two processes (gpu/logs/attention90/run87, H200): d = 64
+    /// 4k +2.0 / +1.9 % (causal +1.2 / +1.2 %), 16k causal +2.5 / +1.9 %, 16k non-causal -3.6 / -3.6 %, 1k
+    /// causal -3.9 / -3.8 %, 1k non-causal -0.2 / -0.4 % (run86, twelve handles: the same signs);
+    /// [`Self::for_keys`] takes it for d = 64 from 2k keys, but non-causal from 8k.
     pub s_scale_d0: bool,
     /// Persistent tile order, longest-processing-time first (with [`Self::persistent`]; ignored without),
     /// when not 0: the tiles of a section of (head, batch) pairs whose K and V fit in `lpt_l2_mib` MiB
@@ -404,7 +408,7 @@ impl Sm90AttentionConfig {
     }
 
     /// [`Self::for_keys`]' ping-pong, [`Self::rescale_before_pv`], [`Self::prefetch_q`],
-    /// [`Self::broadcast_wg`] and [`Self::lazy_rescale`] (measured there). Measured on an H100 against the
+    /// [`Self::broadcast_wg`], [`Self::lazy_rescale`] and [`Self::s_scale_d0`] (measured there). Measured on an H100 against the
     /// default schedule (ping-pong, O rescaled after each `P·V`), two calls of `bench_attention
     /// --schedules --rescale-early --rescale-early-nopp` (gpu/logs/attention90/run55, run56):
     /// - O rescaled before each `P·V`: d = 256 non-causal +1.9 / +1.3 % (1k), +2.7 / +2.0 % (4k), +1.1 /
@@ -433,6 +437,8 @@ impl Sm90AttentionConfig {
     /// assert!(!c(128, true).for_keys(16384).broadcast_wg && c(256, true).for_keys(1024).broadcast_wg);
     /// assert!(c(128, true).for_keys(4096).lazy_rescale && !c(128, true).for_keys(16384).lazy_rescale);
     /// assert!(c(128, false).for_keys(16384).lazy_rescale && !c(128, false).for_keys(4096).lazy_rescale);
+    /// assert!(c(64, false).for_keys(4096).s_scale_d0 && !c(64, false).for_keys(16384).s_scale_d0);
+    /// assert!(c(64, true).for_keys(16384).s_scale_d0 && !c(64, true).for_keys(1024).s_scale_d0);
     /// assert!(!c(128, true).for_keys(1024).prefetches_q() && !c(256, false).for_keys(1024).prefetches_q());
     /// ```
     fn schedule_for_keys(self, sk: i64) -> Sm90AttentionConfig {
@@ -444,6 +450,8 @@ impl Sm90AttentionConfig {
             broadcast_wg: self.broadcast_wg || (!causal && d == 128 && sk >= 8192),
             // d = 128: causal below 8k keys, non-causal from 8k (Self::lazy_rescale)
             lazy_rescale: self.lazy_rescale || (d == 128 && causal == (sk < 8192)),
+            // d = 64 from 2k keys, but non-causal from 8k (Self::s_scale_d0)
+            s_scale_d0: self.s_scale_d0 || (d == 64 && sk > 1024 && (causal || sk < 8192)),
             pingpong: self.pingpong && !no_pingpong,
             rescale_before_pv: self.rescale_before_pv || rescale_early,
             prefetch_q: self.prefetch_q || d == if causal { 256 } else { 128 },
