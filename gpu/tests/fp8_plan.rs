@@ -51,7 +51,9 @@ fn tiles_by_scaling_and_shape() {
     let big = case(8192, 8192, 8192);
     let name = |r| plan_fp8(&r).unwrap().unwrap().name;
     // 64 k-blocks: the ping-pong 128x192 TMA-store tile
-    assert!(name(request(&big, Scaling::PerTensor)).contains("_128x192x128_c2pp_s4_g8_p_ts_pt"));
+    assert!(
+        name(request(&big, Scaling::PerTensor)).contains("_128x192x128_c2pp_s4_g8_p_ts_wgb_pt")
+    );
     let long = case(8192, 4096, 14336);
     assert!(name(request(&long, Scaling::PerTensor)).contains("_128x256x128_c2_s4_g8_p_ts_pt"));
     assert!(name(request(&big, Scaling::Block)).contains("_128x256x128_c2_s4_g8_p_ts_st128_bs"));
