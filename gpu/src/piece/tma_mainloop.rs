@@ -182,7 +182,7 @@ impl WarpSpecialized<'_> {
     /// # let b = b.split_boxes(2).unwrap();
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2 };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false };
     /// assert!(ws.teardown().contains("barrier.cluster.wait"));
     /// // the second B box (rows 128..256) is rank 1's, multicast to both CTAs
     /// assert!(ws.producer().contains("if (crank == 1u) tma_load_2d_mc(sb + 16384u, &tmB, full_bar + 8 * s, kb * 64, tn * 256 + 128, 3);"));
