@@ -286,7 +286,7 @@ impl Sm90AttentionConfig {
             rescale_before_pv: false,
             prefetch_q: false,
             narrow_tail: 0,
-            broadcast_wg: head_dim != 128,
+            broadcast_wg: broadcasts_by_default(head_dim),
         }
     }
 
@@ -807,12 +807,18 @@ fn name(cfg: &Sm90AttentionConfig) -> String {
             0 => String::new(),
             n => format!("_nt{n}"),
         }
-        // the index other than the head dim's default ([`Sm90AttentionConfig::new`])
-        + match (cfg.broadcast_wg, cfg.head_dim == 128) {
-            (true, true) => "_wgb",
-            (false, false) => "_wgp",
+        // the index other than the head dim's default
+        + match (cfg.broadcast_wg, broadcasts_by_default(cfg.head_dim)) {
+            (true, false) => "_wgb",
+            (false, true) => "_wgp",
             _ => "",
         }
+}
+
+/// [`Sm90AttentionConfig::new`]'s warp group index for `head_dim`: broadcast from lane 0 but at d = 128
+/// ([`Sm90AttentionConfig::broadcast_wg`]); kernel names mark the other choice.
+fn broadcasts_by_default(head_dim: i64) -> bool {
+    head_dim != 128
 }
 
 fn header(cfg: &Sm90AttentionConfig, ops: &Operands, f: &Fragment) -> Result<String> {
