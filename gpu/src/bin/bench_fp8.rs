@@ -1,12 +1,12 @@
 //! FP8 GEMM on Hopper (issue 14): correctness against the exactly decoded f64 reference, the accumulation
 //! error with and without promotion, and TFLOP/s against cuBLASLt FP8 (per-tensor scales, bf16 out).
 //!
-//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [broadcast] [bench] [quick]`: `check` runs every scaling, type pair and
+//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [broadcast] [bench] [quick] [--sample-tflop F]`: `check` runs every scaling, type pair and
 //! output on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer; `block`: block scaling only); `error` measures the error of
 //! the per-tensor kernel (accumulation inside the tensor core over all of K) and of the block-scaled
 //! kernel with unit scales (promoted to f32 every 128 of K) at K = 4096 and 16384; `bench` times ours
 //! (per-tensor and block-scaled) and cuBLASLt (heuristic first and best of its top 8, 32 MiB workspace,
-//! with and without fast accumulation) interleaved in rounds on uniform random data, medians (`quick`:
+//! with and without fast accumulation) interleaved in rounds on uniform random data, medians, samples of `--sample-tflop` (default 40) TFLOP (`quick`:
 //! 8192^3 only, two rounds); `broadcast`: the plan's large tiles with their warp group index and the other
 //! one (broadcast from lane 0 or not).
 
@@ -32,7 +32,7 @@ mod imp {
     };
     use cute_gpu::matmul::plan::sm90_fp8_config;
     use cute_gpu::piece::fp8_scaling::Scaling;
-    use cute_gpu::runtime::bench::median;
+    use cute_gpu::runtime::bench::{median, sample_calls, sample_tflop};
     use cute_gpu::runtime::cublaslt::{LtFp8, LtGemm, LtTypes};
     use cute_gpu::runtime::{DeviceBuffer, RawBuffer, Runtime};
     use cute_gpu::{DType, GpuError, Kernel, Result};
@@ -427,7 +427,7 @@ mod imp {
         let p = problem(m, n, k);
         let types = (DType::E4M3, DType::E4M3);
         let tf = |ms: f64| 2.0 * (m * n * k) as f64 / ms / 1e9;
-        let iters = (4e12 / (2.0 * (m * n * k) as f64)).clamp(5.0, 100.0) as usize;
+        let iters = sample_calls(sample_tflop(40.0)?, 2.0 * (m * n * k) as f64);
         let pt = Operands::new(rt, &p, types, Scaling::PerTensor, true, 1)?;
         let bs = Operands::new(rt, &p, types, Scaling::Block, false, 1)?;
         let d = rt.zeros::<u16>((p.m * p.ldd) as usize)?;

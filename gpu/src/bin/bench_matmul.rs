@@ -6,7 +6,8 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--shape L,M,N,K]` (shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--shape L,M,N,K] [--sample-tflop F]` (sample-tflop: the work of one timed
+//! sample, default 20 TFLOP, tens of ms: `cute_gpu::runtime::bench::sample_tflop`; shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
 //! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
 //! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
 
@@ -32,7 +33,7 @@ mod bench {
     use cute_gpu::matmul::{Element, Gemm, Matrix, MatrixMut};
     use cute_gpu::runtime::Runtime;
     use cute_gpu::runtime::baseline::BaselineGemm;
-    use cute_gpu::runtime::bench::{Cublas, median};
+    use cute_gpu::runtime::bench::{Cublas, median, sample_calls, sample_tflop};
     use cute_gpu::runtime::cublaslt::{LtGemm, LtTypes};
     use half::{bf16, f16};
 
@@ -165,7 +166,7 @@ mod bench {
         t: &mut Times,
     ) -> Result<()> {
         let up = |x: usize| x.div_ceil(8) * 8;
-        let flops = 2.0 * (batches * m * n * k) as f64;
+        let flops = flops(batches, (m, n, k));
         let tf = |ms: f64| flops / ms / 1e9;
         // rank 3 (a batch mode, batches packed one after the other) when batched
         let l = |shape: String, stride: String, size: usize| -> Result<cute_layout_core::Layout> {
@@ -283,7 +284,7 @@ mod bench {
             let strides = (m * up(k as usize), n * up(k as usize), m * up(n as usize));
             lt = lt.strided_batch(batches as i32, strides, 8)?;
         }
-        let iters = (2e12 / (2.0 * (batches * m * n * k) as f64)).clamp(3.0, 50.0) as usize;
+        let iters = sample_calls(sample_tflop(20.0)?, flops(batches, dims));
         let mut t = Times {
             ours: vec![],
             mma_sync: vec![],
@@ -389,6 +390,10 @@ mod bench {
 
     /// `L` batches of an (M, N, K) problem.
     type Batched = (usize, (usize, usize, usize));
+
+    fn flops(batches: usize, (m, n, k): (usize, usize, usize)) -> f64 {
+        2.0 * (batches * m * n * k) as f64
+    }
 
     /// `--shape L,M,N,K`: one (batched when `L > 1`) bf16 shape only (for ncu).
     fn shape_arg() -> Result<Option<Batched>> {

@@ -33,6 +33,41 @@ pub fn median(samples: &[f64]) -> f64 {
     v[v.len() / 2]
 }
 
+/// The work of one timed sample in TFLOP: `--sample-tflop F` on the command line, else `default`.
+/// Samples of a few milliseconds (3 calls of a large GEMM) mostly measure how the clock recovers from
+/// the previous contender; samples of tens of milliseconds measure the steady state a training loop
+/// sees (run 90, H200, 16384x8192x1024: ours / cuBLASLt best of 8 0.92-1.00 at 2 TFLOP per sample,
+/// 1.04-1.07 at 20; 8192^3: 0.97-0.98 and 1.03-1.05).
+pub fn sample_tflop(default: f64) -> Result<f64> {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(i) = args.iter().position(|a| a == "--sample-tflop") else {
+        return Ok(default);
+    };
+    match args.get(i + 1).and_then(|s| s.parse::<f64>().ok()) {
+        Some(f) if f > 0.0 && f.is_finite() => Ok(f),
+        _ => Err(GpuError::Config {
+            kernel: "benchmark",
+            reason: format!(
+                "--sample-tflop takes a positive number: got {:?}",
+                args.get(i + 1)
+            ),
+        }),
+    }
+}
+
+/// Calls in one timed sample of `tflop` TFLOP when one call does `flops`: at least 3, at most 25 per
+/// TFLOP (tiny calls would otherwise run for seconds).
+///
+/// ```
+/// use cute_gpu::runtime::bench::sample_calls;
+/// assert_eq!(sample_calls(20.0, 2.0 * 8192f64.powi(3)), 18); // 8192^3: 18 calls, about 25 ms
+/// assert_eq!(sample_calls(2.0, 2.0 * 8192f64.powi(3)), 3);
+/// assert_eq!(sample_calls(20.0, 2.0 * 64f64.powi(3)), 500);
+/// ```
+pub fn sample_calls(tflop: f64, flops: f64) -> usize {
+    (tflop * 1e12 / flops).clamp(3.0, 25.0 * tflop) as usize
+}
+
 /// A cuBLAS handle on a runtime's stream.
 ///
 /// ```no_run
