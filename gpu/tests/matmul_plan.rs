@@ -201,6 +201,60 @@ fn column_major_d_is_the_transposed_problem() {
     assert_eq!(p.batch.d.to_string(), "(512,256):(256,_1)");
 }
 
+/// A narrow side (at most 64): 64-row tiles by the narrow side rounded up to 16 (the wgmma's N); few
+/// rows are computed transposed (`Dᵀ = Bᵀ·Aᵀ`, D column-major in the kernel's view, A and B swapped, a
+/// per-row bias per column there), few columns as they are.
+#[test]
+fn narrow_sides_are_the_wgmma_n() {
+    use cute_gpu::matmul::BiasKind;
+    for (m, bn) in [(1, 16), (16, 16), (17, 32), (40, 48), (64, 64)] {
+        let (a, b, d) = (
+            l(&format!("({m},8192):(8192,1)")),
+            l("(8192,8192):(1,8192)"),
+            l(&format!("({m},8192):(8192,1)")),
+        );
+        let mut r = request(&a, &b, &d, "sm_90a");
+        r.op.bias = BiasKind::PerRow;
+        let p = planned(&r);
+        assert!(p.batch.swapped, "{m}");
+        assert_eq!(p.batch.d.to_string(), format!("(8192,{m}):(_1,8192)"));
+        let name = &p.kernel.name;
+        assert!(
+            name.contains(&format!("_64x{bn}x64_c1_")) && name.contains("_dT"),
+            "{name}"
+        );
+        assert!(
+            name.contains("_bn"),
+            "a per-row bias is per column of Dᵀ: {name}"
+        );
+        // D column-major: its transpose (8192, m) is narrow along N, computed as it is
+        let dc = l(&format!("({m},8192):(1,{})", (m + 7) / 8 * 8));
+        let p = planned(&request(&a, &b, &dc, "sm_90a"));
+        assert!(
+            p.batch.swapped && !p.kernel.name.contains("_dT"),
+            "{}",
+            p.kernel.name
+        );
+        assert!(
+            p.kernel.name.contains(&format!("_64x{bn}x64_c1_")),
+            "{}",
+            p.kernel.name
+        );
+    }
+    // 65 rows: the 64x128 tiles of the untransposed problem
+    let (a, b, d) = (
+        l("(65,8192):(8192,1)"),
+        l("(8192,8192):(1,8192)"),
+        l("(65,8192):(8192,1)"),
+    );
+    let p = planned(&request(&a, &b, &d, "sm_90a"));
+    assert!(
+        !p.batch.swapped && !p.kernel.name.contains("_dT"),
+        "{}",
+        p.kernel.name
+    );
+}
+
 #[test]
 fn batches_and_empty_problems() {
     let (a, b, d) = (

@@ -31,6 +31,14 @@ mod matmul_run {
         common::gpu_stream(test)
     }
 
+    /// The stream, a GEMM handle on it, and whether the device takes the SM90 path; `None` without a GPU.
+    fn handle(test: &str) -> Option<(Arc<CudaStream>, Gemm, bool)> {
+        let s = stream(test)?;
+        let gemm = Gemm::new(&s).unwrap();
+        let hopper = gemm.runtime().arch().starts_with("sm_90");
+        Some((s, gemm, hopper))
+    }
+
     /// Element offset of (i, j, batch) in a rank-2 or rank-3 layout.
     fn offset(l: &Layout, i: i64, j: i64, b: i64) -> usize {
         Strides::of(l).at(i, j, b)
@@ -224,11 +232,9 @@ mod matmul_run {
 
     #[test]
     fn every_path_against_the_reference() {
-        let Some(s) = stream("every_path_against_the_reference") else {
+        let Some((s, gemm, hopper)) = handle("every_path_against_the_reference") else {
             return;
         };
-        let gemm = Gemm::new(&s).unwrap();
-        let hopper = gemm.runtime().arch().starts_with("sm_90");
         let fast = if hopper { "sm90" } else { "sm80" };
         let mut beta_c = case("(192,64):(64,1)", "(64,160):(1,64)", "(192,160):(160,1)");
         beta_c.c = Some(common::l("(192,160):(160,1)"));
@@ -430,6 +436,52 @@ mod matmul_run {
         for g in [&gemm, &gemm2] {
             check(g, &s, &plain);
             assert!(plan_of(g, &plain).is_some_and(|p| p.split_k.is_none()));
+        }
+    }
+
+    /// A narrow side (decode-like: at most 64 rows or columns): rows as the wgmma's N, with D
+    /// column-major in the kernel's view where M is the narrow side (`_dT`); the fused epilogue's C and
+    /// bias in that orientation.
+    #[test]
+    fn narrow_sides_against_the_reference() {
+        let Some((s, gemm, hopper)) = handle("narrow_sides_against_the_reference") else {
+            return;
+        };
+        let rows = |m: i64, n: i64, k: i64| {
+            let ld = (n + 7) / 8 * 8;
+            case(
+                &format!("({m},{k}):({k},1)"),
+                &format!("({k},{n}):(1,{k})"),
+                &format!("({m},{n}):({},1)", ld + 8),
+            )
+        };
+        let mut cases = vec![];
+        for m in [1, 16, 17, 40, 64] {
+            cases.push((rows(m, 300, 200), true));
+        }
+        cases.push((rows(16, 4100, 1024), true));
+        let fused = rows(24, 300, 136);
+        let d = fused.d.to_string();
+        cases.push((fused_with_c(fused, &d), true));
+        let mut per_row = rows(16, 260, 64);
+        (per_row.bias, per_row.act, per_row.alpha) = (BiasKind::PerRow, Activation::Relu, 2.0);
+        cases.push((per_row, true));
+        // D column-major with 16 rows: its transpose is narrow along N, no transposition in the kernel
+        cases.push((
+            case("(16,200):(200,1)", "(200,300):(1,200)", "(16,300):(1,16)"),
+            false,
+        ));
+        for (c, transposed) in &cases {
+            let (path, _) = check(&gemm, &s, c);
+            if hopper {
+                let name = plan_of(&gemm, c).unwrap().kernel.name;
+                assert_eq!(path, "sm90", "{}", c.d);
+                assert_eq!(name.contains("_dT"), *transposed, "{name}: {}", c.d);
+                assert!(
+                    name.contains("_64x") && !name.contains("_64x128x"),
+                    "{name}"
+                );
+            }
         }
     }
 

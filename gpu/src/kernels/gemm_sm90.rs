@@ -264,7 +264,7 @@ impl HopperConfig {
 }
 
 /// The problem: sizes, operand majors and leading dimensions (in elements) of A (M,K), B (K,N) and
-/// D (M,N) row-major. A K-major = row-major (`A[m*lda + k]`), A MN-major = column-major (`A[k*lda + m]`);
+/// D (M,N), row-major (`D[m*ldd + n]`) or, with `d_column_major`, column-major (`D[m + n*ldd]`). A K-major = row-major (`A[m*lda + k]`), A MN-major = column-major (`A[k*lda + m]`);
 /// B K-major = column-major (`B[n*ldb + k]`), B MN-major = row-major (`B[k*ldb + n]`).
 ///
 /// ```
@@ -284,7 +284,7 @@ pub struct HopperProblem {
     pub lda: i64,
     /// Leading dimension of B (multiple of 8).
     pub ldb: i64,
-    /// Row stride of D (even).
+    /// Leading dimension of D (even): its row stride, or its column stride when `d_column_major`.
     pub ldd: i64,
     /// Which mode of A is contiguous in global (and shared) memory: K (row-major) or M (column-major).
     pub a_major: Major,
@@ -292,6 +292,10 @@ pub struct HopperProblem {
     pub b_major: Major,
     /// A strided batch of problems computed by one launch, or `None` for one problem.
     pub batch: Option<HopperBatch>,
+    /// D (and C) column-major: a decode-like `D = A·B` with few rows is computed as `Dᵀ = Bᵀ·Aᵀ`, its
+    /// rows the wgmma's N (16 and up) instead of 64-row tiles mostly idle; its stores are the direct
+    /// epilogue's (no TMA store), one problem (no batch).
+    pub d_column_major: bool,
 }
 
 /// `count` problems of one shape computed by one launch (the tiles of every batch in one schedule):
@@ -339,6 +343,7 @@ impl HopperProblem {
             a_major: Major::K,
             b_major: Major::K,
             batch: None,
+            d_column_major: false,
         }
     }
     /// The same sizes with the given operand majors (leading dimensions recomputed, rounded up to 8).
@@ -561,6 +566,12 @@ fn check(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Re
         ));
     }
     check_batch(p, inp, output, c)?;
+    if p.d_column_major && (c.tma_store || p.batch.is_some() || p.ldd < p.m) {
+        return unsupported(format!(
+            "a column-major D takes the direct epilogue (tma_store {}), one problem, ldd >= M: {p:?}",
+            c.tma_store
+        ));
+    }
     let osz = output.bytes();
     if c.tma_store && (c.bn % (128 / osz) != 0 || (p.ldd * osz) % 16 != 0) {
         return unsupported(format!(
@@ -648,7 +659,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -678,7 +689,8 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
         } else {
             format!("_{}", p.majors_tag())
         },
-        inp.scaling.map_or("", Scaling::tag)
+        inp.scaling.map_or("", Scaling::tag),
+        if p.d_column_major { "_dT" } else { "" }
     ) + &batch_tag(p)
 }
 
@@ -895,6 +907,11 @@ fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> R
         (p.n, p.k)
     };
     let osz = output.bytes() as usize;
+    let d_span = if p.d_column_major {
+        span(p.ldd, p.n, p.m)
+    } else {
+        span(p.ldd, p.m, p.n)
+    };
     let buffer = |name: &str, bytes| Buffer {
         name: name.into(),
         bytes,
@@ -912,7 +929,7 @@ fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> R
             "B",
             (span(p.ldb, b_out, b_in) + last(|b| b.b)) * inp.bytes() as usize,
         ),
-        buffer("D", (span(p.ldd, p.m, p.n) + last(|b| b.d)) * osz),
+        buffer("D", (d_span + last(|b| b.d)) * osz),
     ];
     if let Some(scaling) = inp.scaling {
         let (sa, sb) = scaling.scale_lens(p.m, p.n, p.k)?;
@@ -920,7 +937,7 @@ fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> R
         v.push(buffer("scale_b", sb as usize * 4));
     }
     if op.scale {
-        v.push(buffer("C", (span(p.ldd, p.m, p.n) + last(|b| b.c)) * osz));
+        v.push(buffer("C", (d_span + last(|b| b.c)) * osz));
     }
     match op.bias {
         BiasKind::None => {}
@@ -1102,6 +1119,7 @@ fn epilogue(
             );
             (epi, drain)
         }
+        None if p.d_column_major => (epi + &epilogue.direct_column_major(), String::new()),
         None => (epi + &epilogue.direct(), String::new()),
     }
 }
@@ -1110,7 +1128,12 @@ fn epilogue(
 /// the kernel parameters at the tile's batch) are declared first and the lambdas after them, in the tile
 /// loop, so that they read the tile's C.
 fn batch_scope(p: &HopperProblem, output: DType, fused: &Fused, epi: String) -> (String, String) {
-    let lambdas = fused.op.lambdas(output, ("M", "N"));
+    let c_offset = if p.d_column_major {
+        "m + (long long)n * ldd"
+    } else {
+        "(long long)m * ldd + n"
+    };
+    let lambdas = fused.op.lambdas_at(output, ("M", "N"), c_offset);
     if p.batch.is_none() {
         return (lambdas, epi);
     }

@@ -135,6 +135,7 @@ fn problem(r: &Fp8Request) -> Result<HopperProblem> {
         a_major: crate::Major::K,
         b_major: crate::Major::K,
         batch: None,
+        d_column_major: false,
     })
 }
 

@@ -177,6 +177,8 @@ struct Choice {
     path: &'static str,
     all_batches: bool,
     split_k: Option<SplitK>,
+    /// The batch the kernel computes when it is not the normalized one (a decode-like GEMM transposed).
+    batch: Option<Batch>,
 }
 
 impl Choice {
@@ -186,6 +188,7 @@ impl Choice {
             path,
             all_batches: false,
             split_k: None,
+            batch: None,
         }
     }
 
@@ -194,7 +197,7 @@ impl Choice {
             launches: if self.all_batches { 1 } else { batches },
             kernel: self.kernel,
             path: self.path,
-            batch: batch.clone(),
+            batch: self.batch.unwrap_or_else(|| batch.clone()),
             batches,
             batch_strides,
             split_k: self.split_k,
@@ -421,6 +424,9 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
                         kernels.extend(sm90_split_k(r, &batch, op, config, splits));
                     }
                 }
+            }
+            if batches == 1 {
+                kernels.extend(sm90_narrow(r, &batch, op));
             }
             for config in clustered {
                 kernels.extend(sm90_kernel_with(
@@ -793,6 +799,9 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
             return Ok(choice);
         }
     }
+    if let Ok(choice) = sm90_narrow(r, p, op) {
+        return Ok(choice);
+    }
     sm90_kernel_with(r, p, op, config, batches)
 }
 
@@ -915,16 +924,19 @@ fn hopper_problem(p: &Batch) -> Result<HopperProblem> {
         return bad("operands without a unit stride".into());
     };
     let d = flat_modes(&p.d)?;
+    // row-major but for a transposed decode-like batch ([`transposed`])
+    let d_column_major = d[0].1.value == 1 && d[1].1.value != 1;
     Ok(HopperProblem {
         m: d[0].0.value,
         n: d[1].0.value,
         k: flat_modes(&p.a)?[1].0.value,
         lda,
         ldb,
-        ldd: d[0].1.value,
+        ldd: d[usize::from(d_column_major)].1.value,
         a_major,
         b_major,
         batch: None,
+        d_column_major,
     })
 }
 
@@ -981,14 +993,95 @@ fn sm90_split_k(
     let kernel =
         generate_hopper_gemm_with(&sliced, r.input, DType::F32, &config, &Fused::default())?;
     Ok(Choice {
-        kernel,
-        path: "sm90",
         all_batches: true,
         split_k: Some(SplitK {
             splits,
             workspace_elems: reduce.workspace_elems(),
             reduce: generate_splitk_reduce(&reduce)?,
         }),
+        ..Choice::of(kernel, "sm90")
+    })
+}
+
+/// The batch computed transposed, `Dᵀ (N,M) = Bᵀ (N,K) · Aᵀ (K,M)`: A and B swap roles (and buffers), D
+/// stays where it is, column-major in the kernel's view (for GEMMs with few rows, [`sm90_narrow_config`]).
+///
+/// ```
+/// # use cute_gpu::{DType, matmul::plan::*};
+/// # let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
+/// let (a, b, d) = (l("(16,4096):(4096,_1)"), l("(4096,8192):(_1,4096)"), l("(16,8192):(8192,_1)"));
+/// # let r = Request {
+/// #     a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0,
+/// #     arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+/// # };
+/// // 16 rows: the kernel computes Dᵀ, its 16 columns the wgmma's N
+/// let p = plan(&r).unwrap().unwrap();
+/// assert!(p.batch.swapped && p.kernel.name.contains("_64x16x64_") && p.kernel.name.contains("_dT"));
+/// assert_eq!(p.batch.d.to_string(), "(8192,16):(_1,8192)");
+/// ```
+pub fn transposed(p: &Batch) -> Result<Batch> {
+    let two = |l: &Layout| -> Result<[(i64, i64); 2]> {
+        let m = flat_modes(l)?;
+        Ok([0, 1].map(|i| (m[i].0.value, m[i].1.value)))
+    };
+    let ([(m, a0), (k, a1)], [(_, b0), (n, b1)], [(_, d0), (_, d1)]) =
+        (two(&p.a)?, two(&p.b)?, two(&p.d)?);
+    Ok(Batch {
+        a: normalized([n, k], [b1, b0])?,
+        b: normalized([k, m], [a1, a0])?,
+        d: normalized([n, m], [d1, d0])?,
+        swapped: !p.swapped,
+    })
+}
+
+/// The configuration of a GEMM with a narrow side of `rows` (at most 64; decode-like): 64-row tiles
+/// along the long side by `rows` rounded up to 16 (the wgmma's N), one consumer, as many stages as fit in
+/// 192 KiB (16 at most), persistent, the direct epilogue. A 16x8192x8192 GEMM then reads B in 128 tiles
+/// of 10 KiB stages, where 64x128 tiles read it in 64 tiles whose A boxes are three quarters padding
+/// (cuBLASLt's kernel for it: `nvjet_sm90_tst_64x16_64x16`, 128 CTAs, `gpu/logs/matmul/run90/ncu-decode.log`).
+///
+/// ```
+/// use cute_gpu::matmul::plan::sm90_narrow_config;
+/// let c = sm90_narrow_config(16).unwrap();
+/// assert_eq!((c.bm, c.bn, c.consumers, c.stages, c.tma_store), (64, 16, 1, 16, false));
+/// assert_eq!(sm90_narrow_config(64).unwrap().stages, 12);
+/// assert!(sm90_narrow_config(65).is_none());
+/// ```
+pub fn sm90_narrow_config(rows: i64) -> Option<HopperConfig> {
+    if !(1..=64).contains(&rows) {
+        return None;
+    }
+    let bn = (rows + 15) / 16 * 16;
+    let stage_bytes = (64 + bn) * 128;
+    Some(HopperConfig {
+        bm: 64,
+        bn,
+        consumers: 1,
+        stages: (196608 / stage_bytes).min(16) as u32,
+        persistent: true,
+        tma_store: false,
+        ..HopperConfig::default()
+    })
+}
+
+/// One batch with a narrow side ([`sm90_narrow_config`]): N as it is, or M by computing the batch
+/// [`transposed`] (its rows become the wgmma's N; D column-major in the kernel's view); `op` oriented
+/// for `p`.
+fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
+    let d = flat_modes(&p.d)?;
+    let (m, n) = (d[0].0.value, d[1].0.value);
+    if let Some(config) = sm90_narrow_config(n) {
+        return sm90_kernel_with(r, p, op, config, (1, [0; 4]));
+    }
+    let Some(config) = sm90_narrow_config(m) else {
+        return bad(format!("no side of {m}x{n} is at most 64"));
+    };
+    let t = transposed(p)?;
+    let fused = fused(r, oriented(op, true));
+    let k = generate_hopper_gemm_with(&hopper_problem(&t)?, r.input, r.output, &config, &fused)?;
+    Ok(Choice {
+        batch: Some(t),
+        ..Choice::of(k, "sm90")
     })
 }
 

@@ -142,6 +142,18 @@ impl EpilogueOp {
     /// assert_eq!(EpilogueOp::default().lambdas(DType::F16, ("M", "N")), "");
     /// ```
     pub fn lambdas(&self, out: DType, extents: (&str, &str)) -> String {
+        self.lambdas_at(out, extents, "(long long)m * ldd + n")
+    }
+
+    /// [`EpilogueOp::lambdas`] with C's element `(m, n)` at `c_offset` (a C expression in `m`, `n`,
+    /// `ldd`), e.g. `m + (long long)n * ldd` for a column-major C.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, piece::epilogue_op::EpilogueOp};
+    /// let op = EpilogueOp { scale: true, ..Default::default() };
+    /// assert!(op.lambdas_at(DType::F32, ("M", "N"), "m + (long long)n * ldd").contains("C[m + (long long)n * ldd]"));
+    /// ```
+    pub fn lambdas_at(&self, out: DType, extents: (&str, &str), c_offset: &str) -> String {
         let (mx, nx) = extents;
         let load = |x: &str| match out {
             DType::F32 => x.to_string(),
@@ -155,7 +167,7 @@ impl EpilogueOp {
         if self.scale {
             s += &format!(
                 "  // fused epilogue: alpha*acc + beta*C (C read only inside D and when beta != 0)\n  auto epi_scale = [&](float acc, int m, int n) -> float {{\n    float v = alpha * acc;\n    if (beta != 0.f && m < {mx} && n < {nx}) v += beta * {};\n    return v;\n  }};\n",
-                load("C[(long long)m * ldd + n]")
+                load(&format!("C[{c_offset}]"))
             );
         }
         if self.bias == BiasKind::None && self.activation == Activation::None {

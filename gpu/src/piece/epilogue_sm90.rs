@@ -1,7 +1,7 @@
 //! SM90 GEMM epilogues, from the GMMA accumulator layout ([`gmma_c_layout`]) to D:
 //!
 //! - [`Sm90Epilogue::direct`]: each thread stores its accumulator pairs to global memory, predicated at
-//!   the M and N edges;
+//!   the M and N edges ([`Sm90Epilogue::direct_column_major`]: each value, into a column-major D);
 //! - [`Sm90Epilogue::tma_store`]: each consumer warp group writes 64 rows x one 128-byte swizzle row of
 //!   columns into one of two swizzled staging boxes (the output type's 128-byte K-major GMMA atom tiled to
 //!   `(64, cols)`), and one thread TMA-stores the box while the others go on.
@@ -167,6 +167,33 @@ impl Sm90Epilogue<'_> {
     /// assert!(c.contains("epilogue: gmma_c_layout(128) = ") && c.contains("store_pair("));
     /// ```
     pub fn direct(&self) -> String {
+        self.direct_with("out_t* drow = D + (long long)row * ldd;", &|v0, v1| {
+            format!("if (col < N) store_pair(drow + col, {v0}, {v1}, col + 1 < N);")
+        })
+    }
+
+    /// [`Sm90Epilogue::direct`] into a column-major D (`D[row + col * ldd]`): each value on its own, a
+    /// warp's 8 consecutive rows of one column in 16 bytes.
+    ///
+    /// ```
+    /// # use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::*}, DType};
+    /// # let acc = Accumulators::new(16).unwrap();
+    /// # let epi = Sm90Epilogue { acc: &acc, tile: (64, 16), m_chunks: 1, cw_row: String::new(), osz: 2, op: EpilogueOp::default() };
+    /// let c = epi.direct_column_major();
+    /// assert!(c.contains("store_pair(dcol + (long long)(col + 1) * ldd, acc[c][4 * j + 2 * h + 1], 0.f, false)"));
+    /// ```
+    pub fn direct_column_major(&self) -> String {
+        self.direct_with("out_t* dcol = D + row;", &|v0, v1| {
+            format!(
+                "if (col < N) store_pair(dcol + (long long)col * ldd, {v0}, 0.f, false);\n              \
+                 if (col + 1 < N) store_pair(dcol + (long long)(col + 1) * ldd, {v1}, 0.f, false);"
+            )
+        })
+    }
+
+    /// The direct epilogue's loops over the thread's accumulators: `row_ptr` declares the row's pointer,
+    /// `store(v0, v1)` stores the values at `(row, col)` and `(row, col + 1)`.
+    fn direct_with(&self, row_ptr: &str, store: &dyn Fn(&str, &str) -> String) -> String {
         let ((bm, bn), m_chunks, cw_row) = (self.tile, self.m_chunks, &self.cw_row);
         let v0 = self.op.apply("acc[c][4 * j + 2 * h]", "row", "col");
         let v1 = self.op.apply("acc[c][4 * j + 2 * h + 1]", "row", "col + 1");
@@ -183,17 +210,17 @@ impl Sm90Epilogue<'_> {
         for (int h = 0; h < 2; ++h) {{
           const int row = tm * {bm}{cw_row} + c * 64 + frag_row + {h_rows} * h;
           if (row < M) {{
-            out_t* drow = D + (long long)row * ldd;
+            {row_ptr}
 #pragma unroll
             for (int j = 0; j < {nj}; ++j) {{
               const int col = tn * {bn} + {j_cols} * j + frag_col;
-              if (col < N) store_pair(drow + col, {}, {}, col + 1 < N);
+              {}
             }}
           }}
         }}
       }}
 "#,
-            v0, v1
+            store(&v0, &v1)
         );
         c
     }
