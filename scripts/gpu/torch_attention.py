@@ -4,8 +4,9 @@ cuDNN and the flash (FlashAttention 2) backends side by side.
 bf16, 16k tokens per batch (batch = 16384 / seq), hidden 2048 (heads = 2048 / d), d in {64, 128, 256},
 seq in {1k, 4k, 16k}, causal and not; (B, H, S, D) tensors (torch's layout), random normal data. Rounds
 interleave the shapes and backends; CUDA events; medians of the rounds. FLOPs = 4*B*H*S^2*D, halved for
-causal. Usage: python3 scripts/gpu/torch_attention.py [--quick] [--rounds N] [--dims 64,128] [--seqs 1024,4096]
-(dims, seqs: only these, instead of the sweep's or --quick's)
+causal. Each sample: about `--sample-tflop` TFLOP of calls (default 20, tens of ms, as bench_attention; 2 with
+--quick). Usage: python3 scripts/gpu/torch_attention.py [--quick] [--rounds N] [--dims 64,128] [--seqs 1024,4096]
+[--sample-tflop F] (dims, seqs: only these, instead of the sweep's or --quick's)
 """
 import statistics
 import sys
@@ -23,7 +24,7 @@ BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTEN
 def main():
     quick = "--quick" in sys.argv
     rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else (1 if quick else 5)
-    iters = 3 if quick else 10
+    tflop = float(sys.argv[sys.argv.index("--sample-tflop") + 1]) if "--sample-tflop" in sys.argv else (2.0 if quick else 20.0)
     dims = (64, 128) if quick else (64, 128, 256)
     seqs = (1024, 4096) if quick else (1024, 4096, 16384)
     pick = lambda flag, default: (tuple(int(x) for x in sys.argv[sys.argv.index(flag) + 1].split(","))
@@ -41,6 +42,8 @@ def main():
                 tensors.clear()
                 tensors[sh] = [torch.randn(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3)]
             q, k, v = tensors[sh]
+            flops = 4.0 * (TOKENS // s) * (HIDDEN // d) * s * s * d / (2 if causal else 1)
+            iters = max(3, min(int(25 * tflop), int(tflop * 1e12 / flops)))
             for name, backend in BACKENDS.items():
                 def call():
                     with sdpa_kernel(backend):
@@ -50,7 +53,7 @@ def main():
                 except RuntimeError as e:  # a backend that does not take the shape
                     times[(sh, name)].append(float("nan"))
                     print(f"# {name} {sh}: {str(e).splitlines()[0]}", file=sys.stderr)
-    print(f"device: {torch.cuda.get_device_name()} torch {torch.__version__}, {rounds} rounds x {iters} runs, medians")
+    print(f"device: {torch.cuda.get_device_name()} torch {torch.__version__}, {rounds} rounds of samples of {tflop} TFLOP, medians")
     print("| seq | d | causal | cuDNN TFLOP/s | flash TFLOP/s |")
     print("| --- | --- | --- | --- | --- |")
     for sh in shapes:

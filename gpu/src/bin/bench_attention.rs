@@ -5,8 +5,8 @@
 //! shapes and rotate the handles within each, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--consumers2] [--consumers3] [--dynamic] [--dynamic-lpt] [--rescale-early] [--rescale-early-nopp] [--pp-rescale-after] [--per-tile] [--prefetch-q] [--no-prefetch-q] [--persistent-pq] [--no-narrow-tail] [--wg-broadcast] [--wg-plain] [--d D]... [--no-default]` (quick: one round
-//! of 3 runs; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--consumers2] [--consumers3] [--dynamic] [--dynamic-lpt] [--rescale-early] [--rescale-early-nopp] [--pp-rescale-after] [--per-tile] [--prefetch-q] [--no-prefetch-q] [--persistent-pq] [--no-narrow-tail] [--wg-broadcast] [--wg-plain] [--d D]... [--no-default] [--sample-tflop F]` (sample-tflop: the work of one timed sample,
+//! default 20 TFLOP, tens of ms; quick: one round of 2-TFLOP samples; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
 //! K/V tile for head dim D, label `bnBN`; persistent: also the Hopper kernel with persistent CTAs; direct-o: also the Hopper kernel
@@ -36,11 +36,17 @@ mod bench {
     use cute_gpu::Result;
     use cute_gpu::attention::{Attention, Options, Tensor, TensorMut, Tiles, bshd};
     use cute_gpu::host::Rng;
-    use cute_gpu::runtime::bench::median;
+    use cute_gpu::runtime::bench::{median, sample_calls, sample_tflop};
     use half::bf16;
 
     const TOKENS: i64 = 16384;
     const HIDDEN: i64 = 2048;
+
+    /// FLOPs of one call on the sweep's shape: `4·B·H·S²·D`, halved for causal.
+    fn flops(s: i64, d: i64, causal: bool) -> f64 {
+        let (b, heads) = (TOKENS / s, HIDDEN / d);
+        4.0 * (b * heads) as f64 * (s * s) as f64 * d as f64 / if causal { 2.0 } else { 1.0 }
+    }
 
     fn normal(rng: &mut Rng) -> f32 {
         let u1 = ((rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
@@ -266,7 +272,9 @@ mod bench {
         if !only.is_empty() {
             dims = only;
         }
-        let (rounds, iters) = if quick { (1, 3) } else { (6, 10) };
+        let rounds = if quick { 1 } else { 6 };
+        // each sample: about `--sample-tflop` TFLOP (default 20: tens of ms; 2 with --quick)
+        let tflop = sample_tflop(if quick { 2.0 } else { 20.0 })?;
         let ctx = CudaContext::new(0).map_err(cute_gpu::error::driver("cuInit"))?;
         let stream = ctx.default_stream();
         let handles = handles(&args, &stream)?;
@@ -318,6 +326,7 @@ mod bench {
                         &opts,
                     )
                 };
+                let iters = sample_calls(tflop, flops(s, d, causal));
                 times[i].push(attn.runtime().time_ms(2, iters, &mut call)?);
                 if times[i].len() == 1 {
                     // progress (the first round compiles each kernel)
@@ -329,20 +338,18 @@ mod bench {
             }
         }
         let device = handles[0].2.runtime().device_name()?;
-        println!("device: {device}, {rounds} rounds x {iters} runs, medians");
+        println!("device: {device}, {rounds} rounds of samples of {tflop} TFLOP, medians");
         println!(
             "{:>6} {:>5} {:>5} {:>5} {:>7} {:>16} {:>10} {:>9}",
             "seq", "batch", "heads", "d", "causal", "tiles", "ms", "TFLOP/s"
         );
         for (&(s, d, causal, h), t) in rows.iter().zip(times) {
             let (b, heads) = (TOKENS / s, HIDDEN / d);
-            let flops = 4.0 * (b * heads) as f64 * (s * s) as f64 * d as f64
-                / if causal { 2.0 } else { 1.0 };
             let ms = median(&t);
             println!(
                 "{s:>6} {b:>5} {heads:>5} {d:>5} {causal:>7} {:>16} {ms:>10.3} {:>9.1}",
                 handles[h].0,
-                flops / ms / 1e9
+                flops(s, d, causal) / ms / 1e9
             );
         }
         Ok(())
