@@ -241,6 +241,24 @@ fn narrow_sides_are_the_wgmma_n() {
             p.kernel.name
         );
     }
+    // 64 tiles of 16x4096x4096 leave half the SMs idle: 2 K slices, each computed transposed into the
+    // workspace's (M, ldw) slice; the reduction applies the op in D's own orientation
+    let (a, b, d) = (
+        l("(16,4096):(4096,1)"),
+        l("(4096,4096):(1,4096)"),
+        l("(16,4096):(4096,1)"),
+    );
+    let mut r = request(&a, &b, &d, "sm_90a");
+    r.op.bias = BiasKind::PerRow;
+    let p = planned(&r);
+    let name = &p.kernel.name;
+    assert!(
+        name.contains("_64x16x64_") && name.contains("_dT_batch") && name.contains("_f32_"),
+        "{name}"
+    );
+    let split = p.split_k.expect("2 K slices");
+    assert_eq!((split.splits, p.launches, p.batch.swapped), (2, 1, true));
+    assert!(split.reduce.name.contains("_bm"), "{}", split.reduce.name);
     // 65 rows: the 64x128 tiles of the untransposed problem
     let (a, b, d) = (
         l("(65,8192):(8192,1)"),
@@ -350,6 +368,7 @@ fn every_kernel_the_heuristic_picks_compiles() {
         (4096, 4096, 4096, 1),
         (128, 8192, 512, 1),
         (16, 8192, 512, 1),
+        (16, 4096, 4096, 1),
         (128, 128, 64, 1),
         (100, 50, 101, 1),
         (1024, 1024, 1024, 32),

@@ -441,7 +441,7 @@ mod matmul_run {
 
     /// A narrow side (decode-like: at most 64 rows or columns): rows as the wgmma's N, with D
     /// column-major in the kernel's view where M is the narrow side (`_dT`); the fused epilogue's C and
-    /// bias in that orientation.
+    /// bias in that orientation; K in slices where the tiles leave most SMs idle.
     #[test]
     fn narrow_sides_against_the_reference() {
         let Some((s, gemm, hopper)) = handle("narrow_sides_against_the_reference") else {
@@ -463,12 +463,24 @@ mod matmul_run {
         let fused = rows(24, 300, 136);
         let d = fused.d.to_string();
         cases.push((fused_with_c(fused, &d), true));
+        // K slices (5 tiles: K = 4096 in 8 slices; 65 tiles: 1024 in 2) with the whole fused epilogue
+        let sliced = rows(24, 300, 4096);
+        let d = sliced.d.to_string();
+        cases.push((fused_with_c(sliced, &d), true));
         let mut per_row = rows(16, 260, 64);
         (per_row.bias, per_row.act, per_row.alpha) = (BiasKind::PerRow, Activation::Relu, 2.0);
         cases.push((per_row, true));
         // D column-major with 16 rows: its transpose is narrow along N, no transposition in the kernel
         cases.push((
             case("(16,200):(200,1)", "(200,300):(1,200)", "(16,300):(1,16)"),
+            false,
+        ));
+        cases.push((
+            case(
+                "(16,4096):(4096,1)",
+                "(4096,300):(1,4096)",
+                "(16,300):(1,16)",
+            ),
             false,
         ));
         for (c, transposed) in &cases {
@@ -481,6 +493,9 @@ mod matmul_run {
                     name.contains("_64x") && !name.contains("_64x128x"),
                     "{name}"
                 );
+                let k = dims(&c.a).1;
+                let splits = plan_of(&gemm, c).unwrap().split_k.map(|s| s.splits);
+                assert_eq!(splits.is_some(), k >= 1024, "{name}: {splits:?}");
             }
         }
     }

@@ -294,7 +294,7 @@ pub struct HopperProblem {
     pub batch: Option<HopperBatch>,
     /// D (and C) column-major: a decode-like `D = A·B` with few rows is computed as `Dᵀ = Bᵀ·Aᵀ`, its
     /// rows the wgmma's N (16 and up) instead of 64-row tiles mostly idle; its stores are the direct
-    /// epilogue's (no TMA store), one problem (no batch).
+    /// epilogue's (no TMA store).
     pub d_column_major: bool,
 }
 
@@ -566,9 +566,9 @@ fn check(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Re
         ));
     }
     check_batch(p, inp, output, c)?;
-    if p.d_column_major && (c.tma_store || p.batch.is_some() || p.ldd < p.m) {
+    if p.d_column_major && (c.tma_store || p.ldd < p.m) {
         return unsupported(format!(
-            "a column-major D takes the direct epilogue (tma_store {}), one problem, ldd >= M: {p:?}",
+            "a column-major D takes the direct epilogue (tma_store {}), ldd >= M: {p:?}",
             c.tma_store
         ));
     }

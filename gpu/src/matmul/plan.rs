@@ -421,7 +421,7 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
                 let tiles = tile_count(&config, m, n);
                 for splits in [2, 4, 8] {
                     if batches == 1 && tiles * splits <= 2 * r.sm_count as i64 {
-                        kernels.extend(sm90_split_k(r, &batch, op, config, splits));
+                        kernels.extend(sm90_split_k(r, &batch, op, (config, splits), false));
                     }
                 }
             }
@@ -790,17 +790,17 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     if batches.0 > 1 {
         return sm90_kernel_with(r, p, op, config, batches);
     }
+    if let Ok(choice) = sm90_narrow(r, p, op) {
+        return Ok(choice);
+    }
     let shape = [m, n, k, r.output.bytes()];
     let config = sm90_read_bound_tile(config, shape, r.sm_count);
     let k_blocks = k * r.input.bytes() / 128;
     let config = pingpong_if_short(config, [m, n], k_blocks, r.sm_count);
     if let Some((split, splits)) = sm90_splits(config, shape, r.sm_count) {
-        if let Ok(choice) = sm90_split_k(r, p, op, split, splits) {
+        if let Ok(choice) = sm90_split_k(r, p, op, (split, splits), false) {
             return Ok(choice);
         }
-    }
-    if let Ok(choice) = sm90_narrow(r, p, op) {
-        return Ok(choice);
     }
     sm90_kernel_with(r, p, op, config, batches)
 }
@@ -953,13 +953,15 @@ fn fused(r: &Request, op: EpilogueOp) -> Fused {
 }
 
 /// Split-K: `splits` K slices as a strided batch (slice `s` at `s * K/splits` along K) into an f32
-/// workspace of `(M, ldw)` slices, then [`generate_splitk_reduce`] with the fused epilogue.
+/// workspace of `(M, ldw)` slices, then [`generate_splitk_reduce`] with the fused epilogue. `transpose`:
+/// the slices are computed as [`transposed`] (a narrow M), each written column-major in the kernel's
+/// view, which is the same `(M, ldw)` slice.
 fn sm90_split_k(
     r: &Request,
     p: &Batch,
     op: EpilogueOp,
-    config: HopperConfig,
-    splits: i64,
+    (config, splits): (HopperConfig, i64),
+    transpose: bool,
 ) -> Result<Choice> {
     let problem = hopper_problem(p)?;
     let slice = problem.k / splits;
@@ -978,17 +980,22 @@ fn sm90_split_k(
         fused: fused(r, op),
     };
     let step = |major: Major, ld: i64| if major == Major::K { slice } else { slice * ld };
+    let t = transpose.then(|| transposed(p)).transpose()?;
+    let gemm = match &t {
+        Some(t) => hopper_problem(t)?,
+        None => problem,
+    };
     let sliced = HopperProblem {
         k: slice,
         ldd: reduce.ldw(),
         batch: Some(HopperBatch {
             count: splits,
-            a: step(problem.a_major, problem.lda),
-            b: step(problem.b_major, problem.ldb),
+            a: step(gemm.a_major, gemm.lda),
+            b: step(gemm.b_major, gemm.ldb),
             d: reduce.split_stride(),
             c: 0,
         }),
-        ..problem
+        ..gemm
     };
     let kernel =
         generate_hopper_gemm_with(&sliced, r.input, DType::F32, &config, &Fused::default())?;
@@ -999,6 +1006,7 @@ fn sm90_split_k(
             workspace_elems: reduce.workspace_elems(),
             reduce: generate_splitk_reduce(&reduce)?,
         }),
+        batch: t,
         ..Choice::of(kernel, "sm90")
     })
 }
@@ -1064,24 +1072,57 @@ pub fn sm90_narrow_config(rows: i64) -> Option<HopperConfig> {
     })
 }
 
+/// K slices for a narrow GEMM whose `tiles` 64-row tiles leave more than half of the `sms` SMs idle: the
+/// most slices (up to 8) whose tiles still fit in one wave, each slice of K at least 512 and a multiple
+/// of 8. 16x4096x4096: 64 tiles, 2 slices (0.88 -> 1.00 of cuBLASLt, `gpu/logs/matmul/run95`). Tiles
+/// whose last wave is mostly idle are not split: 16x11008x4096 (172 tiles, waves 65 % full) measured
+/// 0.87 unsplit and 0.85 in 2 slices (`run96`).
+///
+/// ```
+/// use cute_gpu::matmul::plan::sm90_narrow_splits;
+/// assert_eq!(sm90_narrow_splits(64, 4096, 132), Some(2));
+/// assert_eq!(sm90_narrow_splits(16, 65536, 132), Some(8));
+/// assert_eq!(sm90_narrow_splits(128, 8192, 132), None); // 128 tiles fill the SMs
+/// assert_eq!(sm90_narrow_splits(64, 512, 132), None); // K too short to split
+/// ```
+pub fn sm90_narrow_splits(tiles: i64, k: i64, sms: u32) -> Option<i64> {
+    let sms = sms as i64;
+    if tiles < 1 || 2 * tiles > sms {
+        return None;
+    }
+    (2..=8)
+        .rev()
+        .find(|&s| tiles * s <= sms && k % s == 0 && (k / s) % 8 == 0 && k / s >= 512)
+}
+
 /// One batch with a narrow side ([`sm90_narrow_config`]): N as it is, or M by computing the batch
-/// [`transposed`] (its rows become the wgmma's N; D column-major in the kernel's view); `op` oriented
-/// for `p`.
+/// [`transposed`] (its rows become the wgmma's N; D column-major in the kernel's view); in K slices
+/// where its tiles leave most SMs idle ([`sm90_narrow_splits`]); `op` oriented for `p`.
 fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
     let d = flat_modes(&p.d)?;
     let (m, n) = (d[0].0.value, d[1].0.value);
-    if let Some(config) = sm90_narrow_config(n) {
+    let k = flat_modes(&p.a)?[1].0.value;
+    let (config, transpose) = match (sm90_narrow_config(n), sm90_narrow_config(m)) {
+        (Some(c), _) => (c, false),
+        (None, Some(c)) => (c, true),
+        (None, None) => return bad(format!("no side of {m}x{n} is at most 64")),
+    };
+    let long = if transpose { n } else { m };
+    if let Some(splits) = sm90_narrow_splits((long + 63) / 64, k, r.sm_count) {
+        if let Ok(choice) = sm90_split_k(r, p, op, (config, splits), transpose) {
+            return Ok(choice);
+        }
+    }
+    if !transpose {
         return sm90_kernel_with(r, p, op, config, (1, [0; 4]));
     }
-    let Some(config) = sm90_narrow_config(m) else {
-        return bad(format!("no side of {m}x{n} is at most 64"));
-    };
     let t = transposed(p)?;
     let fused = fused(r, oriented(op, true));
-    let k = generate_hopper_gemm_with(&hopper_problem(&t)?, r.input, r.output, &config, &fused)?;
+    let kernel =
+        generate_hopper_gemm_with(&hopper_problem(&t)?, r.input, r.output, &config, &fused)?;
     Ok(Choice {
         batch: Some(t),
-        ..Choice::of(k, "sm90")
+        ..Choice::of(kernel, "sm90")
     })
 }
 
