@@ -37,6 +37,45 @@ fn hopper_128x128_one_consumer_f16_to_f32_odd() {
     );
 }
 
+/// A decode-like GEMM (16 rows) computed transposed: `Dᵀ (8192,16) = Bᵀ·Aᵀ`, 64x16 tiles (m64n16 wgmma),
+/// D column-major in the kernel's view (each value stored on its own, C read at `m + n·ldd`), with the
+/// fused `alpha·acc + beta·C` and a bias per row of the kernel's problem.
+#[test]
+fn hopper_narrow_transposed_bf16() {
+    use cute_gpu::matmul::plan::sm90_narrow_config;
+    use cute_gpu::piece::epilogue_op::{BiasKind, EpilogueOp};
+    let p = HopperProblem {
+        d_column_major: true,
+        ldd: 8192,
+        ..HopperProblem::padded(8192, 16, 8192)
+    };
+    let op = EpilogueOp {
+        bias: BiasKind::PerRow,
+        scale: true,
+        ..EpilogueOp::default()
+    };
+    let fused = Fused {
+        op,
+        alpha: 1.0,
+        beta: 0.5,
+    };
+    let cfg = sm90_narrow_config(16).unwrap();
+    let k = cute_gpu::kernels::gemm_sm90::generate_hopper_gemm_with(
+        &p,
+        DType::BF16,
+        DType::BF16,
+        &cfg,
+        &fused,
+    )
+    .unwrap();
+    assert!(
+        k.name.contains("_64x16x64_") && k.name.contains("_dT"),
+        "{}",
+        k.name
+    );
+    insta::assert_snapshot!("hopper_narrow_transposed_bf16", k.source);
+}
+
 #[test]
 fn hopper_mn_major_operands_f16() {
     let p = HopperProblem::padded(4096, 4096, 4096).with_majors(Major::MN, Major::MN);
