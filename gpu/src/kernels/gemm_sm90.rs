@@ -264,7 +264,8 @@ impl HopperConfig {
 }
 
 /// The problem: sizes, operand majors and leading dimensions (in elements) of A (M,K), B (K,N) and
-/// D (M,N), row-major (`D[m*ldd + n]`) or, with `d_column_major`, column-major (`D[m + n*ldd]`). A K-major = row-major (`A[m*lda + k]`), A MN-major = column-major (`A[k*lda + m]`);
+/// D (M,N), row-major (`D[m*ldd + n]`) or, with `d_column_major`, column-major (`D[m + n*ldd]`).
+/// A K-major = row-major (`A[m*lda + k]`), A MN-major = column-major (`A[k*lda + m]`);
 /// B K-major = column-major (`B[n*ldb + k]`), B MN-major = row-major (`B[k*ldb + n]`).
 ///
 /// ```
