@@ -30,6 +30,15 @@ fn request<'a>(
     }
 }
 
+/// A (M,K) row-major, B (K,N) column-major, D (M,N) row-major, leading dimensions K, K and N.
+fn k_major(m: i64, n: i64, k: i64) -> [cute_layout_core::Layout; 3] {
+    [
+        l(&format!("({m},{k}):({k},1)")),
+        l(&format!("({k},{n}):(1,{k})")),
+        l(&format!("({m},{n}):({n},1)")),
+    ]
+}
+
 fn planned(r: &Request) -> Plan {
     plan(r).unwrap().expect("a non-empty problem")
 }
@@ -208,11 +217,7 @@ fn column_major_d_is_the_transposed_problem() {
 fn narrow_sides_are_the_wgmma_n() {
     use cute_gpu::matmul::BiasKind;
     for (m, bn) in [(1, 16), (16, 16), (17, 32), (40, 48), (64, 64)] {
-        let (a, b, d) = (
-            l(&format!("({m},8192):(8192,1)")),
-            l("(8192,8192):(1,8192)"),
-            l(&format!("({m},8192):(8192,1)")),
-        );
+        let [a, b, d] = k_major(m, 8192, 8192);
         let mut r = request(&a, &b, &d, "sm_90a");
         r.op.bias = BiasKind::PerRow;
         let p = planned(&r);
@@ -243,11 +248,7 @@ fn narrow_sides_are_the_wgmma_n() {
     }
     // 64 tiles of 16x4096x4096 leave half the SMs idle: 2 K slices, each computed transposed into the
     // workspace's (M, ldw) slice; the reduction applies the op in D's own orientation
-    let (a, b, d) = (
-        l("(16,4096):(4096,1)"),
-        l("(4096,4096):(1,4096)"),
-        l("(16,4096):(4096,1)"),
-    );
+    let [a, b, d] = k_major(16, 4096, 4096);
     let mut r = request(&a, &b, &d, "sm_90a");
     r.op.bias = BiasKind::PerRow;
     let p = planned(&r);
@@ -260,11 +261,7 @@ fn narrow_sides_are_the_wgmma_n() {
     assert_eq!((split.splits, p.launches, p.batch.swapped), (2, 1, true));
     assert!(split.reduce.name.contains("_bm"), "{}", split.reduce.name);
     // 65 rows: the 64x128 tiles of the untransposed problem
-    let (a, b, d) = (
-        l("(65,8192):(8192,1)"),
-        l("(8192,8192):(1,8192)"),
-        l("(65,8192):(8192,1)"),
-    );
+    let [a, b, d] = k_major(65, 8192, 8192);
     let p = planned(&request(&a, &b, &d, "sm_90a"));
     assert!(
         !p.batch.swapped && !p.kernel.name.contains("_dT"),

@@ -484,22 +484,17 @@ fn normalize(r: &Request) -> Result<Option<(Batch, i64, [i64; 4])>> {
         c.as_deref().map_or(0, bstride),
         bstride(&d),
     ];
+    let batch = Batch {
+        a: normalized([m, k], [a[0].1, a[1].1])?,
+        b: normalized([k, n], [b[0].1, b[1].1])?,
+        d: normalized([m, n], [d[0].1, d[1].1])?,
+        swapped: false,
+    };
     // D column-major: compute Dᵀ (N,M) row-major = Bᵀ (N,K) · Aᵀ (K,M)
-    let swapped = d[1].1 != 1 && d[0].1 == 1;
-    let batch = if swapped {
-        Batch {
-            a: normalized([n, k], [b[1].1, b[0].1])?,
-            b: normalized([k, m], [a[1].1, a[0].1])?,
-            d: normalized([n, m], [d[1].1, d[0].1])?,
-            swapped,
-        }
+    let batch = if d[1].1 != 1 && d[0].1 == 1 {
+        transposed(&batch)?
     } else {
-        Batch {
-            a: normalized([m, k], [a[0].1, a[1].1])?,
-            b: normalized([k, n], [b[0].1, b[1].1])?,
-            d: normalized([m, n], [d[0].1, d[1].1])?,
-            swapped,
-        }
+        batch
     };
     let c_strides_differ = match &c {
         Some(cm) => cm.iter().zip(&d).take(2).any(|(x, y)| x.1 != y.1),
