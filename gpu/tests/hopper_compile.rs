@@ -146,6 +146,84 @@ fn batched_hopper_gemm_compiles_without_spills() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The stream-K variants: the 128x256 TMA-store tile, the direct epilogue with a fused op, a narrow
+/// column-major (transposed) tile, a strided batch, and FP8 per tensor.
+#[test]
+fn stream_k_gemm_compiles_without_spills() {
+    if !common::nvrtc_or_skip("stream_k_gemm_compiles_without_spills") {
+        return;
+    }
+    let mut failures = Vec::new();
+    let sk = |c: HopperConfig| HopperConfig { stream_k: 132, ..c };
+    let narrow = HopperConfig {
+        bm: 64,
+        bn: 16,
+        consumers: 1,
+        stages: 16,
+        tma_store: false,
+        ..HopperConfig::large()
+    };
+    let decode = HopperProblem {
+        d_column_major: true,
+        ldd: 11008,
+        ..HopperProblem::padded(11008, 16, 4096)
+    };
+    let batched = HopperProblem {
+        batch: Some(HopperBatch {
+            count: 32,
+            a: 1 << 20,
+            b: 1 << 20,
+            d: 1 << 20,
+            c: 1 << 20,
+        }),
+        ..HopperProblem::padded(1024, 1024, 1024)
+    };
+    let fused = Fused {
+        op: EpilogueOp {
+            scale: true,
+            bias: BiasKind::PerRow,
+            activation: Activation::Relu,
+        },
+        alpha: 2.0,
+        beta: 0.5,
+    };
+    let direct = HopperConfig {
+        tma_store: false,
+        ..HopperConfig::large()
+    };
+    let odd = HopperProblem::padded(4095, 4097, 1023);
+    for (cfg, p, f) in [
+        (
+            HopperConfig::large(),
+            HopperProblem::padded(2048, 2048, 2048),
+            Fused::default(),
+        ),
+        (direct, odd, fused),
+        (narrow, decode, fused),
+        (HopperConfig::large(), batched, Fused::default()),
+        (sm90_persistent_tma_store(), odd, Fused::default()),
+    ] {
+        let k = generate_hopper_gemm_with(&p, DType::BF16, DType::BF16, &sk(cfg), &f).unwrap();
+        assert!(
+            k.name.contains("_sk132") && k.buffer_names().contains(&"SK"),
+            "{}",
+            k.name
+        );
+        compile_clean(&k, &p, &mut failures);
+    }
+    let fp8 = HopperProblem::padded(4096, 4096, 4096);
+    let c = sk(HopperConfig::large().for_bits(8));
+    let e4m3 = (DType::E4M3, DType::E4M3);
+    let scaled = |s| generate_hopper_fp8_gemm(&fp8, e4m3, s, DType::BF16, &c, &Fused::default());
+    compile_clean(&scaled(Scaling::PerTensor).unwrap(), &fp8, &mut failures);
+    // not for ping-pong, clusters or block scaling
+    for bad in [HopperConfig::pingpong(), clustered(HopperConfig::large())] {
+        assert!(generate_hopper_gemm(&fp8, DType::BF16, DType::BF16, &sk(bad)).is_err());
+    }
+    assert!(scaled(Scaling::Block).is_err());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn fp8_gemm_compiles_without_spills() {
     if !common::nvrtc_or_skip("fp8_gemm_compiles_without_spills") {

@@ -227,6 +227,7 @@ mod matmul_run {
                 activation: c.act,
                 scale: false,
             },
+            decomposition: Default::default(),
         }
     }
 
@@ -498,6 +499,69 @@ mod matmul_run {
                 assert_eq!(splits.is_some(), k >= 1024, "{name}: {splits:?}");
             }
         }
+    }
+
+    /// Stream-K forced: outputs of more tiles than SMs, so that tiles are cut between CTAs (the partial
+    /// sums through the workspace, their flags reused by every call), with the fused epilogue, narrow and
+    /// transposed, batched; and the heuristic's choice on a ragged last wave.
+    #[test]
+    fn stream_k_against_the_reference() {
+        let Some((s, _, hopper)) = handle("stream_k_against_the_reference") else {
+            return;
+        };
+        use cute_gpu::matmul::plan::{Decomposition, Request};
+        let gemm = Gemm::new(&s)
+            .unwrap()
+            .with_decomposition(Decomposition::StreamK);
+        let plain = case(
+            "(1000,300):(304,1)",
+            "(300,1000):(1,304)",
+            "(1000,1000):(1000,1)",
+        );
+        let fused = fused_with_c(
+            case(
+                "(700,136):(136,1)",
+                "(136,900):(1,136)",
+                "(700,900):(904,1)",
+            ),
+            "(700,900):(904,1)",
+        );
+        let narrow = case(
+            "(16,256):(256,1)",
+            "(256,9600):(1,256)",
+            "(16,9600):(9600,1)",
+        );
+        let batched = case(
+            "(256,128,4):(128,1,32768)",
+            "(128,512,4):(1,128,65536)",
+            "(256,512,4):(512,1,131072)",
+        );
+        for c in [&plain, &plain, &plain, &fused, &narrow, &batched] {
+            check(&gemm, &s, c);
+            if hopper {
+                let r = Request {
+                    decomposition: Decomposition::StreamK,
+                    ..request(&gemm, c)
+                };
+                let name = cute_gpu::matmul::plan::plan(&r)
+                    .unwrap()
+                    .unwrap()
+                    .kernel
+                    .name;
+                assert!(name.contains("_sk"), "{name}: {}", c.d);
+            }
+        }
+        // the heuristic's choice for 172 narrow tiles (a last wave of 40 on 132 SMs)
+        let (s2, default, _) = handle("stream_k_against_the_reference").unwrap();
+        check(
+            &default,
+            &s2,
+            &case(
+                "(16,512):(512,1)",
+                "(512,11008):(1,512)",
+                "(16,11008):(11008,1)",
+            ),
+        );
     }
 
     #[test]

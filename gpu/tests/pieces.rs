@@ -134,6 +134,7 @@ fn sm90_pieces() {
         batch: None,
         cluster: 1,
         broadcast_wg: false,
+        stream_k: 0,
     };
     let acc = Accumulators::new(128).unwrap();
     assert_eq!((acc.h_rows, acc.j_cols), (8, 8));
@@ -155,6 +156,15 @@ fn sm90_pieces() {
     );
     insta::assert_snapshot!("piece_sm90_mainloop_tma_store", text);
     insta::assert_snapshot!("piece_sm90_direct_epilogue", epi.direct());
+    // stream-K: whole tiles, then a share of the rest's k-blocks; a cut tile's sums through `SK`
+    let sk = WarpSpecialized {
+        stream_k: 132,
+        ..ws
+    };
+    let text = sk.setup(&["tmA", "tmB"]) + &sk.producer() + &sk.consumer("cooperative", "", "");
+    assert!(text.contains("for (int kb = kb0; kb < kb1; ++kb, ++it)"));
+    assert!(text.contains("if (kb > kb0 && tid == 0) mbar_arrive(empty_bar + 8 * prev);"));
+    insta::assert_snapshot!("piece_sm90_mainloop_stream_k", text);
     // the fused op: alpha/beta*C, a per-column bias and GELU, applied where each value is stored
     let fused = Sm90Epilogue {
         op: EpilogueOp {

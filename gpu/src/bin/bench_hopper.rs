@@ -7,7 +7,8 @@
 //! (all configurations), `quick` only one configuration of the benchmark at 8192^3 bf16 (for ncu),
 //! `sweep` every configuration and the ping-pong ones on seven of the shapes, `clusters` the
 //! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
-//! their configuration has and the other one (broadcast from lane 0 or not), interleaved in rounds on uniform data.
+//! their configuration has and the other one (broadcast from lane 0 or not), `streamk` tiles with and
+//! without stream-K, interleaved in rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -27,8 +28,10 @@ mod imp {
     use cute_gpu::configs::{BENCH_SIZES, sm90_persistent_tma_store};
     use cute_gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, from_f32};
     use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
-    use cute_gpu::runtime::bench::{Best, Cublas, DeviceGemm, Row, median, print_table};
-    use cute_gpu::runtime::{DeviceBuffer, Runtime};
+    use cute_gpu::runtime::bench::{
+        Best, Cublas, DeviceGemm, Row, median, print_table, sample_calls, sample_tflop,
+    };
+    use cute_gpu::runtime::{DeviceBuffer, RawBuffer, Runtime};
     use cute_gpu::{DType, GpuError, Kernel, Major, Result};
 
     pub fn main() {
@@ -51,6 +54,9 @@ mod imp {
             }
             if has("broadcast") {
                 variants(&rt, broadcast)?;
+            }
+            if has("streamk") {
+                stream_k_ab(&rt)?;
             }
             Ok(())
         })();
@@ -77,6 +83,7 @@ mod imp {
             (4095, 4097, 1023),
             (8192, 128, 8192),
             (77, 300, 40),
+            (130, 130, 128), // 4 tiles of 128x128 in 2 k-blocks: stream-K over 3 CTAs cuts one
         ];
         let keep = |&(m, n, k): &(i64, i64, i64)| {
             if tiny {
@@ -117,6 +124,16 @@ mod imp {
             HopperConfig::pingpong_wide(),
             clustered(HopperConfig::large()),
             clustered(HopperConfig::pingpong_wide()),
+            // stream-K: for 132 CTAs (4096³ and 4095x4097x1023 cut tiles), and for 3 (every size with
+            // more than 3 tiles of 2 or more k-blocks cuts tiles)
+            HopperConfig {
+                stream_k: 132,
+                ..HopperConfig::large()
+            },
+            HopperConfig {
+                stream_k: 3,
+                ..sm90_persistent_tma_store()
+            },
         ]
     }
 
@@ -152,47 +169,116 @@ mod imp {
         let tiles = [HopperConfig::large(), HopperConfig::pingpong_wide()];
         let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, variant(c)]).collect();
         for (m, n, k) in SWEEP_SHAPES {
-            let p = HopperProblem::padded(m, n, k);
-            let mut rng = Rng(m as u64 + 3 * n as u64 + 7 * k as u64);
-            let (a, b) = (
-                rng.uniforms(DType::BF16, p.a_len() as usize),
-                rng.uniforms(DType::BF16, p.b_len() as usize),
-            );
-            let mut g = DeviceGemm::new(rt, DType::BF16, p, &a, &b)?;
-            let iters = (2e12 / g.flops()).clamp(5.0, 50.0) as usize;
-            let kernels = configs
-                .iter()
-                .map(|c| generate_hopper_gemm(&p, DType::BF16, DType::BF16, c))
-                .collect::<Result<Vec<_>>>()?;
-            let prepared = kernels
-                .iter()
-                .map(|k| rt.prepare(k, &g.abd(rt)))
-                .collect::<Result<Vec<_>>>()?;
-            let nk = kernels.len();
-            let mut times = vec![Vec::new(); nk + 1];
-            // rounds starting one kernel later each: every kernel runs in every position of a round
-            // (the GPU's clock falls as a round heats it)
-            for round in 0..2 * nk {
-                times[nk].push(g.time_cublas(rt, &cublas, 3, iters)?);
-                for i in (0..nk).map(|i| (i + round) % nk) {
-                    times[i].push(g.tflops(rt.time_ms(3, iters, || rt.run(&prepared[i]))?));
-                }
-            }
-            let lt = median(&times[nk]);
-            println!("{m}x{n}x{k}: cublasGemmEx {lt:.0} TFLOP/s");
-            for (i, b) in prepared.iter().enumerate() {
-                rt.run(b)?;
-                let diff = g.max_rel_diff(rt)?;
-                let tf = median(&times[i]);
-                println!(
-                    "  {}: {tf:.0} TFLOP/s ({:.3} of cuBLAS; grid {}; max rel diff {diff:.2e})",
-                    kernels[i].name,
-                    tf / lt,
-                    b.grid().0
-                );
-            }
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
         }
         Ok(())
+    }
+
+    /// Stream-K against the same tiles without it: the sweep's shapes with the 128x256 tile (and the
+    /// ping-pong 128x192 the plan takes for short mainloops), 2048³ with 128x128 (and the ping-pong
+    /// 128x128 the tuner liked there), decode-like shapes (11008 or 14336 rows of 64-row tiles, 16 or 32
+    /// columns: a ragged last wave of narrow tiles).
+    fn stream_k_ab(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let sk = |c: HopperConfig| HopperConfig {
+            stream_k: rt.sm_count(),
+            ..c
+        };
+        let large = HopperConfig::large();
+        let small = sm90_persistent_tma_store();
+        let wide = HopperConfig::pingpong_wide();
+        for (m, n, k) in SWEEP_SHAPES {
+            interleaved(rt, &cublas, (m, n, k), &[large, sk(large), wide])?;
+        }
+        let pingpong = HopperConfig {
+            tma_store: true,
+            ..HopperConfig::pingpong()
+        };
+        interleaved(
+            rt,
+            &cublas,
+            (2048, 2048, 2048),
+            &[small, sk(small), pingpong],
+        )?;
+        for (m, n) in [(11008, 16), (11008, 32), (14336, 16)] {
+            let narrow = cute_gpu::matmul::plan::sm90_narrow_config(n).expect("narrow");
+            interleaved(rt, &cublas, (m, n, 4096), &[narrow, sk(narrow)])?;
+        }
+        Ok(())
+    }
+
+    /// `configs` on one bf16 problem, and cublasGemmEx, on uniform [-1, 1) data: interleaved rounds in
+    /// rotating order, medians (TFLOP/s) and the largest relative difference from cuBLAS.
+    fn interleaved(
+        rt: &Runtime,
+        cublas: &Cublas,
+        (m, n, k): (i64, i64, i64),
+        configs: &[HopperConfig],
+    ) -> Result<()> {
+        let p = HopperProblem::padded(m, n, k);
+        let mut rng = Rng(m as u64 + 3 * n as u64 + 7 * k as u64);
+        let (a, b) = (
+            rng.uniforms(DType::BF16, p.a_len() as usize),
+            rng.uniforms(DType::BF16, p.b_len() as usize),
+        );
+        let mut g = DeviceGemm::new(rt, DType::BF16, p, &a, &b)?;
+        let iters = sample_calls(sample_tflop(20.0)?, g.flops());
+        let kernels = configs
+            .iter()
+            .map(|c| generate_hopper_gemm(&p, DType::BF16, DType::BF16, c))
+            .collect::<Result<Vec<_>>>()?;
+        let workspace = stream_k_workspace(rt, &kernels)?;
+        let prepared = kernels
+            .iter()
+            .map(|k| rt.prepare(k, &with_workspace(rt, k, g.abd(rt).to_vec(), &workspace)))
+            .collect::<Result<Vec<_>>>()?;
+        let nk = kernels.len();
+        let mut times = vec![Vec::new(); nk + 1];
+        // rounds starting one kernel later each: every kernel runs in every position of a round
+        // (the GPU's clock falls as a round heats it)
+        for round in 0..2 * nk.max(4) {
+            times[nk].push(g.time_cublas(rt, cublas, 3, iters)?);
+            for i in (0..nk).map(|i| (i + round) % nk) {
+                times[i].push(g.tflops(rt.time_ms(3, iters, || rt.run(&prepared[i]))?));
+            }
+        }
+        let lt = median(&times[nk]);
+        println!("{m}x{n}x{k}: cublasGemmEx {lt:.0} TFLOP/s");
+        for (i, b) in prepared.iter().enumerate() {
+            rt.run(b)?;
+            let diff = g.max_rel_diff(rt)?;
+            let tf = median(&times[i]);
+            println!(
+                "  {}: {tf:.0} TFLOP/s ({:.3} of cuBLAS; grid {}; max rel diff {diff:.2e})",
+                kernels[i].name,
+                tf / lt,
+                b.grid().0
+            );
+        }
+        Ok(())
+    }
+
+    /// One zeroed stream-K workspace as large as the largest that `kernels` declare (none without).
+    fn stream_k_workspace(rt: &Runtime, kernels: &[Kernel]) -> Result<Option<DeviceBuffer<f32>>> {
+        let bytes = kernels
+            .iter()
+            .flat_map(|k| k.buffers.iter().filter(|b| b.name == "SK"))
+            .map(|b| b.bytes)
+            .max();
+        bytes.map(|b| rt.zeros::<f32>(b / 4)).transpose()
+    }
+
+    /// `buffers` and, for a stream-K kernel, the workspace.
+    fn with_workspace(
+        rt: &Runtime,
+        k: &Kernel,
+        mut buffers: Vec<RawBuffer>,
+        workspace: &Option<DeviceBuffer<f32>>,
+    ) -> Vec<RawBuffer> {
+        if let (true, Some(w)) = (k.buffer_names().contains(&"SK"), workspace) {
+            buffers.push(rt.bind(w));
+        }
+        buffers
     }
 
     /// Exactness on small integers: f32 outputs equal the exact sums, 16-bit outputs their correct rounding.
@@ -283,7 +369,9 @@ mod imp {
         T: cudarc::driver::DeviceRepr + Default + Clone,
     {
         let dd = rt.upload(&vec![fill; (p.m * p.ldd) as usize])?;
-        let b = rt.prepare(kern, &[rt.bind(da), rt.bind(db), rt.bind(&dd)])?;
+        let workspace = stream_k_workspace(rt, std::slice::from_ref(kern))?;
+        let buffers = vec![rt.bind(da), rt.bind(db), rt.bind(&dd)];
+        let b = rt.prepare(kern, &with_workspace(rt, kern, buffers, &workspace))?;
         rt.run(&b)?;
         rt.sync()?;
         rt.download(&dd)

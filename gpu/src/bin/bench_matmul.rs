@@ -6,7 +6,8 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--shape L,M,N,K] [--sample-tflop F]` (sample-tflop: the work of one timed
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab] [--shape L,M,N,K] [--sample-tflop F]`
+//! (stream-k-ab: also the call with whole tiles and with stream-K forced, a line after each row; sample-tflop: the work of one timed
 //! sample, default 20 TFLOP, tens of ms: `cute_gpu::runtime::bench::sample_tflop`; shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
 //! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
 //! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
@@ -30,6 +31,7 @@ mod bench {
     use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
     use cute_gpu::Result;
     use cute_gpu::host::Rng;
+    use cute_gpu::matmul::plan::Decomposition;
     use cute_gpu::matmul::{Element, Gemm, Matrix, MatrixMut};
     use cute_gpu::runtime::Runtime;
     use cute_gpu::runtime::baseline::BaselineGemm;
@@ -118,6 +120,8 @@ mod bench {
         mma_sync: Vec<f64>,
         lt: Vec<Vec<f64>>,
         gemm_ex: Vec<f64>,
+        /// `--stream-k-ab`: the call with whole tiles, then with stream-K.
+        alt: Vec<Vec<f64>>,
     }
 
     impl Times {
@@ -157,7 +161,7 @@ mod bench {
     #[allow(clippy::too_many_arguments)]
     fn round<T: Half>(
         rt: &Runtime,
-        gemms: (&Gemm, &Gemm),
+        gemms: (&Gemm, &Gemm, &[Gemm]),
         lt: &mut LtGemm,
         cublas: &Cublas,
         buf: &mut Buffers<T>,
@@ -184,6 +188,7 @@ mod bench {
         // every other round backwards: no contender is always the first (or last) timed
         let mut order: Vec<Contender> = [Contender::Ours, Contender::MmaSync]
             .into_iter()
+            .chain((0..gemms.2.len()).map(Contender::Alt))
             .chain((0..lt.algos.len()).map(Contender::Lt))
             .chain((batches == 1).then_some(Contender::GemmEx))
             .collect();
@@ -198,6 +203,9 @@ mod bench {
                 )),
                 Contender::MmaSync => t.mma_sync.push(tf(
                     rt.time_ms(2, iters, || ours(gemms.1, buf, [&la, &lb, &ld]))?
+                )),
+                Contender::Alt(i) => t.alt[i].push(tf(
+                    rt.time_ms(2, iters, || ours(&gemms.2[i], buf, [&la, &lb, &ld]))?
                 )),
                 Contender::Lt(i) => {
                     t.lt[i].push(tf(rt.time_ms(2, iters, || {
@@ -235,6 +243,7 @@ mod bench {
     enum Contender {
         Ours,
         MmaSync,
+        Alt(usize),
         Lt(usize),
         GemmEx,
     }
@@ -271,6 +280,13 @@ mod bench {
             Gemm::new(rt.stream())?
         };
         let mma_sync = Gemm::new(rt.stream())?.mma_sync_only();
+        let alts = match std::env::args().any(|a| a == "--stream-k-ab") {
+            true => [Decomposition::Tiles, Decomposition::StreamK]
+                .map(|d| Gemm::new(rt.stream()).map(|g| g.with_decomposition(d)))
+                .into_iter()
+                .collect::<Result<Vec<_>>>()?,
+            false => Vec::new(),
+        };
         let mut lt = LtGemm::new(
             rt,
             LtTypes::half(T::DTYPE),
@@ -290,11 +306,12 @@ mod bench {
             mma_sync: vec![],
             lt: vec![Vec::new(); lt.algos.len()],
             gemm_ex: vec![],
+            alt: vec![Vec::new(); alts.len()],
         };
         for r in 0..rounds {
             round(
                 rt,
-                (&ours, &mma_sync),
+                (&ours, &mma_sync, &alts),
                 &mut lt,
                 cublas,
                 &mut buf,
@@ -325,6 +342,15 @@ mod bench {
             s / l8,
             o / t.lt_fastest_per_round()
         );
+        if let [tiles, sk] = &t.alt[..] {
+            let (tiles, sk) = (median(tiles), median(sk));
+            println!(
+                "|   stream-K / whole tiles: {:.3} (stream-K {sk:.0}, whole tiles {tiles:.0}; / Lt best {:.2}, {:.2}) |",
+                sk / tiles,
+                sk / l8,
+                tiles / l8
+            );
+        }
         Ok(())
     }
 

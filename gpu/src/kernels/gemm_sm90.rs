@@ -36,6 +36,7 @@ use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging, store_fns};
 use crate::piece::fp8_scaling::{Promotion, SCALE_BLOCK, Scaling};
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
+use crate::piece::stream_k;
 use crate::piece::tma_mainloop::WarpSpecialized;
 use cute_layout_core::atom::gmma::{SmemSwizzle, smem_atom};
 use cute_layout_core::{Int, Layout, Tiler, make_identity_layout, zipped_divide};
@@ -103,6 +104,11 @@ pub struct HopperConfig {
     /// +0.5 % with it and the block-scaled FP8 one -5 to +4 % (gpu/logs/matmul/run78), so they keep
     /// `threadIdx.x / 128`.
     pub broadcast_wg: bool,
+    /// Stream-K ([`crate::piece::stream_k`]) planned for this many CTAs (the SMs; 0: whole tiles): each
+    /// persistent CTA computes an equal share of the tiles' k-blocks, a tile cut between two CTAs summed
+    /// through the workspace buffer `SK` (zeroed once, [`stream_k::workspace_bytes`] for this many CTAs).
+    /// Cooperative consumers, no cluster, not block-scaled; at least as many tiles as CTAs are used.
+    pub stream_k: u32,
 }
 
 impl Default for HopperConfig {
@@ -125,6 +131,7 @@ impl Default for HopperConfig {
             overlap_promotion: false,
             promotion_stagger: 0,
             broadcast_wg: false,
+            stream_k: 0,
         }
     }
 }
@@ -516,6 +523,24 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
             inp.scaling, c.consumers, c.pingpong
         ));
     }
+    let sk_slots = c.stream_k as i64 * c.consumers as i64;
+    if c.stream_k > 0
+        && (!c.persistent
+            || c.pingpong
+            || c.cluster > 1
+            || inp.scaling == Some(Scaling::Block)
+            || sk_slots > stream_k::FLAG_SLOTS)
+    {
+        return unsupported(format!(
+            "stream-K is for persistent cooperative kernels without clusters or block scaling, at most {} \
+             flags (CTAs x consumers): persistent {}, ping-pong {}, cluster {}, {:?}, {sk_slots} flags",
+            stream_k::FLAG_SLOTS,
+            c.persistent,
+            c.pingpong,
+            c.cluster,
+            inp.scaling
+        ));
+    }
     if c.smem_scales && inp.scaling != Some(Scaling::Block) {
         return unsupported(format!(
             "staged scales (smem_scales) are for block-scaled FP8: got {:?}",
@@ -660,7 +685,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -685,6 +710,11 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
             String::new()
         },
         if c.broadcast_wg { "_wgb" } else { "" },
+        if c.stream_k > 0 {
+            format!("_sk{}", c.stream_k)
+        } else {
+            String::new()
+        },
         if p.majors_tag() == "kk" {
             String::new()
         } else {
@@ -800,6 +830,9 @@ fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> Str
     if c.cluster > 1 {
         s += CLUSTER;
         s += TMA_MULTICAST;
+    }
+    if c.stream_k > 0 {
+        s += stream_k::DEVICE_FNS;
     }
     s += &store_fns(output);
     s
@@ -1085,6 +1118,7 @@ fn mainloop<'a>(
         }),
         cluster: c.cluster as i64,
         broadcast_wg: c.broadcast_wg,
+        stream_k: c.stream_k as i64,
     })
 }
 
@@ -1168,6 +1202,15 @@ fn generate(
     fused
         .op
         .params(&mut params, output, fused.alpha, fused.beta);
+    let mut buffers = buffers(p, inp, output, &fused.op)?;
+    if c.stream_k > 0 {
+        params.ptr("float* __restrict__", "SK");
+        let bytes = stream_k::workspace_bytes(c.stream_k as i64, c.bm, c.bn);
+        buffers.push(Buffer {
+            name: "SK".into(),
+            bytes: bytes as usize,
+        });
+    }
     let mainloop = mainloop(p, inp, c, &plan)?;
     let (epi, drain) = epilogue(p, inp, output, c, &plan, fused);
     let (lambdas, epi) = batch_scope(p, output, fused, epi);
@@ -1221,7 +1264,7 @@ fn generate(
         block: (c.threads(), 1, 1),
         dynamic_smem_bytes: c.smem_bytes(),
         args: params.args,
-        buffers: buffers(p, inp, output, &fused.op)?,
+        buffers,
         pointer_alignment: 16,
     })
 }

@@ -18,7 +18,7 @@ mod fp8;
 
 pub use fp8::{Fp8Element, Fp8Scales};
 
-use super::plan::{Plan, Request, Span, alternatives, check_spans, plan};
+use super::plan::{Decomposition, Plan, Request, Span, alternatives, check_spans, plan};
 use super::tune::{TuneTable, class_key};
 use crate::dtype::DType;
 use crate::error::{GpuError, Result};
@@ -233,6 +233,11 @@ pub struct Gemm {
     fp8_plans: Mutex<HashMap<fp8::Fp8Key, Arc<fp8::Fp8Entry>>>,
     /// The split-K plans' f32 workspace (grown on demand, used on the handle's stream only).
     workspace: Mutex<Option<CudaSlice<f32>>>,
+    /// The stream-K kernels' workspace: zero flags, then partial sums (grown on demand, zeroed when
+    /// allocated; the kernels leave the flags zero).
+    stream_k: Mutex<Option<CudaSlice<f32>>>,
+    /// How persistent SM90 kernels divide the work ([`Gemm::with_decomposition`]).
+    decomposition: Decomposition,
 }
 
 /// The device addresses and sizes of one call's buffers (A, B, C, D, bias) and the element sizes.
@@ -246,10 +251,11 @@ struct Bound {
 type Workspace = Option<(u64, usize)>;
 
 /// The buffers of batch `l` of `plan`, in the order its kernel binds them; a split-K GEMM writes its
-/// slices (its `D`) into the workspace.
+/// slices (its `D`) into the workspace, a stream-K GEMM's `SK` is the workspace.
 fn buffers(plan: &Plan, bound: &Bound, l: i64, workspace: Workspace) -> Result<Vec<RawBuffer>> {
     named(&plan.kernel, plan, bound, l, |name| match name {
-        "D" => workspace,
+        "D" if plan.split_k.is_some() => workspace,
+        "SK" => workspace,
         _ => None,
     })
 }
@@ -347,7 +353,22 @@ impl Gemm {
             tuner: None,
             fp8_plans: Mutex::new(HashMap::new()),
             workspace: Mutex::new(None),
+            stream_k: Mutex::new(None),
+            decomposition: Decomposition::Heuristic,
         })
+    }
+
+    /// The same handle with persistent SM90 kernels dividing the work as `decomposition` says (whole
+    /// tiles, stream-K, or the heuristic's choice, the default), for measuring one against the other.
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::{Gemm, plan::Decomposition};
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let tiles = Gemm::new(&stream).unwrap().with_decomposition(Decomposition::Tiles);
+    /// ```
+    pub fn with_decomposition(mut self, decomposition: Decomposition) -> Gemm {
+        self.decomposition = decomposition;
+        self
     }
 
     /// The same handle with the autotuner on: the first call of a request class times every kernel the
@@ -572,18 +593,22 @@ impl Gemm {
         Ok(prepared)
     }
 
-    /// The workspace of a split-K plan, grown to what it needs; `None` for any other plan (whose D is
-    /// the call's own, whatever a split-K call left in the workspace).
+    /// The workspace of a split-K plan (its slices) or of a stream-K kernel (its flags and partial
+    /// sums: a buffer of its own, whose flags only stream-K kernels touch), grown to what it needs;
+    /// `None` for any other plan.
     fn workspace(&self, p: &Plan) -> Result<Option<MutexGuard<'_, Option<CudaSlice<f32>>>>> {
-        let Some(split) = &p.split_k else {
-            return Ok(None);
+        let stream_k = p.kernel.buffers.iter().find(|b| b.name == "SK");
+        let (buffer, elems) = match (&p.split_k, stream_k) {
+            (Some(split), _) => (&self.workspace, split.workspace_elems),
+            (None, Some(sk)) => (&self.stream_k, sk.bytes as i64 / 4),
+            (None, None) => return Ok(None),
         };
-        let mut ws = Self::lock(&self.workspace)?;
-        let elems = usize::try_from(split.workspace_elems).unwrap_or(usize::MAX);
+        let mut ws = Self::lock(buffer)?;
+        let elems = usize::try_from(elems).unwrap_or(usize::MAX);
         if ws.as_ref().is_none_or(|w| w.len() < elems) {
             *ws = None; // free the smaller one first
             let grown = self.rt.stream().alloc_zeros::<f32>(elems);
-            *ws = Some(grown.map_err(crate::error::driver("split-K workspace alloc"))?);
+            *ws = Some(grown.map_err(crate::error::driver("GEMM workspace alloc"))?);
         }
         Ok(Some(ws))
     }
@@ -720,6 +745,7 @@ impl Gemm {
             aligned: [pa, pb, pc, pd].map(|p| p % 16 == 0),
             sm_count: self.rt.sm_count(),
             op,
+            decomposition: self.decomposition,
         };
         let (ts, os) = (std::mem::size_of::<T>(), std::mem::size_of::<O>());
         let c_len = c_start.map_or(d_len * os, |(_, bytes)| bytes);

@@ -136,7 +136,8 @@ impl TuneTable {
 /// let l = |s: &str| s.parse::<cute_layout_core::Layout>().unwrap();
 /// let (a, b, d) = (l("(500,300):(300,_1)"), l("(300,1000):(_1,300)"), l("(500,1000):(1000,_1)"));
 /// let r = Request { a: &a, b: &b, c: None, d: &d, input: DType::BF16, output: DType::BF16, alpha: 1.0,
-///     beta: 0.0, arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default() };
+///     beta: 0.0, arch: "sm_90a", aligned: [true; 4], sm_count: 132, op: Default::default(),
+///     decomposition: Default::default() };
 /// let key = class_key("H100", &r);
 /// assert!(key.starts_with("H100|bf16|bf16|") && key.ends_with("|512x1024x512")); // M, N, K to powers of two
 /// ```

@@ -9,7 +9,7 @@
 //! let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
 //! let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 3, consumers: 2, pingpong: false,
 //!     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false };
+//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
 //! assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 49152u);")); // (128 + 256) * 64 * 2 bytes
 //! ```
 
@@ -17,6 +17,7 @@ use crate::arch::{cluster, mbarrier, sync, tma, wgmma};
 use crate::piece::fp8_scaling::Promotion;
 use crate::piece::gmma_operand::GmmaOperand;
 use crate::piece::schedule::{batched_raster, grouped_raster_over, persistent_loop};
+use crate::piece::stream_k;
 
 /// The pipeline of one CTA.
 ///
@@ -25,7 +26,7 @@ use crate::piece::schedule::{batched_raster, grouped_raster_over, persistent_loo
 /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
 /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
 /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false };
+/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
 /// // 128x128x64 bf16 tiles, a 4-stage ring, two cooperative consumers of 64 rows each
 /// assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 32768u);")); // (128 + 128) * 64 * 2 bytes
 /// ```
@@ -66,6 +67,9 @@ pub struct WarpSpecialized<'a> {
     pub cluster: i64,
     /// The warp group index broadcast from lane 0 ([`crate::arch::sync::warp_group_index`]).
     pub broadcast_wg: bool,
+    /// Stream-K ([`crate::piece::stream_k`]) for at most this many CTAs (the workspace's slots; 0: one
+    /// whole tile at a time). Cooperative consumers, no cluster, no promotion.
+    pub stream_k: i64,
 }
 
 impl WarpSpecialized<'_> {
@@ -92,7 +96,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
     /// let c = ws.setup(&["tmA", "tmB"]);
     /// assert!(c.contains("for (int s = 0; s < 4; ++s) { mbar_init(full_bar + 8 * s, 1);") && c.contains("(u64)&tmB"));
     /// ```
@@ -146,13 +150,14 @@ impl WarpSpecialized<'_> {
                 ),
                 None => format!("const int tiles = {} * tiles_n;", self.tile_rows()),
             }
-        )
+        ) + &self.share()
     }
 
     /// The CTA's (or cluster's) index among `ctas` persistent CTAs (or clusters), and its rank `crank`
     /// in its cluster.
     fn cluster_ids(&self) -> String {
         match self.cluster {
+            1 if self.stream_k > 0 => "  const int cta = blockIdx.x;   // `ctas`: the stream-K share's\n".into(),
             1 => "  const int cta = blockIdx.x, ctas = gridDim.x;\n".into(),
             n => [
                 format!("// clusters of {n} CTAs: cluster `cta` of `ctas` takes tiles of {n} tile rows, this CTA row `crank` of each"),
@@ -173,6 +178,31 @@ impl WarpSpecialized<'_> {
         }
     }
 
+    /// Stream-K: this CTA's share of the k-block iterations (after the tile counts).
+    fn share(&self) -> String {
+        match self.stream_k {
+            0 => String::new(),
+            slots => stream_k::share(slots),
+        }
+    }
+
+    /// The loop over the CTA's tiles, opened (`t` the tile): persistent from `first` by `step`, or the
+    /// stream-K share's segments (each tile `t`'s k-blocks `[kb0, kb1)`).
+    fn tile_loop(&self, first: &str, step: &str, indent: &str) -> String {
+        match self.stream_k {
+            0 => persistent_loop(first, step) + " {\n",
+            _ => stream_k::segment_loop(indent),
+        }
+    }
+
+    /// The first and the end k-block of a tile's loop.
+    fn k_range(&self) -> (&'static str, &'static str) {
+        match self.stream_k {
+            0 => ("0", "ktiles"),
+            _ => ("kb0", "kb1"),
+        }
+    }
+
     /// What every thread runs before the kernel returns: with a cluster, a cluster barrier, so that no
     /// CTA exits while another may still arrive on its mbarriers.
     ///
@@ -182,7 +212,7 @@ impl WarpSpecialized<'_> {
     /// # let b = b.split_boxes(2).unwrap();
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false, stream_k: 0 };
     /// assert!(ws.teardown().contains("barrier.cluster.wait"));
     /// // the second B box (rows 128..256) is rank 1's, multicast to both CTAs
     /// assert!(ws.producer().contains("if (crank == 1u) tma_load_2d_mc(sb + 16384u, &tmB, full_bar + 8 * s, kb * 64, tn * 256 + 128, 3);"));
@@ -291,7 +321,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
     /// let c = ws.producer();
     /// assert!(c.contains("setmaxnreg.dec.sync.aligned.u32 40;") && c.contains("tma_load_2d("));
     /// ```
@@ -303,9 +333,8 @@ impl WarpSpecialized<'_> {
     {}
     if (tid == 0) {{
       u32 it = 0;
-      {} {{
-        // raster: groups of {} tile rows
-{}        for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+      {}        // raster: groups of {} tile rows
+{}        for (int kb = {kb0}; kb < {kb1}; ++kb, ++it) {{
           const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
           mbar_wait(empty_bar + 8 * s, phase ^ 1u);
           mbar_expect_tx(full_bar + 8 * s, {stage_bytes}u);   // whole boxes count, out-of-bounds parts zero-filled
@@ -315,11 +344,13 @@ impl WarpSpecialized<'_> {
     }}{}
 "#,
             sync::setmaxnreg(false, self.regs.0),
-            persistent_loop("cta", "ctas"),
+            self.tile_loop("cta", "ctas", "        "),
             self.group_m,
             self.raster("        "),
             self.loads(),
-            self.scale_warp()
+            self.scale_warp(),
+            kb0 = self.k_range().0,
+            kb1 = self.k_range().1,
         )
     }
 
@@ -374,7 +405,7 @@ impl WarpSpecialized<'_> {
             self.wgmmas("acc", "", 0),
             self.m_chunks,
             wgmma::wait(1),
-            self.release("kb > 0 && ", "prev")
+            self.release(&format!("kb > {} && ", self.k_range().0), "prev")
         )
     }
 
@@ -488,7 +519,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
     /// let c = ws.consumer("", "    // epilogue\n", "");
     /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
     /// assert!(c.contains("// epilogue"));
@@ -516,26 +547,36 @@ impl WarpSpecialized<'_> {
             None => "u32 prev = 0;".to_string(),
         };
         let (mainloop, tmp_decl) = self.mainloop();
+        let (it_decl, it_tile, fixup) = match self.stream_k {
+            0 => (
+                "",
+                "      u32 it = (u32)((t - cta) / ctas) * (u32)ktiles;   // k-blocks the producer loaded before this tile\n",
+                String::new(),
+            ),
+            _ => (
+                "\n    u32 it = 0;   // k-blocks the producer loaded before this segment",
+                "",
+                stream_k::fixup(self.consumers, m_chunks, nacc),
+            ),
+        };
         format!(
             r#"  }} else {{
     {}
     const int cw = wg - 1;   // {doc}
     float acc[{m_chunks}][{nacc}];{tmp_decl}
     u32 eb = 0;   // epilogue boxes stored by this consumer (staging buffer eb % 2)
-    (void)eb;
-    {} {{
-      u32 it = (u32)((t - cta) / ctas) * (u32)ktiles;   // k-blocks the producer loaded before this tile
-{}#pragma unroll
+    (void)eb;{it_decl}
+    {}{it_tile}{}#pragma unroll
       for (int c = 0; c < {m_chunks}; ++c)
 #pragma unroll
         for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
       {prev_decl}{pp_wait}
 {mainloop}{pp_arrive}
-{epilogue}    }}{drain}
+{fixup}{epilogue}    }}{drain}
   }}
 "#,
             sync::setmaxnreg(true, self.regs.1),
-            persistent_loop(first, step),
+            self.tile_loop(first, step, "      "),
             self.raster("      "),
         )
     }
@@ -572,13 +613,15 @@ impl WarpSpecialized<'_> {
             ),
         };
         let mainloop = format!(
-            r#"      for (int kb = 0; kb < ktiles; ++kb, ++it) {{
+            r#"      for (int kb = {kb0}; kb < {kb1}; ++kb, ++it) {{
         const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
         mbar_wait(full_bar + 8 * s, phase);
         {}
 {body}      }}
 {tail}"#,
-            self.stage_operands()
+            self.stage_operands(),
+            kb0 = self.k_range().0,
+            kb1 = self.k_range().1,
         );
         (mainloop, tmp_decl)
     }
