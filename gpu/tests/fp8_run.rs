@@ -38,24 +38,25 @@ mod fp8_run {
         hopper.map(|c| c.default_stream())
     }
 
-    const M: i64 = 200;
-    const N: i64 = 136;
-    const K: i64 = 384;
-
     /// Runs one call with scales in [0.5, 2) and checks D against the reference (errors within 2^-6 of
     /// sum |a||b|, plus the output's rounding).
-    fn run_case(stream: &Arc<CudaStream>, scaling: Scaling, bias_relu: bool) -> Result<()> {
+    fn run_case(
+        stream: &Arc<CudaStream>,
+        scaling: Scaling,
+        bias_relu: bool,
+        (m, n, k): (i64, i64, i64),
+    ) -> Result<()> {
         let mut rng = Rng(7);
-        let a8: Vec<E4M3> = (0..M * K).map(|_| E4M3::from_f32(rng.uniform())).collect();
-        let b8: Vec<E5M2> = (0..N * K).map(|_| E5M2::from_f32(rng.uniform())).collect();
-        let (la, lb) = scaling.scale_lens(M, N, K)?;
+        let a8: Vec<E4M3> = (0..m * k).map(|_| E4M3::from_f32(rng.uniform())).collect();
+        let b8: Vec<E5M2> = (0..n * k).map(|_| E5M2::from_f32(rng.uniform())).collect();
+        let (la, lb) = scaling.scale_lens(m, n, k)?;
         let mut scales = |n: i64| {
             (0..n)
                 .map(|_| 1.25 + 0.75 * rng.uniform())
                 .collect::<Vec<f32>>()
         };
         let (sa, sb) = (scales(la), scales(lb));
-        let bias: Vec<bf16> = (0..N)
+        let bias: Vec<bf16> = (0..n)
             .map(|j| bf16::from_f32(j as f32 / 16.0 - 4.0))
             .collect();
         let up = |e: cudarc::driver::DriverError| GpuError::Driver {
@@ -71,7 +72,7 @@ mod fp8_run {
             stream.clone_htod(&sb).map_err(up)?,
         );
         let dbias = stream.clone_htod(&bias).map_err(up)?;
-        let mut dd = stream.alloc_zeros::<bf16>((M * N) as usize).map_err(up)?;
+        let mut dd = stream.alloc_zeros::<bf16>((m * n) as usize).map_err(up)?;
         let gemm = Gemm::new(stream)?;
         let scales = match scaling {
             Scaling::PerTensor => Fp8Scales::PerTensor { a: &dsa, b: &dsb },
@@ -91,10 +92,10 @@ mod fp8_run {
             },
         };
         gemm.run_fp8(
-            &Matrix::new(&da, format!("({M},{K}):({K},1)").parse()?),
-            &Matrix::new(&db, format!("({K},{N}):(1,{K})").parse()?),
+            &Matrix::new(&da, format!("({m},{k}):({k},1)").parse()?),
+            &Matrix::new(&db, format!("({k},{n}):(1,{k})").parse()?),
             None,
-            &mut MatrixMut::new(&mut dd, format!("({M},{N}):({N},1)").parse()?),
+            &mut MatrixMut::new(&mut dd, format!("({m},{n}):({n},1)").parse()?),
             &scales,
             &epilogue,
         )?;
@@ -104,21 +105,21 @@ mod fp8_run {
             b8.iter().map(|x| x.to_f32()).collect(),
         );
         let reference = Fp8Reference {
-            mnk: (M, N, K),
-            a: (&af, K),
-            b: (&bf, K),
+            mnk: (m, n, k),
+            a: (&af, k),
+            b: (&bf, k),
             scaling,
             scale_a: &sa,
             scale_b: &sb,
         };
         let mut worst = 0.0f64;
-        for i in 0..M {
-            for j in 0..N {
+        for i in 0..m {
+            for j in 0..n {
                 let (mut want, mag) = reference.at(i, j);
                 if bias_relu {
                     want = (want + bias[j as usize].to_f32() as f64).max(0.0);
                 }
-                let err = (got[(i * N + j) as usize].to_f32() as f64 - want).abs();
+                let err = (got[(i * n + j) as usize].to_f32() as f64 - want).abs();
                 worst = worst.max(err / (mag + want.abs()).max(1e-6));
             }
         }
@@ -134,10 +135,10 @@ mod fp8_run {
         };
         let err = gemm
             .run_fp8(
-                &Matrix::new(&da, format!("({M},{K}):({K},1)").parse()?),
-                &Matrix::new(&db, format!("({K},{N}):(1,{K})").parse()?),
+                &Matrix::new(&da, format!("({m},{k}):({k},1)").parse()?),
+                &Matrix::new(&db, format!("({k},{n}):(1,{k})").parse()?),
                 None,
-                &mut MatrixMut::new(&mut dd, format!("({M},{N}):({N},1)").parse()?),
+                &mut MatrixMut::new(&mut dd, format!("({m},{n}):({n},1)").parse()?),
                 &bad,
                 &epilogue,
             )
@@ -153,8 +154,44 @@ mod fp8_run {
         };
         for scaling in [Scaling::PerTensor, Scaling::Block] {
             for bias_relu in [false, true] {
-                run_case(&stream, scaling, bias_relu).unwrap();
+                run_case(&stream, scaling, bias_relu, (200, 136, 384)).unwrap();
             }
+        }
+    }
+
+    /// A per-tensor call the plan computes with stream-K (324 tiles of 128x128 or 162 of 128x256 leave
+    /// the last wave on 132 SMs half idle): tiles cut between CTAs, their sums through the workspace.
+    #[test]
+    fn stream_k_fp8_matches_the_reference() {
+        let Some(stream) = hopper("stream_k_fp8_matches_the_reference") else {
+            return;
+        };
+        let dims = (2304, 2304, 512);
+        let l = |s: String| s.parse::<cute_layout_core::Layout>().unwrap();
+        let (a, b, d) = (
+            l(format!("({0},{1}):({1},1)", dims.0, dims.2)),
+            l(format!("({1},{0}):(1,{1})", dims.1, dims.2)),
+            l(format!("({0},{1}):({1},1)", dims.0, dims.1)),
+        );
+        let r = cute_gpu::matmul::fp8::Fp8Request {
+            a: &a,
+            b: &b,
+            c: None,
+            d: &d,
+            types: (cute_gpu::DType::E4M3, cute_gpu::DType::E5M2),
+            output: cute_gpu::DType::BF16,
+            scaling: Scaling::PerTensor,
+            alpha: 1.0,
+            beta: 0.0,
+            arch: "sm_90a",
+            aligned: [true; 4],
+            sm_count: 132,
+            op: Default::default(),
+        };
+        let k = cute_gpu::matmul::fp8::plan_fp8(&r).unwrap().unwrap();
+        assert!(k.name.contains("_sk132"), "{}", k.name);
+        for bias_relu in [false, true] {
+            run_case(&stream, Scaling::PerTensor, bias_relu, dims).unwrap();
         }
     }
 }

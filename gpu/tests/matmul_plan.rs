@@ -506,3 +506,37 @@ fn pingpong_for_short_k() {
         assert!(k.contains("_128x256x64_c2_s4") && k.contains("_ts"), "{k}");
     }
 }
+
+/// Stream-K where whole tiles leave the last wave idle: the 128x256 tile with 1024 tiles (a quarter of
+/// a tile idle on 132 SMs) and the narrow tiles of 11008 rows (172 tiles); not 4096³ (512 tiles, 0.12
+/// idle), 14336 narrow rows (224 tiles: 0.30, below the narrow tiles' 0.5), 128 narrow tiles, the
+/// ping-pong tile; and every kernel decomposed as forced.
+#[test]
+fn stream_k_where_the_last_wave_leaves_sms_idle() {
+    use cute_gpu::matmul::plan::Decomposition;
+    let cases = [
+        ((8192, 4096, 14336), true),
+        ((4096, 4096, 4096), false),
+        ((16, 11008, 4096), true),
+        ((16, 14336, 4096), false),
+        ((16, 8192, 8192), false),
+        ((16384, 8192, 1024), false), // ping-pong 128x192
+    ];
+    for ((m, n, k), stream_k) in cases {
+        let [a, b, d] = k_major(m, n, k);
+        let r = request(&a, &b, &d, "sm_90a");
+        let name = planned(&r).kernel.name;
+        assert_eq!(name.contains("_sk132"), stream_k, "{m}x{n}x{k}: {name}");
+        let tiles = Request {
+            decomposition: Decomposition::Tiles,
+            ..r.clone()
+        };
+        assert!(!planned(&tiles).kernel.name.contains("_sk"));
+    }
+    let [a, b, d] = k_major(4096, 4096, 4096);
+    let forced = Request {
+        decomposition: Decomposition::StreamK,
+        ..request(&a, &b, &d, "sm_90a")
+    };
+    assert!(planned(&forced).kernel.name.contains("_sk132"));
+}

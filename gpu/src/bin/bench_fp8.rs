@@ -8,7 +8,8 @@
 //! (per-tensor and block-scaled) and cuBLASLt (heuristic first and best of its top 8, 32 MiB workspace,
 //! with and without fast accumulation) interleaved in rounds on uniform random data, medians, samples of `--sample-tflop` (default 40) TFLOP (`quick`:
 //! 8192^3 only, two rounds); `broadcast`: the plan's large tiles with their warp group index and the other
-//! one (broadcast from lane 0 or not).
+//! one (broadcast from lane 0 or not); `streamk`: per-tensor 128x256 with and without stream-K and the
+//! ping-pong 128x192.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -32,7 +33,9 @@ mod imp {
     };
     use cute_gpu::matmul::plan::sm90_fp8_config;
     use cute_gpu::piece::fp8_scaling::Scaling;
-    use cute_gpu::runtime::bench::{median, sample_calls, sample_tflop};
+    use cute_gpu::runtime::bench::{
+        median, sample_calls, sample_tflop, stream_k_workspace, with_workspace,
+    };
     use cute_gpu::runtime::cublaslt::{LtFp8, LtGemm, LtTypes};
     use cute_gpu::runtime::{DeviceBuffer, RawBuffer, Runtime};
     use cute_gpu::{DType, GpuError, Kernel, Result};
@@ -51,6 +54,9 @@ mod imp {
             }
             if has("sweep") || has("sweep8k") {
                 sweep(&rt, has("sweep8k"))?;
+            }
+            if has("streamk") {
+                stream_k(&rt)?;
             }
             if has("broadcast") {
                 broadcast(&rt)?;
@@ -190,7 +196,8 @@ mod imp {
             T: cudarc::driver::DeviceRepr + Default + Clone,
         {
             let d = rt.upload(&fill)?;
-            let bufs = self.buffers(rt, rt.bind(&d));
+            let ws = stream_k_workspace(rt, std::slice::from_ref(kern))?;
+            let bufs = with_workspace(rt, kern, self.buffers(rt, rt.bind(&d)).to_vec(), &ws);
             rt.run(&rt.prepare(kern, &bufs)?)?;
             rt.sync()?;
             rt.download(&d)
@@ -243,6 +250,16 @@ mod imp {
                 HopperConfig::large(),
                 HopperConfig::pingpong(),
                 HopperConfig::pingpong_wide(),
+                // stream-K for 132 CTAs, and for 3 (small shapes then cut tiles too)
+                HopperConfig {
+                    stream_k: 132,
+                    ..HopperConfig::large()
+                },
+                HopperConfig {
+                    persistent: true,
+                    stream_k: 3,
+                    ..HopperConfig::default()
+                },
             ],
             Scaling::Block => {
                 let staged = [
@@ -432,15 +449,18 @@ mod imp {
         let bs = Operands::new(rt, &p, types, Scaling::Block, false, 1)?;
         let d = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
         let mut d_lt = rt.zeros::<u16>((p.m * p.ldd) as usize)?;
-        let prep = |ops: &Operands, scaling| -> Result<_> {
+        let kernel = |scaling| -> Result<Kernel> {
             let cfg = sm90_fp8_config([m, n, k], p.ldd * 2, rt.sm_count(), scaling);
-            let fused = Fused::default();
-            let kern = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &fused)?;
-            let bufs = ops.buffers(rt, rt.bind(&d));
-            Ok((rt.prepare(&kern, &bufs)?, kern.name))
+            generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &Fused::default())
         };
-        let (ours_pt, name_pt) = prep(&pt, Scaling::PerTensor)?;
-        let (ours_bs, name_bs) = prep(&bs, Scaling::Block)?;
+        let kernels = [kernel(Scaling::PerTensor)?, kernel(Scaling::Block)?];
+        let ws = stream_k_workspace(rt, &kernels)?;
+        let prep = |ops: &Operands, kern: &Kernel| -> Result<_> {
+            let bufs = with_workspace(rt, kern, ops.buffers(rt, rt.bind(&d)).to_vec(), &ws);
+            Ok((rt.prepare(kern, &bufs)?, kern.name.clone()))
+        };
+        let (ours_pt, name_pt) = prep(&pt, &kernels[0])?;
+        let (ours_bs, name_bs) = prep(&bs, &kernels[1])?;
         let scales = (
             rt.bind(&pt.dev_scales[0]).ptr(),
             rt.bind(&pt.dev_scales[1]).ptr(),
@@ -651,6 +671,26 @@ mod imp {
         Ok(())
     }
 
+    /// Per-tensor 128x256 with and without stream-K, and the ping-pong 128x192, at the benchmark's large
+    /// shapes (medians of 8 interleaved rounds).
+    fn stream_k(rt: &Runtime) -> Result<()> {
+        let large = HopperConfig::large();
+        let sk = HopperConfig {
+            stream_k: rt.sm_count(),
+            ..large
+        };
+        let configs = [large, sk, HopperConfig::pingpong_wide()].map(|c| (Scaling::PerTensor, c));
+        for shape in [
+            (8192, 4096, 14336),
+            (8192, 8192, 8192),
+            (8192, 14336, 4096),
+            (4096, 4096, 4096),
+        ] {
+            sweep_shape(rt, shape, &configs, 8)?;
+        }
+        Ok(())
+    }
+
     /// Tile configurations at one shape (TFLOP/s, medians of `rounds` interleaved rounds).
     fn sweep_shape(
         rt: &Runtime,
@@ -667,18 +707,23 @@ mod imp {
             Operands::new(rt, &p, types, Scaling::PerTensor, false, 1)?,
             Operands::new(rt, &p, types, Scaling::Block, false, 1)?,
         ];
-        for &(scaling, cfg) in configs {
-            let ops = &operands[usize::from(scaling == Scaling::Block)];
-            let fused = Fused::default();
-            let cfg = cfg.for_bits(8);
-            let Ok(kern) = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &fused)
-            else {
-                continue;
-            };
-            let bufs = ops.buffers(rt, rt.bind(&d));
-            runs.push((kern.name.clone(), rt.prepare(&kern, &bufs)?, Vec::new()));
+        let kernels: Vec<(usize, Kernel)> = configs
+            .iter()
+            .filter_map(|&(scaling, cfg)| {
+                let cfg = cfg.for_bits(8);
+                let f = Fused::default();
+                let k = generate_hopper_fp8_gemm(&p, types, scaling, DType::BF16, &cfg, &f).ok()?;
+                Some((usize::from(scaling == Scaling::Block), k))
+            })
+            .collect();
+        let all: Vec<Kernel> = kernels.iter().map(|(_, k)| k.clone()).collect();
+        let ws = stream_k_workspace(rt, &all)?;
+        for (ops, kern) in &kernels {
+            let bufs = operands[*ops].buffers(rt, rt.bind(&d)).to_vec();
+            let bufs = with_workspace(rt, kern, bufs, &ws);
+            runs.push((kern.name.clone(), rt.prepare(kern, &bufs)?, Vec::new()));
         }
-        let iters = (4e12 / (2.0 * (m * n * k) as f64)).clamp(5.0, 100.0) as usize;
+        let iters = sample_calls(sample_tflop(40.0)?, 2.0 * (m * n * k) as f64);
         // each round starts later in the list (the clock falls as a round heats the GPU)
         let n_runs = runs.len();
         for round in 0..rounds {

@@ -30,8 +30,9 @@ mod imp {
     use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
     use cute_gpu::runtime::bench::{
         Best, Cublas, DeviceGemm, Row, median, print_table, sample_calls, sample_tflop,
+        stream_k_workspace, with_workspace,
     };
-    use cute_gpu::runtime::{DeviceBuffer, RawBuffer, Runtime};
+    use cute_gpu::runtime::{DeviceBuffer, Runtime};
     use cute_gpu::{DType, GpuError, Kernel, Major, Result};
 
     pub fn main() {
@@ -256,29 +257,6 @@ mod imp {
             );
         }
         Ok(())
-    }
-
-    /// One zeroed stream-K workspace as large as the largest that `kernels` declare (none without).
-    fn stream_k_workspace(rt: &Runtime, kernels: &[Kernel]) -> Result<Option<DeviceBuffer<f32>>> {
-        let bytes = kernels
-            .iter()
-            .flat_map(|k| k.buffers.iter().filter(|b| b.name == "SK"))
-            .map(|b| b.bytes)
-            .max();
-        bytes.map(|b| rt.zeros::<f32>(b / 4)).transpose()
-    }
-
-    /// `buffers` and, for a stream-K kernel, the workspace.
-    fn with_workspace(
-        rt: &Runtime,
-        k: &Kernel,
-        mut buffers: Vec<RawBuffer>,
-        workspace: &Option<DeviceBuffer<f32>>,
-    ) -> Vec<RawBuffer> {
-        if let (true, Some(w)) = (k.buffer_names().contains(&"SK"), workspace) {
-            buffers.push(rt.bind(w));
-        }
-        buffers
     }
 
     /// Exactness on small integers: f32 outputs equal the exact sums, 16-bit outputs their correct rounding.

@@ -593,16 +593,33 @@ impl Gemm {
         Ok(prepared)
     }
 
-    /// The workspace of a split-K plan (its slices) or of a stream-K kernel (its flags and partial
-    /// sums: a buffer of its own, whose flags only stream-K kernels touch), grown to what it needs;
-    /// `None` for any other plan.
+    /// The workspace of a split-K plan (its slices) or of a stream-K kernel ([`Gemm::stream_k_workspace`]),
+    /// grown to what it needs; `None` for any other plan.
     fn workspace(&self, p: &Plan) -> Result<Option<MutexGuard<'_, Option<CudaSlice<f32>>>>> {
-        let stream_k = p.kernel.buffers.iter().find(|b| b.name == "SK");
-        let (buffer, elems) = match (&p.split_k, stream_k) {
-            (Some(split), _) => (&self.workspace, split.workspace_elems),
-            (None, Some(sk)) => (&self.stream_k, sk.bytes as i64 / 4),
-            (None, None) => return Ok(None),
+        let Some(split) = &p.split_k else {
+            return self.stream_k_workspace(&p.kernel);
         };
+        self.grown(&self.workspace, split.workspace_elems).map(Some)
+    }
+
+    /// The workspace of a stream-K kernel (its buffer `SK`: flags and partial sums, a buffer of its own,
+    /// whose flags only stream-K kernels touch), grown to what it needs; `None` for other kernels.
+    pub(super) fn stream_k_workspace(
+        &self,
+        kernel: &crate::kernel::Kernel,
+    ) -> Result<Option<MutexGuard<'_, Option<CudaSlice<f32>>>>> {
+        match kernel.buffers.iter().find(|b| b.name == "SK") {
+            Some(sk) => self.grown(&self.stream_k, sk.bytes as i64 / 4).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// `buffer` locked, holding at least `elems` f32 (a new one zeroed when it was smaller).
+    fn grown<'a>(
+        &self,
+        buffer: &'a Mutex<Option<CudaSlice<f32>>>,
+        elems: i64,
+    ) -> Result<MutexGuard<'a, Option<CudaSlice<f32>>>> {
         let mut ws = Self::lock(buffer)?;
         let elems = usize::try_from(elems).unwrap_or(usize::MAX);
         if ws.as_ref().is_none_or(|w| w.len() < elems) {
@@ -610,7 +627,7 @@ impl Gemm {
             let grown = self.rt.stream().alloc_zeros::<f32>(elems);
             *ws = Some(grown.map_err(crate::error::driver("GEMM workspace alloc"))?);
         }
-        Ok(Some(ws))
+        Ok(ws)
     }
 
     /// Every launch of one call of `e`: one per batch, or split-K's GEMM into the workspace and its
@@ -781,7 +798,7 @@ impl Gemm {
 }
 
 /// The workspace's address and bytes while the returned guard (cudarc's event tracking) lives.
-fn workspace_binding<'a>(
+pub(super) fn workspace_binding<'a>(
     ws: Option<&'a mut Option<CudaSlice<f32>>>,
     stream: &'a Arc<CudaStream>,
 ) -> Option<((u64, usize), impl Drop + 'a)> {

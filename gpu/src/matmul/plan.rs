@@ -692,7 +692,7 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
     best_filling(&candidates, m, n, sms).unwrap_or(HopperConfig::large())
 }
 
-/// The SM90 FP8 configuration by shape (`bk` = 128): per-tensor scaling chooses as [`sm90_config`];
+/// The SM90 FP8 configuration by shape (`bk` = 128): per-tensor scaling chooses as [`sm90_config`] (with [`pingpong_if_short`] and [`sm90_stream_k`]);
 /// block scaling holds one 128-column split's product besides the f32 sums, so its candidates have 64
 /// rows per consumer: cooperative 128x256 and 128x128 (TMA-store epilogue when D's rows allow), one
 /// consumer of 64x128 or 64x64 for small outputs. All but 128x256 (which has no shared memory left for
@@ -709,6 +709,8 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 /// let skinny = sm90_fp8_config([128, 8192, 8192], 8192 * 2, 132, Scaling::Block);
 /// let pt = sm90_fp8_config([8192, 8192, 8192], 8192 * 2, 132, Scaling::PerTensor); // 64 k-blocks
 /// assert_eq!((pt.bn, pt.pingpong, pt.bk), (192, true, 128));
+/// let long_k = sm90_fp8_config([8192, 4096, 14336], 4096 * 2, 132, Scaling::PerTensor);
+/// assert_eq!((long_k.bn, long_k.stream_k), (256, 132)); // 1024 tiles: stream-K
 /// assert_eq!((skinny.bm, skinny.bn, skinny.consumers, skinny.smem_scales), (64, 128, 1, true));
 /// assert!(skinny.overlap_promotion && c.promotion_stagger > 0);
 /// ```
@@ -720,7 +722,10 @@ pub fn sm90_fp8_config(
 ) -> HopperConfig {
     let config = match scaling {
         Scaling::PerTensor => {
-            pingpong_if_short(sm90_config(m, n, ldd_bytes, sms), [m, n], k / 128, sms)
+            let c = pingpong_if_short(sm90_config(m, n, ldd_bytes, sms), [m, n], k / 128, sms);
+            let k_blocks = (k + 127) / 128;
+            let h = Decomposition::Heuristic;
+            sm90_stream_k(c, tile_count(&c, m, n), k_blocks, sms, h, STREAM_K_MIN_IDLE)
         }
         Scaling::Block => {
             let tma_store = ldd_bytes % 16 == 0;
@@ -1154,7 +1159,7 @@ fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
     let t = transposed(p)?;
     let fused = fused(r, oriented(op, true));
     let problem = hopper_problem(&t)?;
-    let config = stream_k_for(r, &problem, config);
+    let config = stream_k_for(r, &problem, config, true);
     let kernel = generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)?;
     Ok(Choice {
         batch: Some(t),
@@ -1163,27 +1168,34 @@ fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
 }
 
 /// `config` with stream-K ([`crate::piece::stream_k`]) for `tiles` tiles of `k_blocks` k-blocks on `sms`
-/// SMs where `decomposition` asks for it or, by the heuristic, where whole tiles leave the SMs idle for
-/// at least [`STREAM_K_MIN_IDLE`] of a tile in the last wave (and there are more tiles than SMs); only
-/// for what the kernel allows (persistent cooperative consumers, no cluster).
+/// SMs where `decomposition` asks for it or, by the heuristic, where there are more tiles than SMs and
+/// whole tiles leave the SMs idle for at least `min_idle` of a tile in the last wave: [`STREAM_K_MIN_IDLE`]
+/// for tiles bound by the tensor cores, [`STREAM_K_MIN_IDLE_NARROW`] for the narrow tiles that stream
+/// B at the memory's rate. Only for what the kernel allows (persistent cooperative consumers, no
+/// cluster).
 ///
-/// Measured against the same tiles without it (bf16, H200, `bench_hopper streamk`, run 99; idle share
-/// of a tile in brackets): 8192x14336x4096 +3.7 % (0.85), 8192³ +3.0 % (0.48), 8192x4096x14336 +2.1 %
-/// (0.24), 16384x8192x1024 +1.3 % (0.97), decode-like 64-row tiles of 11008x16x4096 +6 % (0.70),
-/// 11008x32 +8 %, 14336x16 +5 % (0.30); but 4096³ -3.8 % (0.12), 1024x8192x8192 -3.1 % (0.06) and
-/// 2048³ in 128x128 tiles -18 % (0.06): the cut tiles' partial sums cost more than the idle time they
-/// save.
+/// Measured against the same tiles without it (`bench_hopper streamk`, H200, runs 100 and 101, idle
+/// share of a tile in brackets): bf16 8192³ +2.8 / +1.5 % (0.48), 8192x4096x14336 +6.7 / +2.6 % (0.24),
+/// 8192x14336x4096 +2.0 / +3.9 % (0.85), 16384x8192x1024 +0.9 / +1.5 % (0.97); 4096³ -0.1 / -5.1 %
+/// (0.12), 1024x8192x8192 -4.2 / -3.6 % (0.06), 2048³ in 128x128 tiles -16 / -15 % (0.06): the cut
+/// tiles' partial sums cost more than the idle time they save. FP8 per tensor (`bench_fp8 streamk`, run
+/// 101): 8192x4096x14336 +2.1 %, 8192³ +2.7 %, 8192x14336x4096 +3.8 %, 4096³ -3.8 %. Narrow (decode)
+/// tiles: 11008x16x4096 +5.6 / +7.4 % (0.70), 11008x32 +6.2 / +8.6 %, but 14336x16 -4.0 / -2.6 % (0.30;
+/// +4.7 % in run 99): a last wave of 92 narrow tiles keeps the memory nearly as busy as a full one.
 ///
 /// ```
-/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::{Decomposition, sm90_stream_k}};
+/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::*};
 /// let large = HopperConfig::large();
 /// let h = Decomposition::Heuristic;
-/// assert_eq!(sm90_stream_k(large, 172, 64, 132, h).stream_k, 132); // a last wave of 40 tiles
-/// assert_eq!(sm90_stream_k(large, 512, 64, 132, h).stream_k, 0); // 116 of 132: 0.12 idle
-/// assert_eq!(sm90_stream_k(large, 264, 64, 132, h).stream_k, 0); // two full waves
-/// assert_eq!(sm90_stream_k(large, 64, 64, 132, h).stream_k, 0); // one partial wave: split-K's
-/// assert_eq!(sm90_stream_k(large, 264, 64, 132, Decomposition::StreamK).stream_k, 132);
-/// assert_eq!(sm90_stream_k(HopperConfig::pingpong(), 172, 64, 132, Decomposition::StreamK).stream_k, 0);
+/// assert_eq!(sm90_stream_k(large, 172, 64, 132, h, STREAM_K_MIN_IDLE).stream_k, 132); // 40 in the last wave
+/// assert_eq!(sm90_stream_k(large, 512, 64, 132, h, STREAM_K_MIN_IDLE).stream_k, 0); // 116 of 132: 0.12 idle
+/// assert_eq!(sm90_stream_k(large, 224, 64, 132, h, STREAM_K_MIN_IDLE_NARROW).stream_k, 0); // 0.30 idle
+/// assert_eq!(sm90_stream_k(large, 264, 64, 132, h, STREAM_K_MIN_IDLE).stream_k, 0); // two full waves
+/// assert_eq!(sm90_stream_k(large, 64, 64, 132, h, STREAM_K_MIN_IDLE).stream_k, 0); // split-K's
+/// let forced = Decomposition::StreamK;
+/// assert_eq!(sm90_stream_k(large, 264, 64, 132, forced, STREAM_K_MIN_IDLE).stream_k, 132);
+/// let pingpong = HopperConfig::pingpong();
+/// assert_eq!(sm90_stream_k(pingpong, 172, 64, 132, forced, STREAM_K_MIN_IDLE).stream_k, 0);
 /// ```
 pub fn sm90_stream_k(
     config: HopperConfig,
@@ -1191,6 +1203,7 @@ pub fn sm90_stream_k(
     k_blocks: i64,
     sms: u32,
     decomposition: Decomposition,
+    min_idle: f64,
 ) -> HopperConfig {
     let sms_i = sms.max(1) as i64;
     let allowed = config.persistent
@@ -1201,7 +1214,7 @@ pub fn sm90_stream_k(
     let wanted = match decomposition {
         Decomposition::Tiles => false,
         Decomposition::StreamK => true,
-        Decomposition::Heuristic => tiles > sms_i && idle >= STREAM_K_MIN_IDLE,
+        Decomposition::Heuristic => tiles > sms_i && idle >= min_idle,
     };
     if allowed && wanted {
         HopperConfig {
@@ -1213,15 +1226,41 @@ pub fn sm90_stream_k(
     }
 }
 
-/// The heuristic takes stream-K where whole tiles leave every SM idle for at least this share of a
-/// tile's time in the last wave, on average ([`sm90_stream_k`]).
+/// The heuristic takes stream-K for tiles bound by the tensor cores where whole tiles leave every SM
+/// idle for at least this share of a tile's time in the last wave, on average ([`sm90_stream_k`]).
 pub const STREAM_K_MIN_IDLE: f64 = 0.2;
 
-/// [`sm90_stream_k`] for the kernel of `p` (every batch's tiles) with `config`.
-fn stream_k_for(r: &Request, p: &HopperProblem, config: HopperConfig) -> HopperConfig {
+/// [`STREAM_K_MIN_IDLE`] for the narrow (decode) tiles, which read B at the memory's rate: a last wave
+/// that keeps half the SMs busy keeps the memory about as busy as a full one.
+pub const STREAM_K_MIN_IDLE_NARROW: f64 = 0.5;
+
+/// Whether `c` is the [`sm90_narrow_config`] of its width (a decode-like tile).
+fn is_narrow(c: &HopperConfig) -> bool {
+    sm90_narrow_config(c.bn) == Some(*c)
+}
+
+/// [`sm90_stream_k`] for the kernel of `p` (every batch's tiles) with `config`; `narrow`: a
+/// [`sm90_narrow_config`] tile.
+fn stream_k_for(
+    r: &Request,
+    p: &HopperProblem,
+    config: HopperConfig,
+    narrow: bool,
+) -> HopperConfig {
     let tiles = tile_count(&config, p.m, p.n) * p.batch.map_or(1, |b| b.count);
     let k_blocks = (p.k + config.bk - 1) / config.bk;
-    sm90_stream_k(config, tiles, k_blocks, r.sm_count, r.decomposition)
+    let min_idle = match narrow {
+        true => STREAM_K_MIN_IDLE_NARROW,
+        false => STREAM_K_MIN_IDLE,
+    };
+    sm90_stream_k(
+        config,
+        tiles,
+        k_blocks,
+        r.sm_count,
+        r.decomposition,
+        min_idle,
+    )
 }
 
 /// The batch of the kernel's operands (A and B swapped with the problem), `None` for one batch.
@@ -1256,7 +1295,7 @@ fn sm90_kernel_with(
             batch: Some(batch),
             ..problem
         };
-        let config = stream_k_for(r, &batched, config);
+        let config = stream_k_for(r, &batched, config, false);
         let direct = HopperConfig {
             tma_store: false,
             ..config
@@ -1271,7 +1310,7 @@ fn sm90_kernel_with(
             }
         }
     }
-    let config = stream_k_for(r, &problem, config);
+    let config = stream_k_for(r, &problem, config, is_narrow(&config));
     let k = generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)?;
     Ok(Choice::of(k, "sm90"))
 }

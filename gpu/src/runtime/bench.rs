@@ -18,6 +18,7 @@ use super::{DeviceBuffer, RawBuffer, Runtime};
 use crate::dtype::DType;
 use crate::error::{GpuError, Result, driver};
 use crate::host::{max_rel_error, to_f32};
+use crate::kernel::Kernel;
 use crate::kernels::gemm_sm90::HopperProblem;
 
 /// The median of benchmark samples (the upper one of an even count; NaN-safe total order).
@@ -66,6 +67,50 @@ pub fn sample_tflop(default: f64) -> Result<f64> {
 /// ```
 pub fn sample_calls(tflop: f64, flops: f64) -> usize {
     (tflop * 1e12 / flops).clamp(3.0, 25.0 * tflop) as usize
+}
+
+/// One zeroed stream-K workspace as large as the largest that `kernels` declare (their buffer `SK`,
+/// [`crate::piece::stream_k`]); `None` when none does. One serves every launch on the stream.
+///
+/// ```no_run
+/// use cute_gpu::{DType, kernels::gemm_sm90::*, runtime::{Runtime, bench::stream_k_workspace}};
+/// let rt = Runtime::new(0).unwrap();
+/// let c = HopperConfig { stream_k: rt.sm_count(), ..HopperConfig::large() };
+/// let k = generate_hopper_gemm(&HopperProblem::padded(4096, 4096, 4096), DType::BF16, DType::BF16, &c).unwrap();
+/// assert!(stream_k_workspace(&rt, &[k]).unwrap().is_some());
+/// ```
+pub fn stream_k_workspace(rt: &Runtime, kernels: &[Kernel]) -> Result<Option<DeviceBuffer<f32>>> {
+    let bytes = kernels
+        .iter()
+        .flat_map(|k| k.buffers.iter().filter(|b| b.name == "SK"))
+        .map(|b| b.bytes)
+        .max();
+    bytes.map(|b| rt.zeros::<f32>(b / 4)).transpose()
+}
+
+/// `buffers` and, for a stream-K kernel `k`, the workspace (its last buffer).
+///
+/// ```no_run
+/// # use cute_gpu::{DType, kernels::gemm_sm90::*, runtime::{Runtime, bench::*}};
+/// # let rt = Runtime::new(0).unwrap();
+/// # let c = HopperConfig { stream_k: rt.sm_count(), ..HopperConfig::large() };
+/// # let p = HopperProblem::padded(4096, 4096, 4096);
+/// # let k = generate_hopper_gemm(&p, DType::BF16, DType::BF16, &c).unwrap();
+/// let one = cute_gpu::host::from_f32(DType::BF16, 1.0);
+/// let g = DeviceGemm::new(&rt, DType::BF16, p, &vec![one; p.a_len() as usize], &vec![one; p.b_len() as usize]).unwrap();
+/// let ws = stream_k_workspace(&rt, std::slice::from_ref(&k)).unwrap();
+/// rt.launch(&k, &with_workspace(&rt, &k, g.abd(&rt).to_vec(), &ws)).unwrap();
+/// ```
+pub fn with_workspace(
+    rt: &Runtime,
+    k: &Kernel,
+    mut buffers: Vec<RawBuffer>,
+    workspace: &Option<DeviceBuffer<f32>>,
+) -> Vec<RawBuffer> {
+    if let (true, Some(w)) = (k.buffer_names().contains(&"SK"), workspace) {
+        buffers.push(rt.bind(w));
+    }
+    buffers
 }
 
 /// A cuBLAS handle on a runtime's stream.

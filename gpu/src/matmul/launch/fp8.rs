@@ -207,8 +207,11 @@ impl Gemm {
                 });
             }
         }
+        let mut workspace = self.stream_k_workspace(&entry.kernel)?;
+        let ws = super::workspace_binding(workspace.as_deref_mut(), &stream);
         let raw = |name: &str| -> Result<RawBuffer> {
             let (p, n) = match name {
+                "SK" => ws.as_ref().map_or((0, 0), |w| w.0),
                 "A" => (pa, a_bytes),
                 "B" => (pb, b_bytes),
                 "C" => (pc, c_bytes),
