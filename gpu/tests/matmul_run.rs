@@ -551,17 +551,18 @@ mod matmul_run {
                 assert!(name.contains("_sk"), "{name}: {}", c.d);
             }
         }
-        // the heuristic's choice for 172 narrow tiles (a last wave of 40 on 132 SMs)
+        // the heuristic's choice for 172 narrow tiles of 32 k-blocks (a last wave of 40 on 132 SMs)
         let (s2, default, _) = handle("stream_k_against_the_reference").unwrap();
-        check(
-            &default,
-            &s2,
-            &case(
-                "(16,512):(512,1)",
-                "(512,11008):(1,512)",
-                "(16,11008):(11008,1)",
-            ),
+        let decode = case(
+            "(16,2048):(2048,1)",
+            "(2048,11008):(1,2048)",
+            "(16,11008):(11008,1)",
         );
+        check(&default, &s2, &decode);
+        if hopper && default.runtime().sm_count() == 132 {
+            let name = plan_of(&default, &decode).unwrap().kernel.name;
+            assert!(name.contains("_sk132_dT"), "{name}");
+        }
     }
 
     #[test]

@@ -1169,9 +1169,10 @@ fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
 
 /// `config` with stream-K ([`crate::piece::stream_k`]) for `tiles` tiles of `k_blocks` k-blocks on `sms`
 /// SMs where `decomposition` asks for it or, by the heuristic, where there are more tiles than SMs and
-/// whole tiles leave the SMs idle for at least `min_idle` of a tile in the last wave: [`STREAM_K_MIN_IDLE`]
+/// whole tiles leave the SMs idle for at least `min_idle` of a tile in the last wave ([`STREAM_K_MIN_IDLE`]
 /// for tiles bound by the tensor cores, [`STREAM_K_MIN_IDLE_NARROW`] for the narrow tiles that stream
-/// B at the memory's rate. Only for what the kernel allows (persistent cooperative consumers, no
+/// B at the memory's rate) and for at least [`STREAM_K_FIXUP_K_BLOCKS`] k-blocks' time (what a cut
+/// tile's partial sums cost). Only for what the kernel allows (persistent cooperative consumers, no
 /// cluster).
 ///
 /// Measured against the same tiles without it (`bench_hopper streamk`, H200, runs 100 and 101, idle
@@ -1182,6 +1183,8 @@ fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
 /// 101): 8192x4096x14336 +2.1 %, 8192³ +2.7 %, 8192x14336x4096 +3.8 %, 4096³ -3.8 %. Narrow (decode)
 /// tiles: 11008x16x4096 +5.6 / +7.4 % (0.70), 11008x32 +6.2 / +8.6 %, but 14336x16 -4.0 / -2.6 % (0.30;
 /// +4.7 % in run 99): a last wave of 92 narrow tiles keeps the memory nearly as busy as a full one.
+/// The strided batch 32 x 1024³ (1024 tiles of 16 k-blocks, 0.24 idle: 4 k-blocks' time) read 0.86 of
+/// whole tiles with it (`bench_matmul --stream-k-ab`, run 103, two processes).
 ///
 /// ```
 /// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::*};
@@ -1191,6 +1194,7 @@ fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
 /// assert_eq!(sm90_stream_k(large, 512, 64, 132, h, STREAM_K_MIN_IDLE).stream_k, 0); // 116 of 132: 0.12 idle
 /// assert_eq!(sm90_stream_k(large, 224, 64, 132, h, STREAM_K_MIN_IDLE_NARROW).stream_k, 0); // 0.30 idle
 /// assert_eq!(sm90_stream_k(large, 264, 64, 132, h, STREAM_K_MIN_IDLE).stream_k, 0); // two full waves
+/// assert_eq!(sm90_stream_k(large, 1024, 16, 132, h, STREAM_K_MIN_IDLE).stream_k, 0); // 0.24 x 16 k-blocks
 /// assert_eq!(sm90_stream_k(large, 64, 64, 132, h, STREAM_K_MIN_IDLE).stream_k, 0); // split-K's
 /// let forced = Decomposition::StreamK;
 /// assert_eq!(sm90_stream_k(large, 264, 64, 132, forced, STREAM_K_MIN_IDLE).stream_k, 132);
@@ -1214,7 +1218,9 @@ pub fn sm90_stream_k(
     let wanted = match decomposition {
         Decomposition::Tiles => false,
         Decomposition::StreamK => true,
-        Decomposition::Heuristic => tiles > sms_i && idle >= min_idle,
+        Decomposition::Heuristic => {
+            tiles > sms_i && idle >= min_idle && idle * k_blocks as f64 >= STREAM_K_FIXUP_K_BLOCKS
+        }
     };
     if allowed && wanted {
         HopperConfig {
@@ -1229,6 +1235,11 @@ pub fn sm90_stream_k(
 /// The heuristic takes stream-K for tiles bound by the tensor cores where whole tiles leave every SM
 /// idle for at least this share of a tile's time in the last wave, on average ([`sm90_stream_k`]).
 pub const STREAM_K_MIN_IDLE: f64 = 0.2;
+
+/// The heuristic takes stream-K only where the last wave's idle time is worth at least this many
+/// k-blocks: about what cutting tiles costs, fitted to the measurements of [`sm90_stream_k`]
+/// (16384x8192x1024 gained 1.2 % where a tile's idle time over 32 waves would be 3 %).
+pub const STREAM_K_FIXUP_K_BLOCKS: f64 = 10.0;
 
 /// [`STREAM_K_MIN_IDLE`] for the narrow (decode) tiles, which read B at the memory's rate: a last wave
 /// that keeps half the SMs busy keeps the memory about as busy as a full one.
