@@ -6,7 +6,8 @@
 //! the per-tensor kernel (accumulation inside the tensor core over all of K) and of the block-scaled
 //! kernel with unit scales (promoted to f32 every 128 of K) at K = 4096 and 16384; `bench` times ours
 //! (per-tensor and block-scaled) and cuBLASLt (heuristic first and best of its top 8, 32 MiB workspace,
-//! with and without fast accumulation) interleaved in rounds on uniform random data, medians, samples of `--sample-tflop` (default 40) TFLOP (`quick`:
+//! with and without fast accumulation) interleaved in rounds on uniform random data, medians, samples of `--sample-tflop` (default 40) TFLOP,
+//! each after an untimed one of the same contender (`quick`:
 //! 8192^3 only, two rounds); `broadcast`: the plan's large tiles with their warp group index and the other
 //! one (broadcast from lane 0 or not); `streamk`: per-tensor 128x256 with and without stream-K and the
 //! ping-pong 128x192.
@@ -34,7 +35,7 @@ mod imp {
     use cute_gpu::matmul::plan::sm90_fp8_config;
     use cute_gpu::piece::fp8_scaling::Scaling;
     use cute_gpu::runtime::bench::{
-        median, sample_calls, sample_tflop, stream_k_workspace, with_workspace,
+        median, sample_calls, sample_tflop, settled_ms, stream_k_workspace, with_workspace,
     };
     use cute_gpu::runtime::cublaslt::{LtFp8, LtGemm, LtTypes};
     use cute_gpu::runtime::{DeviceBuffer, RawBuffer, Runtime};
@@ -481,12 +482,12 @@ mod imp {
         let [a, b] = &pt.dev;
         let mut t = Timings::default();
         for _ in 0..rounds {
-            t.pt.push(tf(rt.time_ms(2, iters, || rt.run(&ours_pt))?));
-            t.bs.push(tf(rt.time_ms(2, iters, || rt.run(&ours_bs))?));
+            t.pt.push(tf(settled_ms(rt, iters, || rt.run(&ours_pt))?));
+            t.bs.push(tf(settled_ms(rt, iters, || rt.run(&ours_bs))?));
             for (j, lt) in lts.iter_mut().enumerate() {
                 let mut lt_ms = vec![];
                 for i in 0..lt.algos.len() {
-                    lt_ms.push(rt.time_ms(2, iters, || {
+                    lt_ms.push(settled_ms(rt, iters, || {
                         lt.run(rt, i, (a.slice(), b.slice(), d_lt.slice_mut()))
                     })?);
                 }

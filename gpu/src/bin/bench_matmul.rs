@@ -1,7 +1,8 @@
 //! Benchmark of the GEMM call (`cute_gpu::matmul::Gemm`) against cuBLASLt (the heuristic's first algorithm and
 //! the best of its top 8, 32 MiB workspace: what torch.matmul uses) and `cublasGemmEx`, all on the same
 //! buffers, interleaved in rounds in one process (every other round in the reverse order, so that no
-//! contender is always timed first); medians of the rounds (cuBLASLt's best: the highest median of its
+//! contender is always timed first; each timed sample after an untimed one of the same contender,
+//! `runtime::bench::settled_ms`); medians of the rounds (cuBLASLt's best: the highest median of its
 //! algorithms). Data: uniform [-1, 1) with full
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
@@ -35,7 +36,7 @@ mod bench {
     use cute_gpu::matmul::{Element, Gemm, Matrix, MatrixMut};
     use cute_gpu::runtime::Runtime;
     use cute_gpu::runtime::baseline::BaselineGemm;
-    use cute_gpu::runtime::bench::{Cublas, median, sample_calls, sample_tflop};
+    use cute_gpu::runtime::bench::{Cublas, median, sample_calls, sample_tflop, settled_ms};
     use cute_gpu::runtime::cublaslt::{LtGemm, LtTypes};
     use half::{bf16, f16};
 
@@ -199,16 +200,16 @@ mod bench {
         for c in order {
             match c {
                 Contender::Ours => t.ours.push(tf(
-                    rt.time_ms(2, iters, || ours(gemms.0, buf, [&la, &lb, &ld]))?
+                    settled_ms(rt, iters, || ours(gemms.0, buf, [&la, &lb, &ld]))?
                 )),
                 Contender::MmaSync => t.mma_sync.push(tf(
-                    rt.time_ms(2, iters, || ours(gemms.1, buf, [&la, &lb, &ld]))?
+                    settled_ms(rt, iters, || ours(gemms.1, buf, [&la, &lb, &ld]))?
                 )),
                 Contender::Alt(i) => t.alt[i].push(tf(
-                    rt.time_ms(2, iters, || ours(&gemms.2[i], buf, [&la, &lb, &ld]))?
+                    settled_ms(rt, iters, || ours(&gemms.2[i], buf, [&la, &lb, &ld]))?
                 )),
                 Contender::Lt(i) => {
-                    t.lt[i].push(tf(rt.time_ms(2, iters, || {
+                    t.lt[i].push(tf(settled_ms(rt, iters, || {
                         lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt))
                     })?))
                 }
@@ -229,7 +230,7 @@ mod bench {
                     // SAFETY: the buffers hold the operands and outlive the timed calls (time_ms
                     // synchronizes).
                     t.gemm_ex
-                        .push(tf(rt.time_ms(2, iters, || unsafe { ex.run(handle) })?))
+                        .push(tf(settled_ms(rt, iters, || unsafe { ex.run(handle) })?))
                 }
             }
         }

@@ -113,6 +113,26 @@ pub fn with_workspace(
     buffers
 }
 
+/// Milliseconds per call of `f` over a timed sample of `calls` calls that follows an untimed sample of
+/// as many: each contender is timed in the state its own work leaves the GPU in, whatever ran before it.
+/// Without the untimed sample the same kernel read 777 TFLOP/s when it followed the `mma.sync` kernel
+/// (a lower-power one) and 717 when it followed a cuBLASLt one, in the same rounds (`bench_matmul
+/// --stream-k-ab`, 8192³, `gpu/logs/matmul/run100/bench_matmul-ab.log`).
+///
+/// ```no_run
+/// use cute_gpu::{kernels::copy::{CopySpec, generate_copy}, runtime::{Runtime, bench::settled_ms}};
+/// let rt = Runtime::new(0).unwrap();
+/// let l: cute_layout_core::Layout = "(_64,_64):(_64,_1)".parse().unwrap();
+/// let k = generate_copy(&CopySpec::new(l.clone(), l, 4)).unwrap();
+/// let (src, dst) = (rt.upload(&vec![1.0f32; 4096]).unwrap(), rt.zeros::<f32>(4096).unwrap());
+/// let p = rt.prepare(&k, &[rt.bind(&src), rt.bind(&dst)]).unwrap();
+/// let ms = settled_ms(&rt, 20, || rt.run(&p)).unwrap(); // 20 untimed calls, then 20 timed
+/// assert!(ms > 0.0);
+/// ```
+pub fn settled_ms<F: FnMut() -> Result<()>>(rt: &Runtime, calls: usize, f: F) -> Result<f64> {
+    rt.time_ms(calls, calls, f)
+}
+
 /// A cuBLAS handle on a runtime's stream.
 ///
 /// ```no_run
