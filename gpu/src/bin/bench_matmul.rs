@@ -199,20 +199,18 @@ mod bench {
         let handle = cublas.handle();
         for c in order {
             match c {
-                Contender::Ours => t.ours.push(tf(
-                    settled_ms(rt, iters, || ours(gemms.0, buf, [&la, &lb, &ld]))?
-                )),
-                Contender::MmaSync => t.mma_sync.push(tf(
-                    settled_ms(rt, iters, || ours(gemms.1, buf, [&la, &lb, &ld]))?
-                )),
-                Contender::Alt(i) => t.alt[i].push(tf(
-                    settled_ms(rt, iters, || ours(&gemms.2[i], buf, [&la, &lb, &ld]))?
-                )),
-                Contender::Lt(i) => {
-                    t.lt[i].push(tf(settled_ms(rt, iters, || {
-                        lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt))
-                    })?))
-                }
+                Contender::Ours => t.ours.push(tf(settled_ms(rt, iters, || {
+                    ours(gemms.0, buf, [&la, &lb, &ld])
+                })?)),
+                Contender::MmaSync => t.mma_sync.push(tf(settled_ms(rt, iters, || {
+                    ours(gemms.1, buf, [&la, &lb, &ld])
+                })?)),
+                Contender::Alt(i) => t.alt[i].push(tf(settled_ms(rt, iters, || {
+                    ours(&gemms.2[i], buf, [&la, &lb, &ld])
+                })?)),
+                Contender::Lt(i) => t.lt[i].push(tf(settled_ms(rt, iters, || {
+                    lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt))
+                })?)),
                 Contender::GemmEx => {
                     let s = rt.stream();
                     let (pa, _ga) = buf.a.device_ptr(s);
