@@ -5,7 +5,7 @@ bf16, 16k tokens per batch (batch = 16384 / seq), hidden 2048 (heads = 2048 / d)
 seq in {1k, 4k, 16k}, causal and not; (B, H, S, D) tensors (torch's layout), random normal data. Rounds
 interleave the shapes and backends; CUDA events; medians of the rounds. FLOPs = 4*B*H*S^2*D, halved for
 causal. Each sample: about `--sample-tflop` TFLOP of calls (default 20, tens of ms, as bench_attention; 2 with
---quick). Usage: python3 scripts/gpu/torch_attention.py [--quick] [--rounds N] [--dims 64,128] [--seqs 1024,4096]
+--quick), after an untimed sample of the same call (settled, as bench_attention since session 10). Usage: python3 scripts/gpu/torch_attention.py [--quick] [--rounds N] [--dims 64,128] [--seqs 1024,4096]
 [--sample-tflop F] (dims, seqs: only these, instead of the sweep's or --quick's)
 """
 import statistics
@@ -49,7 +49,7 @@ def main():
                     with sdpa_kernel(backend):
                         F.scaled_dot_product_attention(q, k, v, is_causal=causal)
                 try:
-                    times[(sh, name)].append(time_ms(call, iters, warmup=1))
+                    times[(sh, name)].append(time_ms(call, iters, warmup=iters))  # settled: an untimed sample first
                 except RuntimeError as e:  # a backend that does not take the shape
                     times[(sh, name)].append(float("nan"))
                     print(f"# {name} {sh}: {str(e).splitlines()[0]}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """torch.matmul on the shapes of bench_matmul, for the record (the GPU machine has PyTorch).
 
 A (M,K) row-major times B (K,N) column-major (B stored as (N,K) row-major, transposed), D (M,N), uniform
-[-1, 1) data, bf16 and f16; CUDA events, median of 5 rounds of `iters` calls (about 20 TFLOP each). Prints TFLOP/s per shape.
+[-1, 1) data, bf16 and f16; CUDA events, median of 5 rounds of `iters` calls (about 20 TFLOP each, each after as many untimed ones). Prints TFLOP/s per shape.
 Usage: python3 scripts/gpu/torch_matmul.py
 """
 import statistics
@@ -25,7 +25,7 @@ def main():
             b = torch.rand(n, k, device="cuda", dtype=torch.float32).mul_(2).sub_(1).to(dtype).t()
             flops = 2.0 * m * n * k
             iters = max(3, min(500, int(20e12 / flops)))  # samples of about 20 TFLOP, as bench_matmul
-            runs = [time_ms(lambda: torch.matmul(a, b), iters) for _ in range(5)]
+            runs = [time_ms(lambda: torch.matmul(a, b), iters, warmup=iters) for _ in range(5)]
             tf = flops / statistics.median(runs) / 1e9
             name = "bf16" if dtype == torch.bfloat16 else "f16"
             print(f"| {name} {m}x{n}x{k} | {tf:.0f} |")

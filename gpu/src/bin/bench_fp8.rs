@@ -730,7 +730,7 @@ mod imp {
         for round in 0..rounds {
             for i in (0..n_runs).map(|i| (i + round * n_runs / rounds) % n_runs) {
                 let (_, prepared, t) = &mut runs[i];
-                let ms = rt.time_ms(2, iters, || rt.run(prepared))?;
+                let ms = settled_ms(rt, iters, || rt.run(prepared))?;
                 t.push(2.0 * (m * n * k) as f64 / ms / 1e9);
             }
         }

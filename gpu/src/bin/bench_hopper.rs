@@ -29,7 +29,7 @@ mod imp {
     use cute_gpu::host::{ReferenceGemm, Rng, all_points, decode, edge_points, from_f32};
     use cute_gpu::kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm};
     use cute_gpu::runtime::bench::{
-        Best, Cublas, DeviceGemm, Row, median, print_table, sample_calls, sample_tflop,
+        Best, Cublas, DeviceGemm, Row, median, print_table, sample_calls, sample_tflop, settled_ms,
         stream_k_workspace, with_workspace,
     };
     use cute_gpu::runtime::{DeviceBuffer, Runtime};
@@ -209,7 +209,8 @@ mod imp {
     }
 
     /// `configs` on one bf16 problem, and cublasGemmEx, on uniform [-1, 1) data: interleaved rounds in
-    /// rotating order, medians (TFLOP/s) and the largest relative difference from cuBLAS.
+    /// rotating order, each timed sample after an untimed one of the same kernel (`settled_ms`; runs
+    /// 98-101 timed without), medians (TFLOP/s) and the largest relative difference from cuBLAS.
     fn interleaved(
         rt: &Runtime,
         cublas: &Cublas,
@@ -238,9 +239,9 @@ mod imp {
         // rounds starting one kernel later each: every kernel runs in every position of a round
         // (the GPU's clock falls as a round heats it)
         for round in 0..2 * nk.max(4) {
-            times[nk].push(g.time_cublas(rt, cublas, 3, iters)?);
+            times[nk].push(g.time_cublas(rt, cublas, iters, iters)?);
             for i in (0..nk).map(|i| (i + round) % nk) {
-                times[i].push(g.tflops(rt.time_ms(3, iters, || rt.run(&prepared[i]))?));
+                times[i].push(g.tflops(settled_ms(rt, iters, || rt.run(&prepared[i]))?));
             }
         }
         let lt = median(&times[nk]);
