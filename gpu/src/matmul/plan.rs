@@ -1159,7 +1159,7 @@ fn sm90_narrow(r: &Request, p: &Batch, op: EpilogueOp) -> Result<Choice> {
     let t = transposed(p)?;
     let fused = fused(r, oriented(op, true));
     let problem = hopper_problem(&t)?;
-    let config = stream_k_for(r, &problem, config, true);
+    let config = stream_k_for(r, &problem, config);
     let kernel = generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)?;
     Ok(Choice {
         batch: Some(t),
@@ -1245,22 +1245,12 @@ pub const STREAM_K_FIXUP_K_BLOCKS: f64 = 10.0;
 /// that keeps half the SMs busy keeps the memory about as busy as a full one.
 pub const STREAM_K_MIN_IDLE_NARROW: f64 = 0.5;
 
-/// Whether `c` is the [`sm90_narrow_config`] of its width (a decode-like tile).
-fn is_narrow(c: &HopperConfig) -> bool {
-    sm90_narrow_config(c.bn) == Some(*c)
-}
-
-/// [`sm90_stream_k`] for the kernel of `p` (every batch's tiles) with `config`; `narrow`: a
-/// [`sm90_narrow_config`] tile.
-fn stream_k_for(
-    r: &Request,
-    p: &HopperProblem,
-    config: HopperConfig,
-    narrow: bool,
-) -> HopperConfig {
+/// [`sm90_stream_k`] for the kernel of `p` (every batch's tiles) with `config`, the narrow threshold for
+/// a [`sm90_narrow_config`] tile.
+fn stream_k_for(r: &Request, p: &HopperProblem, config: HopperConfig) -> HopperConfig {
     let tiles = tile_count(&config, p.m, p.n) * p.batch.map_or(1, |b| b.count);
     let k_blocks = (p.k + config.bk - 1) / config.bk;
-    let min_idle = match narrow {
+    let min_idle = match sm90_narrow_config(config.bn) == Some(config) {
         true => STREAM_K_MIN_IDLE_NARROW,
         false => STREAM_K_MIN_IDLE,
     };
@@ -1306,7 +1296,7 @@ fn sm90_kernel_with(
             batch: Some(batch),
             ..problem
         };
-        let config = stream_k_for(r, &batched, config, false);
+        let config = stream_k_for(r, &batched, config);
         let direct = HopperConfig {
             tma_store: false,
             ..config
@@ -1321,7 +1311,7 @@ fn sm90_kernel_with(
             }
         }
     }
-    let config = stream_k_for(r, &problem, config, is_narrow(&config));
+    let config = stream_k_for(r, &problem, config);
     let k = generate_hopper_gemm_with(&problem, r.input, r.output, &config, &fused)?;
     Ok(Choice::of(k, "sm90"))
 }
