@@ -291,8 +291,9 @@ fn batches_and_empty_problems() {
         l("(1024,1024,32):(1024,1,1048576)"),
     );
     let p = planned(&request(&a, &b, &d, "sm_90a"));
-    // 1024 tiles leave the last wave of 132 a quarter idle, but of 16 k-blocks: no stream-K
-    assert!(p.kernel.name.contains("_ts_batch"), "{}", p.kernel.name);
+    // 1024 tiles leave the last wave of 132 a quarter idle, but of 16 k-blocks: no stream-K; more than
+    // a wave of 128x256 tiles: 2-CTA clusters
+    assert!(p.kernel.name.contains("_ts_cl2_batch"), "{}", p.kernel.name);
     assert_eq!((p.launches, p.kernel.grid.0), (1, 32 * 8 * 4));
     // a batch stride that is not a 16-byte multiple (A: 2056 bytes): the fallback kernel, per batch
     let (a, b, d) = (

@@ -536,7 +536,15 @@ mod matmul_run {
             "(128,512,4):(1,128,65536)",
             "(256,512,4):(512,1,131072)",
         );
-        for c in [&plain, &plain, &plain, &fused, &narrow, &batched] {
+        // 256 tiles of 128x256: the heuristic's 2-CTA clusters, whose clusters share the k-blocks
+        let clustered = case(
+            "(4096,256):(256,1)",
+            "(256,2048):(1,256)",
+            "(4096,2048):(2048,1)",
+        );
+        for c in [
+            &plain, &plain, &plain, &fused, &narrow, &batched, &clustered,
+        ] {
             check(&gemm, &s, c);
             if hopper {
                 let r = Request {
@@ -549,6 +557,9 @@ mod matmul_run {
                     .kernel
                     .name;
                 assert!(name.contains("_sk"), "{name}: {}", c.d);
+                if std::ptr::eq(c, &clustered) {
+                    assert!(name.contains("_cl2"), "{name}");
+                }
             }
         }
         // the heuristic's choice for 172 narrow tiles of 32 k-blocks (a last wave of 40 on 132 SMs)

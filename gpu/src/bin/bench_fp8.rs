@@ -9,8 +9,8 @@
 //! with and without fast accumulation) interleaved in rounds on uniform random data, medians, samples of `--sample-tflop` (default 40) TFLOP,
 //! each after an untimed one of the same contender (`quick`:
 //! 8192^3 only, two rounds); `broadcast`: the plan's large tiles with their warp group index and the other
-//! one (broadcast from lane 0 or not); `streamk`: per-tensor 128x256 with and without stream-K and the
-//! ping-pong 128x192.
+//! one (broadcast from lane 0 or not); `streamk`: per-tensor 128x256 with and without stream-K, each with
+//! and without 2-CTA clusters, and the ping-pong 128x192.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -260,6 +260,16 @@ mod imp {
                     persistent: true,
                     stream_k: 3,
                     ..HopperConfig::default()
+                },
+                // in 2-CTA clusters, with and without stream-K
+                HopperConfig {
+                    cluster: 2,
+                    ..HopperConfig::large()
+                },
+                HopperConfig {
+                    cluster: 2,
+                    stream_k: 132,
+                    ..HopperConfig::large()
                 },
             ],
             Scaling::Block => {
@@ -672,15 +682,23 @@ mod imp {
         Ok(())
     }
 
-    /// Per-tensor 128x256 with and without stream-K, and the ping-pong 128x192, at the benchmark's large
-    /// shapes (medians of 8 interleaved rounds).
+    /// Per-tensor 128x256 with and without stream-K, each with and without 2-CTA clusters, and the
+    /// ping-pong 128x192, at the benchmark's large shapes (medians of 8 interleaved rounds).
     fn stream_k(rt: &Runtime) -> Result<()> {
         let large = HopperConfig::large();
         let sk = HopperConfig {
             stream_k: rt.sm_count(),
             ..large
         };
-        let configs = [large, sk, HopperConfig::pingpong_wide()].map(|c| (Scaling::PerTensor, c));
+        let clustered = |c| HopperConfig { cluster: 2, ..c };
+        let configs = [
+            large,
+            sk,
+            clustered(large),
+            clustered(sk),
+            HopperConfig::pingpong_wide(),
+        ]
+        .map(|c| (Scaling::PerTensor, c));
         for shape in [
             (8192, 4096, 14336),
             (8192, 8192, 8192),

@@ -85,6 +85,7 @@ mod imp {
             (8192, 128, 8192),
             (77, 300, 40),
             (130, 130, 128), // 4 tiles of 128x128 in 2 k-blocks: stream-K over 3 CTAs cuts one
+            (65, 260, 128), // 3 cluster tiles of 2 x 128x128 in 2 k-blocks: over 2 clusters, one cut
         ];
         let keep = |&(m, n, k): &(i64, i64, i64)| {
             if tiny {
@@ -135,6 +136,15 @@ mod imp {
                 stream_k: 3,
                 ..sm90_persistent_tma_store()
             },
+            // in 2-CTA clusters: 66 clusters, and 2 (the 128x128 tile: 65x260x128 cuts one)
+            HopperConfig {
+                stream_k: 132,
+                ..clustered(HopperConfig::large())
+            },
+            HopperConfig {
+                stream_k: 4,
+                ..clustered(sm90_persistent_tma_store())
+            },
         ]
     }
 
@@ -162,12 +172,21 @@ mod imp {
         }
     }
 
-    /// Each shipped tile as it is and changed by `variant`, and cublasGemmEx, on uniform [-1, 1) bf16
+    /// Each shipped tile (128x256, ping-pong 128x192, 128x128 cooperative and ping-pong) as it is and
+    /// changed by `variant`, and cublasGemmEx, on uniform [-1, 1) bf16
     /// data: interleaved rounds in rotating order, medians (TFLOP/s) and the largest relative
     /// difference from cuBLAS.
     fn variants(rt: &Runtime, variant: fn(HopperConfig) -> HopperConfig) -> Result<()> {
         let cublas = Cublas::new(rt)?;
-        let tiles = [HopperConfig::large(), HopperConfig::pingpong_wide()];
+        let tiles = [
+            HopperConfig::large(),
+            HopperConfig::pingpong_wide(),
+            sm90_persistent_tma_store(),
+            HopperConfig {
+                tma_store: true,
+                ..HopperConfig::pingpong()
+            },
+        ];
         let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, variant(c)]).collect();
         for (m, n, k) in SWEEP_SHAPES {
             interleaved(rt, &cublas, (m, n, k), &configs)?;

@@ -107,7 +107,8 @@ pub struct HopperConfig {
     /// Stream-K ([`crate::piece::stream_k`]) planned for this many CTAs (the SMs; 0: whole tiles): each
     /// persistent CTA computes an equal share of the tiles' k-blocks, a tile cut between two CTAs summed
     /// through the workspace buffer `SK` (zeroed once, [`stream_k::workspace_bytes`] for this many CTAs).
-    /// Cooperative consumers, no cluster, not block-scaled; at least as many tiles as CTAs are used.
+    /// Cooperative consumers, not block-scaled; at least as many tiles as CTAs (clusters) are used. In
+    /// clusters, the clusters share the k-blocks, each CTA computing its row of the cluster's tiles.
     pub stream_k: u32,
 }
 
@@ -527,17 +528,15 @@ fn check_inputs(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig
     if c.stream_k > 0
         && (!c.persistent
             || c.pingpong
-            || c.cluster > 1
             || inp.scaling == Some(Scaling::Block)
             || sk_slots > stream_k::FLAG_SLOTS)
     {
         return unsupported(format!(
-            "stream-K is for persistent cooperative kernels without clusters or block scaling, at most {} \
-             flags (CTAs x consumers): persistent {}, ping-pong {}, cluster {}, {:?}, {sk_slots} flags",
+            "stream-K is for persistent cooperative kernels without block scaling, at most {} \
+             flags (CTAs x consumers): persistent {}, ping-pong {}, {:?}, {sk_slots} flags",
             stream_k::FLAG_SLOTS,
             c.persistent,
             c.pingpong,
-            c.cluster,
             inp.scaling
         ));
     }

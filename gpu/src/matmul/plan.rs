@@ -427,8 +427,8 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let wide = HopperConfig::pingpong_wide();
             let d = flat_modes(&batch.d)?;
             let (m, n) = (d[0].0.value, d[1].0.value);
-            // 2-CTA clusters with B multicast: -1 % to +1 % against the same tiles without them on the
-            // issue's large shapes, -6 % at 2048³ (gpu/logs/matmul/clusters/), so only the tuner tries them
+            // 2-CTA clusters with B multicast (the heuristic's for 128x256 over more than one wave,
+            // [`sm90_cluster`]); the tuner tries both tiles with and without them
             let clustered = [HopperConfig::large(), wide].map(|c| HopperConfig { cluster: 2, ..c });
             // ping-pong 128x128 with the TMA-store epilogue: one tile's epilogue under the other's
             // mainloop without 128x192's ragged edge on 1024-wide outputs
@@ -827,6 +827,8 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     let k = flat_modes(&p.a)?[1].0.value;
     let config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
     if batches.0 > 1 {
+        let tiles = tile_count(&config, m, n) * batches.0;
+        let config = sm90_cluster(config, tiles, r.sm_count);
         return sm90_kernel_with(r, p, op, config, batches);
     }
     if let Ok(choice) = sm90_narrow(r, p, op) {
@@ -841,7 +843,40 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
             return Ok(choice);
         }
     }
+    let config = sm90_cluster(config, tile_count(&config, m, n), r.sm_count);
     sm90_kernel_with(r, p, op, config, batches)
+}
+
+/// The cooperative 128x256 tile in 2-CTA clusters (B multicast: each CTA of a pair loads half of their
+/// common B tile) where its `tiles` fill more than one wave of the `sms` SMs. Not for the ping-pong or
+/// 128x128 tiles, nor for one wave. The multicast moves a third less from L2 to shared memory, and on a
+/// GPU at its power cap (the H100/H200 at 700 W on random data) that is clock: at base clocks (ncu, run
+/// 105) our 4096³ kernel took 287k cycles against cuBLAS's 128x256 and 256x128 kernels' 283k (both in
+/// 2-CTA clusters), but moved 952 GB/s against their 794-807 and ran at 0.91-0.94 of them at the power
+/// cap. Measured against the same tiles without clusters, every sample after an untimed one, bf16
+/// (`bench_hopper clusters`, runs 105 / 107): 4096³ +2.3 / +1.1 %, 8192³ +3.8 / +0.6 %,
+/// 8192x4096x14336 +2.8 / +1.2 %, 1024x8192x8192 +2.4 / +2.3 %, 16384x8192x1024 +2.9 / +2.9 % and
+/// 8192x14336x4096 +2.6 / +2.1 % (these two take ping-pong 128x192); 2048³ (one wave) -3.5 / -3.1 %;
+/// the 128x128 tiles -10 to +1 %, ping-pong 128x192 -4 to +2 %. (Session 7's measurement, -1 to +1 %,
+/// timed each kernel right after another kernel: `runtime::bench::settled_ms`.) FP8 per-tensor keeps
+/// whole CTAs: 4096³ -1.8 %, though +2.2-2.3 % with stream-K at 8192³ and 8192x4096x14336 (run 107,
+/// one run).
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::sm90_cluster};
+/// let large = HopperConfig::large();
+/// assert_eq!(sm90_cluster(large, 512, 132).cluster, 2); // 4096³
+/// assert_eq!(sm90_cluster(large, 128, 132).cluster, 1); // 2048³: one wave
+/// assert_eq!(sm90_cluster(HopperConfig::pingpong_wide(), 704, 132).cluster, 1);
+/// ```
+pub fn sm90_cluster(config: HopperConfig, tiles: i64, sms: u32) -> HopperConfig {
+    match config == HopperConfig::large() && tiles > sms as i64 {
+        true => HopperConfig {
+            cluster: 2,
+            ..config
+        },
+        false => config,
+    }
 }
 
 /// Modeled seconds of one SM90 GEMM `[m, n, k, output bytes]` in `splits` K slices with the tile
@@ -1212,7 +1247,6 @@ pub fn sm90_stream_k(
     let sms_i = sms.max(1) as i64;
     let allowed = config.persistent
         && !config.pingpong
-        && config.cluster == 1
         && k_blocks <= crate::piece::stream_k::max_k_blocks(sms_i);
     let idle = ((tiles + sms_i - 1) / sms_i * sms_i - tiles) as f64 / sms_i as f64;
     let wanted = match decomposition {

@@ -8,7 +8,9 @@
 //! (raising a flag), then the last k-blocks of the tile cut at its share's start, to which it adds the
 //! previous CTA's sums before the epilogue. A CTA waits only for a lower one's work, done before that
 //! one waits: no deadlock whatever the order in which CTAs find SMs. The whole tiles come first and keep
-//! the tiles in flight adjacent and in step (L2 reuse, as the persistent grid's).
+//! the tiles in flight adjacent and in step (L2 reuse, as the persistent grid's). In 2-CTA clusters the
+//! clusters are the schedule's units: both CTAs of a cluster run the same segments of the cluster's
+//! tiles (each its own row), so the B tile they multicast is the one both need.
 //!
 //! The workspace (`SK`, f32): [`FLAG_SLOTS`] u32 flags, then `bm x bn` partial sums per CTA. The flags
 //! are zero before a launch and after it (the CTA that consumes a flag clears it), so one zeroed
@@ -16,7 +18,7 @@
 //!
 //! ```
 //! use cute_gpu::piece::stream_k;
-//! let range = stream_k::share(132);
+//! let range = stream_k::share(132, 1);
 //! assert!(range.contains("const int ctas = min(min((int)gridDim.x, 132), tiles);"));
 //! assert!(stream_k::segment_loop("").contains("t = sk_first + g0 / ktiles, kb0 = g0 % ktiles;"));
 //! assert_eq!(stream_k::workspace_bytes(132, 128, 256), (1024 + 132 * 128 * 256) * 4);
@@ -55,23 +57,34 @@ __device__ __forceinline__ void sk_take(u32* flag) {
 }
 "#;
 
-/// This CTA's work, for a schedule planned for `slots` CTAs (the workspace's): `ctas` is the grid, at most
-/// `slots` and at most `tiles`; CTA `cta` computes `dp` whole tiles (`cta`, `cta + ctas`, ...: all but
+/// This CTA's work, for a schedule planned for `slots` CTAs (the workspace's) in clusters of `cluster`
+/// (1: none): the schedule's units are the clusters, `cta` the cluster's index (every CTA of a cluster
+/// runs the same segments, each its own tile of the cluster tile, so that the B tiles it multicasts are
+/// the same). `ctas` is the grid's units, at most `slots / cluster` and at most `tiles` (of the
+/// clusters); unit `cta` computes `dp` whole tiles (`cta`, `cta + ctas`, ...: all but
 /// the last one or two waves' worth, data-parallel as a persistent grid) and its share `[g0, g1)` of the
 /// k-blocks of the rest, tiles `[sk_first, tiles)`: between one and two tiles per CTA, so no tile is cut
 /// twice (`2 ctas ktiles` must fit in 31 bits: [`max_k_blocks`]). `[ga, gh)`: the share's whole tiles (a tile cut at `g0` when `g0 < ga`, at `g1` when
 /// `gh < g1`). CTAs past `ctas` get nothing. Needs `cta`, `tiles` and `ktiles` in scope.
 ///
 /// ```
-/// let s = cute_gpu::piece::stream_k::share(114);
+/// let s = cute_gpu::piece::stream_k::share(114, 1);
 /// assert!(s.contains("const int dp = cta >= ctas ? 0 : rest == 0 ? waves : waves - 1,"));
 /// assert!(s.contains("const int ga = (g0 + ktiles - 1) / ktiles * ktiles, gh = g1 / ktiles * ktiles;"));
+/// assert!(cute_gpu::piece::stream_k::share(132, 2).contains("ctas = min(min((int)gridDim.x / 2, 66), tiles);"));
 /// ```
-pub fn share(slots: i64) -> String {
+pub fn share(slots: i64, cluster: i64) -> String {
+    let grid = match cluster {
+        1 => "(int)gridDim.x".to_string(),
+        n => format!("(int)gridDim.x / {n}"),
+    };
     [
-        "// stream-K: `dp` whole tiles per CTA, and CTA `cta` of `ctas` computes k-block iterations [g0, g1)",
-        "// of the remaining tiles [sk_first, tiles) (between one and two per CTA)",
-        &format!("const int ctas = min(min((int)gridDim.x, {slots}), tiles);"),
+        "// stream-K: `dp` whole tiles per CTA (cluster), and CTA (cluster) `cta` of `ctas` computes k-block",
+        "// iterations [g0, g1) of the remaining tiles [sk_first, tiles) (between one and two per CTA)",
+        &format!(
+            "const int ctas = min(min({grid}, {}), tiles);",
+            slots / cluster.max(1)
+        ),
         "const int waves = tiles / ctas, rest = tiles % ctas;",
         "const int dp = cta >= ctas ? 0 : rest == 0 ? waves : waves - 1,",
         "          sk_first = (waves - (rest != 0)) * ctas;",
@@ -137,20 +150,28 @@ pub fn segment_loop(indent: &str) -> String {
 /// which finishes the tile, and the epilogue is skipped (`continue`); the last k-blocks of a cut tile
 /// add the previous CTA's sums (waiting for its flag) before the epilogue. The workspace pointer is
 /// `SK`; named barrier `5 + cw` orders the warp group's stores and loads around its one flag-holding
-/// thread.
+/// thread. In clusters of `cluster` CTAs (`cta` the cluster's index, `crank` the CTA's rank in it), a
+/// CTA hands its sums to the CTA of the same rank in the next cluster.
 ///
 /// ```
-/// let f = cute_gpu::piece::stream_k::fixup(2, 1, 128);
+/// let f = cute_gpu::piece::stream_k::fixup(2, 1, 128, 1);
 /// assert!(f.contains("if (kb1 < ktiles) {") && f.contains("sk_raise(") && f.contains("continue;"));
-/// assert!(f.contains("(kb0 > 0 ? cta - 1 : cta)") && f.contains("acc[c][i] += __ldcg("));
+/// assert!(f.contains("(kb0 > 0 ? cta - 1 : cta) * 2 + cw") && f.contains("acc[c][i] += __ldcg("));
+/// let clustered = cute_gpu::piece::stream_k::fixup(2, 1, 128, 2);
+/// assert!(clustered.contains("((kb0 > 0 ? cta - 1 : cta) * 2 + (int)crank) * 2 + cw"));
 /// ```
-pub fn fixup(consumers: u32, m_chunks: i64, nacc: i64) -> String {
+pub fn fixup(consumers: u32, m_chunks: i64, nacc: i64, cluster: i64) -> String {
     let per_group = m_chunks * nacc * 128;
     let sync = named_barrier_sync("5 + cw", 128);
+    let unit = "(kb0 > 0 ? cta - 1 : cta)";
+    let cta = match cluster {
+        1 => unit.to_string(),
+        n => format!("({unit} * {n} + (int)crank)"),
+    };
     format!(
         r#"      if (kb0 > 0 || kb1 < ktiles) {{   // stream-K: a tile cut between this CTA and a neighbour
         u32* const sk_flags = (u32*)SK;
-        const int slot = (kb0 > 0 ? cta - 1 : cta) * {consumers} + cw;
+        const int slot = {cta} * {consumers} + cw;
         float* const part = SK + {flags} + (long long)slot * {per_group} + tid;
         if (kb1 < ktiles) {{   // its first k-blocks: the sums for CTA cta + 1, which finishes it
 #pragma unroll

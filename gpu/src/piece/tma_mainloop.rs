@@ -68,7 +68,8 @@ pub struct WarpSpecialized<'a> {
     /// The warp group index broadcast from lane 0 ([`crate::arch::sync::warp_group_index`]).
     pub broadcast_wg: bool,
     /// Stream-K ([`crate::piece::stream_k`]) for at most this many CTAs (the workspace's slots; 0: one
-    /// whole tile at a time). Cooperative consumers, no cluster, no promotion.
+    /// whole tile at a time; in clusters, the clusters are its units). Cooperative consumers, no
+    /// promotion.
     pub stream_k: i64,
 }
 
@@ -161,7 +162,10 @@ impl WarpSpecialized<'_> {
             1 => "  const int cta = blockIdx.x, ctas = gridDim.x;\n".into(),
             n => [
                 format!("// clusters of {n} CTAs: cluster `cta` of `ctas` takes tiles of {n} tile rows, this CTA row `crank` of each"),
-                format!("const int cta = blockIdx.x / {n}, ctas = gridDim.x / {n};"),
+                match self.stream_k {
+                    0 => format!("const int cta = blockIdx.x / {n}, ctas = gridDim.x / {n};"),
+                    _ => format!("const int cta = blockIdx.x / {n};   // `ctas`: the stream-K share's"),
+                },
                 format!("const u32 crank = blockIdx.x % {n};"),
                 format!("const int cluster_rows = (tiles_m + {}) / {n};", n - 1),
             ]
@@ -182,7 +186,7 @@ impl WarpSpecialized<'_> {
     fn share(&self) -> String {
         match self.stream_k {
             0 => String::new(),
-            slots => stream_k::share(slots),
+            slots => stream_k::share(slots, self.cluster),
         }
     }
 
@@ -556,7 +560,7 @@ impl WarpSpecialized<'_> {
             _ => (
                 "\n    u32 it = 0;   // k-blocks the producer loaded before this segment",
                 "",
-                stream_k::fixup(self.consumers, m_chunks, nacc),
+                stream_k::fixup(self.consumers, m_chunks, nacc, self.cluster),
             ),
         };
         format!(
