@@ -194,8 +194,8 @@ mod imp {
         Ok(())
     }
 
-    /// Stream-K against the same tiles without it: the sweep's shapes with the 128x256 tile (and the
-    /// ping-pong 128x192 the plan takes for short mainloops), 2048³ with 128x128 (and the ping-pong
+    /// Stream-K against the same tiles without it: the sweep's shapes with the 128x256 tile (also in 2-CTA
+    /// clusters, and the ping-pong 128x192 the plan takes for short mainloops), 2048³ with 128x128 (and the ping-pong
     /// 128x128 the tuner liked there), decode-like shapes (11008 or 14336 rows of 64-row tiles, 16 or 32
     /// columns: a ragged last wave of narrow tiles).
     fn stream_k_ab(rt: &Runtime) -> Result<()> {
@@ -208,7 +208,13 @@ mod imp {
         let small = sm90_persistent_tma_store();
         let wide = HopperConfig::pingpong_wide();
         for (m, n, k) in SWEEP_SHAPES {
-            interleaved(rt, &cublas, (m, n, k), &[large, sk(large), wide])?;
+            let clustered_sk = sk(clustered(large));
+            interleaved(
+                rt,
+                &cublas,
+                (m, n, k),
+                &[large, sk(large), clustered_sk, wide],
+            )?;
         }
         let pingpong = HopperConfig {
             tma_store: true,
