@@ -376,6 +376,7 @@ fn every_kernel_the_heuristic_picks_compiles() {
         (128, 128, 64, 3),
         (1024, 1024, 65536, 1),
         (128, 256, 16384, 1),
+        (8192, 4096, 14336, 1), // stream-K in 2-CTA clusters
     ] {
         for (arch, out) in [
             ("sm_90a", DType::BF16),
@@ -536,4 +537,23 @@ fn stream_k_where_the_last_wave_leaves_sms_idle() {
         ..request(&a, &b, &d, "sm_90a")
     };
     assert!(planned(&forced).kernel.name.contains("_sk132"));
+}
+
+/// 2-CTA clusters (B multicast) for the 128x256 tile where its tiles fill more than one wave; with
+/// stream-K where that applies too; not for one wave, nor for the ping-pong or smaller tiles.
+#[test]
+fn clusters_where_large_tiles_fill_more_than_a_wave() {
+    let cases = [
+        ((4096, 4096, 4096), "128x256x64_c2_s4_g8_p_ts_cl2"),
+        ((1024, 8192, 8192), "128x256x64_c2_s4_g8_p_ts_cl2"),
+        ((8192, 4096, 14336), "128x256x64_c2_s4_g8_p_ts_cl2_sk132"),
+        ((2048, 2048, 2048), "128x256x64_c2_s4_g8_p_ts"), // 128 tiles: one wave
+        ((16384, 8192, 1024), "128x192x64_c2pp_s4_g8_p_ts_wgb"), // ping-pong
+        ((1024, 1024, 1024), "64x128x64_c1_s8_g8_p"),     // smaller tiles
+    ];
+    for ((m, n, k), tile) in cases {
+        let [a, b, d] = k_major(m, n, k);
+        let name = planned(&request(&a, &b, &d, "sm_90a")).kernel.name;
+        assert!(name.ends_with(tile), "{m}x{n}x{k}: {name}");
+    }
 }
