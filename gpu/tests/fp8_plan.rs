@@ -54,10 +54,18 @@ fn tiles_by_scaling_and_shape() {
     assert!(
         name(request(&big, Scaling::PerTensor)).contains("_128x192x128_c2pp_s4_g8_p_ts_wgb_pt")
     );
-    // 112 k-blocks: the cooperative 128x256 tile, in stream-K (1024 tiles leave the last wave idle)
+    // 112 k-blocks: the cooperative 128x256 tile, in stream-K (1024 tiles leave the last wave idle),
+    // in 2-CTA clusters
     let long = case(8192, 4096, 14336);
     let pt = name(request(&long, Scaling::PerTensor));
-    assert!(pt.contains("_128x256x128_c2_s4_g8_p_ts_sk132_pt"), "{pt}");
+    assert!(
+        pt.contains("_128x256x128_c2_s4_g8_p_ts_cl2_sk132_pt"),
+        "{pt}"
+    );
+    // without stream-K, no clusters
+    let square = case(4096, 4096, 4096);
+    let square = name(request(&square, Scaling::PerTensor));
+    assert!(square.contains("_128x256x128_c2_s4_g8_p_ts_pt"), "{square}");
     assert!(name(request(&big, Scaling::Block)).contains("_128x256x128_c2_s4_g8_p_ts_st128_bs"));
     let skinny = case(128, 8192, 8192);
     assert!(name(request(&skinny, Scaling::Block)).contains("_64x128x128_c1_s8_g8_p_ss_ov_bs"));

@@ -219,6 +219,17 @@ fn stream_k_gemm_compiles_without_spills() {
     let e4m3 = (DType::E4M3, DType::E4M3);
     let scaled = |s| generate_hopper_fp8_gemm(&fp8, e4m3, s, DType::BF16, &c, &Fused::default());
     compile_clean(&scaled(Scaling::PerTensor).unwrap(), &fp8, &mut failures);
+    // the plan's FP8 stream-K: in 2-CTA clusters
+    let c2 = clustered(c);
+    let in_clusters = generate_hopper_fp8_gemm(
+        &fp8,
+        e4m3,
+        Scaling::PerTensor,
+        DType::BF16,
+        &c2,
+        &Fused::default(),
+    );
+    compile_clean(&in_clusters.unwrap(), &fp8, &mut failures);
     // not for ping-pong or block scaling
     assert!(
         generate_hopper_gemm(

@@ -710,7 +710,7 @@ pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
 /// let pt = sm90_fp8_config([8192, 8192, 8192], 8192 * 2, 132, Scaling::PerTensor); // 64 k-blocks
 /// assert_eq!((pt.bn, pt.pingpong, pt.bk), (192, true, 128));
 /// let long_k = sm90_fp8_config([8192, 4096, 14336], 4096 * 2, 132, Scaling::PerTensor);
-/// assert_eq!((long_k.bn, long_k.stream_k), (256, 132)); // 1024 tiles: stream-K
+/// assert_eq!((long_k.bn, long_k.stream_k, long_k.cluster), (256, 132, 2)); // 1024 tiles: stream-K, in clusters
 /// assert_eq!((skinny.bm, skinny.bn, skinny.consumers, skinny.smem_scales), (64, 128, 1, true));
 /// assert!(skinny.overlap_promotion && c.promotion_stagger > 0);
 /// ```
@@ -725,7 +725,13 @@ pub fn sm90_fp8_config(
             let c = pingpong_if_short(sm90_config(m, n, ldd_bytes, sms), [m, n], k / 128, sms);
             let k_blocks = (k + 127) / 128;
             let h = Decomposition::Heuristic;
-            sm90_stream_k(c, tile_count(&c, m, n), k_blocks, sms, h, STREAM_K_MIN_IDLE)
+            let sk = sm90_stream_k(c, tile_count(&c, m, n), k_blocks, sms, h, STREAM_K_MIN_IDLE);
+            // stream-K's 128x256 tile in 2-CTA clusters: +2.3 / +2.2 % at 8192x4096x14336, +2.2 /
+            // +2.9 % at 8192³ (runs 107 / 109); without stream-K, 4096³ read -1.8 % (run 107)
+            match sk.stream_k > 0 && c == HopperConfig::large() {
+                true => HopperConfig { cluster: 2, ..sk },
+                false => sk,
+            }
         }
         Scaling::Block => {
             let tma_store = ldd_bytes % 16 == 0;
@@ -858,9 +864,8 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
 /// 8192x4096x14336 +2.8 / +1.2 %, 1024x8192x8192 +2.4 / +2.3 %, 16384x8192x1024 +2.9 / +2.9 % and
 /// 8192x14336x4096 +2.6 / +2.1 % (these two take ping-pong 128x192); 2048³ (one wave) -3.5 / -3.1 %;
 /// the 128x128 tiles -10 to +1 %, ping-pong 128x192 -4 to +2 %. (Session 7's measurement, -1 to +1 %,
-/// timed each kernel right after another kernel: `runtime::bench::settled_ms`.) FP8 per-tensor keeps
-/// whole CTAs: 4096³ -1.8 %, though +2.2-2.3 % with stream-K at 8192³ and 8192x4096x14336 (run 107,
-/// one run).
+/// timed each kernel right after another kernel: `runtime::bench::settled_ms`.) FP8 per-tensor takes
+/// clusters only with stream-K ([`sm90_fp8_config`]: 4096³ read -1.8 % in clusters).
 ///
 /// ```
 /// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::sm90_cluster};
