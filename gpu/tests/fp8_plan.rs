@@ -62,6 +62,13 @@ fn tiles_by_scaling_and_shape() {
         pt.contains("_128x256x128_c2_s4_g8_p_ts_cl2_sk132_pt"),
         "{pt}"
     );
+    // 16 k-blocks, 1024 columns: ping-pong 128x128 (128x192 would compute 1152 columns)
+    let short = case(16384, 1024, 2048);
+    let short = name(request(&short, Scaling::PerTensor));
+    assert!(
+        short.contains("_128x128x128_c2pp_s6_g8_p_ts_wgb_pt"),
+        "{short}"
+    );
     // without stream-K, no clusters
     let square = case(4096, 4096, 4096);
     let square = name(request(&square, Scaling::PerTensor));

@@ -32,8 +32,8 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
         ),
         (sm90_persistent_tma_store(), DType::BF16, DType::F32),
         (HopperConfig::pingpong(), DType::BF16, DType::BF16),
-        (pingpong_tma_store(), DType::BF16, DType::BF16),
-        (pingpong_tma_store(), DType::F16, DType::F32),
+        (HopperConfig::pingpong_tma_store(), DType::BF16, DType::BF16),
+        (HopperConfig::pingpong_tma_store(), DType::F16, DType::F32),
         (HopperConfig::pingpong_wide(), DType::BF16, DType::BF16),
         (HopperConfig::pingpong_wide(), DType::F16, DType::F32),
         // 2-CTA clusters, B multicast
@@ -49,14 +49,6 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
 
 fn clustered(c: HopperConfig) -> HopperConfig {
     HopperConfig { cluster: 2, ..c }
-}
-
-/// Ping-pong consumers with the TMA-store epilogue: each stores its own tiles while the other computes.
-fn pingpong_tma_store() -> HopperConfig {
-    HopperConfig {
-        tma_store: true,
-        ..HopperConfig::pingpong()
-    }
 }
 
 #[test]
@@ -136,7 +128,7 @@ fn batched_hopper_gemm_compiles_without_spills() {
         (direct, problem, Fused::default()),
         (HopperConfig::default(), shared_b, Fused::default()),
         (HopperConfig::pingpong(), problem, fused),
-        (pingpong_tma_store(), problem, fused),
+        (HopperConfig::pingpong_tma_store(), problem, fused),
         (sm90_persistent_tma_store(), problem, fused),
         (HopperConfig::large(), problem, Fused::default()),
     ] {
@@ -302,6 +294,13 @@ fn fp8_gemm_compiles_without_spills() {
             Scaling::PerTensor,
             DType::BF16,
             even,
+        ),
+        (
+            HopperConfig::pingpong_tma_store(),
+            (e4, e4),
+            Scaling::PerTensor,
+            DType::BF16,
+            odd,
         ),
         (
             clustered(HopperConfig::pingpong_wide()),

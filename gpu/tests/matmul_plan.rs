@@ -291,10 +291,24 @@ fn batches_and_empty_problems() {
         l("(1024,1024,32):(1024,1,1048576)"),
     );
     let p = planned(&request(&a, &b, &d, "sm_90a"));
-    // 1024 tiles leave the last wave of 132 a quarter idle, but of 16 k-blocks: no stream-K; more than
-    // a wave of 128x256 tiles: 2-CTA clusters
-    assert!(p.kernel.name.contains("_ts_cl2_batch"), "{}", p.kernel.name);
-    assert_eq!((p.launches, p.kernel.grid.0), (1, 32 * 8 * 4));
+    // 16 k-blocks per tile: ping-pong 128x128 tiles (each consumer's epilogue under the other's
+    // mainloop; 128x192 would compute 1152 of the 1024 columns)
+    let pingpong = "_128x128x64_c2pp_s6_g8_p_ts_wgb_batch";
+    assert!(p.kernel.name.ends_with(pingpong), "{}", p.kernel.name);
+    assert_eq!(p.launches, 1);
+    // 4 x 2048x1024x4096: 64 k-blocks, 256 tiles of 128x256 (more than a wave): 2-CTA clusters
+    let (a, b, d) = (
+        l("(2048,4096,4):(4096,1,8388608)"),
+        l("(4096,1024,4):(1,4096,4194304)"),
+        l("(2048,1024,4):(1024,1,2097152)"),
+    );
+    let p = planned(&request(&a, &b, &d, "sm_90a"));
+    assert!(
+        p.kernel.name.contains("128x256x64_c2_s4_g8_p_ts_cl2_batch"),
+        "{}",
+        p.kernel.name
+    );
+    assert_eq!((p.launches, p.kernel.grid.0), (1, 4 * 16 * 4));
     // a batch stride that is not a 16-byte multiple (A: 2056 bytes): the fallback kernel, per batch
     let (a, b, d) = (
         l("(64,32,3):(32,1,1028)"),

@@ -250,6 +250,7 @@ mod imp {
                 HopperConfig::default(),
                 HopperConfig::large(),
                 HopperConfig::pingpong(),
+                HopperConfig::pingpong_tma_store(),
                 HopperConfig::pingpong_wide(),
                 // stream-K for 132 CTAs, and for 3 (small shapes then cut tiles too)
                 HopperConfig {

@@ -119,10 +119,7 @@ mod imp {
                 ..HopperConfig::large()
             },
             HopperConfig::pingpong(),
-            HopperConfig {
-                tma_store: true,
-                ..HopperConfig::pingpong()
-            },
+            HopperConfig::pingpong_tma_store(),
             HopperConfig::pingpong_wide(),
             clustered(HopperConfig::large()),
             clustered(HopperConfig::pingpong_wide()),
@@ -182,10 +179,7 @@ mod imp {
             HopperConfig::large(),
             HopperConfig::pingpong_wide(),
             sm90_persistent_tma_store(),
-            HopperConfig {
-                tma_store: true,
-                ..HopperConfig::pingpong()
-            },
+            HopperConfig::pingpong_tma_store(),
         ];
         let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, variant(c)]).collect();
         for (m, n, k) in SWEEP_SHAPES {
@@ -216,10 +210,7 @@ mod imp {
                 &[large, sk(large), clustered_sk, wide],
             )?;
         }
-        let pingpong = HopperConfig {
-            tma_store: true,
-            ..HopperConfig::pingpong()
-        };
+        let pingpong = HopperConfig::pingpong_tma_store();
         interleaved(
             rt,
             &cublas,

@@ -199,6 +199,21 @@ impl HopperConfig {
             ..Self::pingpong()
         }
     }
+    /// [`Self::pingpong`] with the TMA-store epilogue: 128x128 tiles per consumer whose epilogue runs under
+    /// the other consumer's mainloop, without the 192-column tile's ragged last column on outputs 1024 (or
+    /// any multiple of 128 but not of 192) wide.
+    ///
+    /// ```
+    /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
+    /// let c = HopperConfig::pingpong_tma_store();
+    /// assert!(c.pingpong && c.tma_store && (c.bm, c.bn, c.stages) == (128, 128, 6));
+    /// ```
+    pub fn pingpong_tma_store() -> Self {
+        HopperConfig {
+            tma_store: true,
+            ..Self::pingpong()
+        }
+    }
     /// Threads per CTA: one producer warp group plus the consumers.
     ///
     /// ```

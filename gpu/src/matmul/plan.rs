@@ -429,13 +429,11 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let (m, n) = (d[0].0.value, d[1].0.value);
             // 2-CTA clusters with B multicast (the heuristic's for 128x256 over more than one wave,
             // [`sm90_cluster`]); the tuner tries both tiles with and without them
-            let clustered = [HopperConfig::large(), wide].map(|c| HopperConfig { cluster: 2, ..c });
             // ping-pong 128x128 with the TMA-store epilogue: one tile's epilogue under the other's
             // mainloop without 128x192's ragged edge on 1024-wide outputs
-            let narrow = HopperConfig {
-                tma_store: true,
-                ..HopperConfig::pingpong()
-            };
+            let narrow = HopperConfig::pingpong_tma_store();
+            let clustered =
+                [HopperConfig::large(), wide, narrow].map(|c| HopperConfig { cluster: 2, ..c });
             for config in sm90_candidates(true)
                 .into_iter()
                 .map(|c| c.0)
@@ -797,13 +795,17 @@ fn best_filling(
 /// `(batches, batch strides of A, B, C, D of the request)`.
 type Batches = (i64, [i64; 4]);
 
-/// [`HopperConfig::pingpong_wide`] in place of the cooperative 128x256 tile (given 4 % more per tile)
-/// where it fills the SMs as well and a tile's mainloop is short (at most 64 k-blocks of 128 bytes of K:
-/// K <= 4096 for 16-bit inputs, 8192 for FP8), so its epilogue is a larger share of the tile's time and
-/// overlapping it with the other consumer's mainloop pays. Measured on the H100 against 128x256 in one call
+/// A ping-pong tile in place of the cooperative 128x256 one where a tile's mainloop is short (at most 64
+/// k-blocks of 128 bytes of K: K <= 4096 for 16-bit inputs, 8192 for FP8), so that its epilogue, a larger
+/// share of the tile's time, runs under the other consumer's mainloop: [`HopperConfig::pingpong_wide`]
+/// (given 4 % more per tile) and, for at most 16 k-blocks, [`HopperConfig::pingpong_tma_store`] (2 %
+/// more), whichever fills the SMs best counting the tiles' ragged edges as lost (a 1024-wide output in
+/// 192-column tiles computes 1152 columns). Measured on the H100 against 128x256 in one call
 /// (`gpu/logs/final4/sweep.log`, `fp8-sweep.log`): bf16 16384x8192x1024 +7 %, 8192x14336x4096 +3 %,
 /// 8192³ equal (128 k-blocks), 8192x4096x14336 -10 %; FP8 per-tensor 8192³ +5 %, 8192x14336x4096 +6 %.
-/// For one batch only: 32 x 1024³ measured 0.91-0.92 of cuBLASLt with it against 0.95 (`final4/run5`).
+/// The autotuner's settled times on an H200 (run 113, with the hand-off before the last wait): strided
+/// batch 32 x 1024³ 128x128 0.1002 ms, 128x256 0.1027, 128x192 0.1024; 4096³ (64 k-blocks) 128x128
+/// 0.1938 against 128x256's 0.1747.
 ///
 /// ```
 /// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::pingpong_if_short};
@@ -811,6 +813,8 @@ type Batches = (i64, [i64; 4]);
 /// assert_eq!(pingpong_if_short(large, [16384, 8192], 16, 132), HopperConfig::pingpong_wide());
 /// assert_eq!(pingpong_if_short(large, [8192, 4096], 224, 132), large); // a long mainloop
 /// assert_eq!(pingpong_if_short(large, [4096, 4096], 64, 132), large); // 704 tiles fill 5.3 waves
+/// // 32 batches of 1024³ (their rows stacked): 128x192 tiles would compute 1152 of 1024 columns
+/// assert_eq!(pingpong_if_short(large, [32 * 1024, 1024], 16, 132), HopperConfig::pingpong_tma_store());
 /// ```
 pub fn pingpong_if_short(
     config: HopperConfig,
@@ -821,8 +825,32 @@ pub fn pingpong_if_short(
     if k_blocks > 64 || config != HopperConfig::large() {
         return config;
     }
-    let wide = [(config, 1.0), (HopperConfig::pingpong_wide(), 1.04)];
-    best_filling(&wide, m, n, sms).unwrap_or(config)
+    let mut options = vec![(config, 1.0), (HopperConfig::pingpong_wide(), 1.04)];
+    if k_blocks <= 16 {
+        options.push((HopperConfig::pingpong_tma_store(), 1.02));
+    }
+    let score = |(c, eff): &(HopperConfig, f64)| {
+        let tiles = tile_count(c, m, n);
+        let computed = (tiles * c.bm * c.bn) as f64;
+        eff * wave_fill(tiles, sms) * (m * n) as f64 / computed
+    };
+    options
+        .iter()
+        .max_by(|x, y| score(x).total_cmp(&score(y)))
+        .map_or(config, |(c, _)| *c)
+}
+
+/// [`pingpong_if_short`] unless the request asks for stream-K, which the ping-pong tiles do not run.
+fn short_mainloop_tile(
+    r: &Request,
+    config: HopperConfig,
+    mn: [i64; 2],
+    k_blocks: i64,
+) -> HopperConfig {
+    match r.decomposition {
+        Decomposition::StreamK => config,
+        _ => pingpong_if_short(config, mn, k_blocks, r.sm_count),
+    }
 }
 
 /// The SM90 kernel by shape; a batch fills the SMs with every batch's tiles (as `batches` times the
@@ -832,7 +860,9 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
     let k = flat_modes(&p.a)?[1].0.value;
     let config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    let k_blocks = k * r.input.bytes() / 128;
     if batches.0 > 1 {
+        let config = short_mainloop_tile(r, config, [m * batches.0, n], k_blocks);
         let tiles = tile_count(&config, m, n) * batches.0;
         let config = sm90_cluster(config, tiles, r.sm_count);
         return sm90_kernel_with(r, p, op, config, batches);
@@ -842,8 +872,7 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     }
     let shape = [m, n, k, r.output.bytes()];
     let config = sm90_read_bound_tile(config, shape, r.sm_count);
-    let k_blocks = k * r.input.bytes() / 128;
-    let config = pingpong_if_short(config, [m, n], k_blocks, r.sm_count);
+    let config = short_mainloop_tile(r, config, [m, n], k_blocks);
     if let Some((split, splits)) = sm90_splits(config, shape, r.sm_count) {
         if let Ok(choice) = sm90_split_k(r, p, op, (split, splits), false) {
             return Ok(choice);

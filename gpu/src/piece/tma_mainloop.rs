@@ -527,6 +527,10 @@ impl WarpSpecialized<'_> {
     /// let c = ws.consumer("", "    // epilogue\n", "");
     /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
     /// assert!(c.contains("// epilogue"));
+    /// // ping-pong: the turn passes to the other consumer before the last k-block's wgmmas are waited for
+    /// let pp = WarpSpecialized { pingpong: true, m_chunks: 2, ..ws }.consumer("", "", "");
+    /// let handoff = pp.find("bar.arrive").unwrap();
+    /// assert!(handoff < pp.find("wgmma.wait_group.sync.aligned 0;").unwrap());
     /// ```
     pub fn consumer(&self, doc: &str, epilogue: &str, drain: &str) -> String {
         let (m_chunks, nacc) = (self.m_chunks, self.tile.1 / 2);
@@ -550,7 +554,7 @@ impl WarpSpecialized<'_> {
             Some(p) => p.prologue() + &p.delay(),
             None => "u32 prev = 0;".to_string(),
         };
-        let (mainloop, tmp_decl) = self.mainloop();
+        let (mainloop, tmp_decl) = self.mainloop(&pp_arrive);
         let (it_decl, it_tile, fixup) = match self.stream_k {
             0 => (
                 "",
@@ -575,7 +579,7 @@ impl WarpSpecialized<'_> {
 #pragma unroll
         for (int i = 0; i < {nacc}; ++i) acc[c][i] = 0.0f;
       {prev_decl}{pp_wait}
-{mainloop}{pp_arrive}
+{mainloop}
 {fixup}{epilogue}    }}{drain}
   }}
 "#,
@@ -585,13 +589,16 @@ impl WarpSpecialized<'_> {
         )
     }
 
-    /// One tile's k-blocks (and the declaration of the block-scaled product buffers).
-    fn mainloop(&self) -> (String, String) {
+    /// One tile's k-blocks (and the declaration of the block-scaled product buffers); `handoff` (the
+    /// ping-pong turn passed to the other consumer) runs once the last k-block's wgmmas are issued,
+    /// before they are waited for, so that the other consumer's wgmmas queue behind them and the tensor
+    /// core does not drain between the two consumers' mainloops (as CUTLASS's ping-pong kernel).
+    fn mainloop(&self, handoff: &str) -> (String, String) {
         let (m_chunks, stages) = (self.m_chunks, self.stages);
         let (body, tail, tmp_decl) = match &self.promotion {
             Some(p) if p.overlap => {
                 return (
-                    self.k_blocks_overlapped(p),
+                    self.k_blocks_overlapped(p) + handoff,
                     format!(
                         "\n    float tmp0[{m_chunks}][{0}], tmp1[{m_chunks}][{0}];   // two k-blocks' products, before promotion",
                         p.split_n() / 2
@@ -621,7 +628,7 @@ impl WarpSpecialized<'_> {
         const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
         mbar_wait(full_bar + 8 * s, phase);
         {}
-{body}      }}
+{body}      }}{handoff}
 {tail}"#,
             self.stage_operands(),
             kb0 = self.k_range().0,
