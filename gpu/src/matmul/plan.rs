@@ -829,15 +829,17 @@ pub fn pingpong_if_short(
     if k_blocks <= 16 {
         options.push((HopperConfig::pingpong_tma_store(), 1.02));
     }
-    let score = |(c, eff): &(HopperConfig, f64)| {
-        let tiles = tile_count(c, m, n);
-        let computed = (tiles * c.bm * c.bn) as f64;
-        eff * wave_fill(tiles, sms) * (m * n) as f64 / computed
-    };
-    options
-        .iter()
-        .max_by(|x, y| score(x).total_cmp(&score(y)))
-        .map_or(config, |(c, _)| *c)
+    // a tile's efficiency counts only the share of its tiles that is output
+    let options: Vec<_> = options
+        .into_iter()
+        .map(|(c, eff)| (c, eff * output_share(&c, m, n)))
+        .collect();
+    best_filling(&options, m, n, sms).unwrap_or(config)
+}
+
+/// The share of `c`'s tiles over an `(m, n)` output that lies inside it.
+fn output_share(c: &HopperConfig, m: i64, n: i64) -> f64 {
+    (m * n) as f64 / (tile_count(c, m, n) * c.bm * c.bn) as f64
 }
 
 /// [`pingpong_if_short`] unless the request asks for stream-K, which the ping-pong tiles do not run.
