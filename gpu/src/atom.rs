@@ -13,6 +13,7 @@
 
 use crate::dtype::{DType, Major};
 use crate::error::{GpuError, Result};
+use cute_layout_core::atom::gmma::gmma_c_layout;
 use cute_layout_core::atom::{CopyAtom, MmaTraits, Operand, TiledCopy, TiledMma};
 use cute_layout_core::{Int, IntTuple, Layout, ScaledBasis, Tiler, layout_eval};
 
@@ -119,6 +120,13 @@ pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result
             })?;
         Ok([idx % 16, idx / 16])
     };
+    matrix_row_lanes(&lane, &tv.to_string())
+}
+
+/// The lanes of an 8x8-matrix instruction (`ldmatrix`/`stmatrix.x4`: lane `i` addresses row `i % 8` of
+/// matrix `i / 8`) as the basis-stride layout `(_8,_2,_2):(..)` that reproduces `lane(i)` (the `(row,
+/// col)` of the row lane `i` addresses) for all 32 lanes (checked; `tv` names the source in the error).
+fn matrix_row_lanes(lane: &dyn Fn(i64) -> Result<[i64; 2]>, tv: &str) -> Result<Layout> {
     let basis = |c: [i64; 2]| -> IntTuple {
         match c {
             [0, k] => IntTuple::Basis(ScaledBasis::new(Int::s(k), vec![1])),
@@ -134,11 +142,111 @@ pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result
         if crate::emit::basis_coord(&layout, i)? != lane(i)? {
             return Err(GpuError::Config {
                 kernel: "atom",
-                reason: format!("ldmatrix lanes of {tv} are not the linear layout {layout}"),
+                reason: format!("8x8-matrix lanes of {tv} are not the linear layout {layout}"),
             });
         }
     }
     Ok(layout)
+}
+
+/// One `stmatrix.x4` (`SM90_U32x4_STSM_N`) of a warp group's GMMA accumulators, from CuTe's
+/// `make_tiled_copy_C_atom(Copy_Atom<SM90_U32x4_STSM_N, 16-bit>, gmma)`: it stores a `(64, cols)` block
+/// of the accumulator tile, each warp its own 16 rows.
+///
+/// ```
+/// use cute_gpu::atom::stmatrix_gmma_c;
+/// let st = stmatrix_gmma_c("lane").unwrap();
+/// assert_eq!(st.lanes.to_string(), "(_8,_2,_2):(_1@0,_8@0,_8@1)"); // lane -> (row, col) it addresses
+/// assert_eq!((st.row.as_str(), st.col.as_str()), ("(lane % 8) + (lane / 8 % 2) * 8", "(lane / 16) * 8"));
+/// assert_eq!(st.registers, [[0, 0], [8, 0], [0, 8], [8, 8]]); // register -> its value pair's offset
+/// assert_eq!(st.cols, 16);
+/// ```
+pub struct StmatrixC {
+    /// Lane -> `(row, col)` of the 8-value row it addresses, from its warp's first row and the block's
+    /// first column.
+    pub lanes: Layout,
+    /// The row a lane addresses, a C expression of the lane variable.
+    pub row: String,
+    /// The column a lane addresses.
+    pub col: String,
+    /// Register `i` holds the value pair at this `(row, col)` offset from the thread's value 0 (and the
+    /// next column).
+    pub registers: [[i64; 2]; 4],
+    /// Columns of the block one `stmatrix.x4` stores.
+    pub cols: i64,
+}
+
+/// The [`StmatrixC`] of the GMMA accumulators (any 16-bit output: `stmatrix` moves 16-bit values), for
+/// the lane index expression `lane`.
+pub fn stmatrix_gmma_c(lane: &str) -> Result<StmatrixC> {
+    let gmma = MmaTraits::from_name("SM90_64x16x16_F32BF16BF16_SS<GMMA::Major::K,GMMA::Major::K>")?;
+    let one: Layout = "(_1,_1,_1):(_0,_0,_0)".parse()?;
+    let mma = TiledMma::new(gmma, &one, None)?;
+    let copy = TiledCopy::for_mma_c_atom(CopyAtom::from_name("SM90_U32x4_STSM_N", 16)?, &mma)?;
+    let Tiler::Tuple(modes) = &copy.tiler_mn else {
+        return atom_error(format!("tiler {} is not by mode", copy.tiler_mn));
+    };
+    let [Tiler::Layout(rows), Tiler::Layout(cols)] = modes.as_slice() else {
+        return atom_error(format!("tiler {} is not two layouts", copy.tiler_mn));
+    };
+    let (tile_rows, tile_cols) = (size(rows)?, size(cols)?);
+    // (thread, value) of a thread-value layout -> (row, col) of the accumulator tile
+    let at = |tv: &Layout, t: i64, v: i64| -> Result<[i64; 2]> {
+        let i = eval_int(tv, &IntTuple::tuple(vec![IntTuple::d(t), IntTuple::d(v)]))?;
+        let (m, n) = (i % tile_rows, i / tile_rows);
+        Ok([
+            eval_int(rows, &IntTuple::d(m))?,
+            eval_int(cols, &IntTuple::d(n))?,
+        ])
+    };
+    let (src, dst) = (copy.layout_s_tv()?, copy.layout_d_tv()?);
+    let c = Fragment::new(&gmma_c_layout(16)?, 64, "tid")?;
+    let threads = c.layout.mode(0)?;
+    let mut registers = [[0; 2]; 4];
+    for t in 0..128 {
+        let first = crate::emit::basis_coord(&threads, t)?;
+        for (r, reg) in registers.iter_mut().enumerate() {
+            let (v0, v1) = (at(&src, t, 2 * r as i64)?, at(&src, t, 2 * r as i64 + 1)?);
+            let offset = [v0[0] - first[0], v0[1] - first[1]];
+            let warp_row = at(&dst, t, 0)?[0] - 16 * (t / 32);
+            if v1 != [v0[0], v0[1] + 1] || (t > 0 && *reg != offset) || !(0..16).contains(&warp_row)
+            {
+                return atom_error(format!(
+                    "{copy:?}: thread {t} register {r} is not a column pair at one offset in its warp's rows"
+                ));
+            }
+            *reg = offset;
+        }
+    }
+    let lanes = matrix_row_lanes(&|i| at(&dst, i, 0), &dst.to_string())?;
+    Ok(StmatrixC {
+        row: crate::emit::basis_coord_expr(&lanes, lane, 0)?,
+        col: crate::emit::basis_coord_expr(&lanes, lane, 1)?,
+        lanes,
+        registers,
+        cols: tile_cols,
+    })
+}
+
+fn eval_int(l: &Layout, at: &IntTuple) -> Result<i64> {
+    layout_eval(l, at)?
+        .as_int()
+        .map(|v| v.value)
+        .ok_or_else(|| GpuError::Config {
+            kernel: "atom",
+            reason: format!("{l} at {at} is not an offset"),
+        })
+}
+
+fn size(l: &Layout) -> Result<i64> {
+    Ok(cute_layout_core::size(l)?.value)
+}
+
+fn atom_error<T>(reason: String) -> Result<T> {
+    Err(GpuError::Config {
+        kernel: "atom",
+        reason,
+    })
 }
 
 /// Where a thread's accumulator values sit in an MMA's C tile: the C thread-value layout as coordinates,

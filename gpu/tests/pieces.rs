@@ -146,7 +146,7 @@ fn sm90_pieces() {
         osz: 2,
         op: Default::default(),
     };
-    let staging = Staging::new(DType::F16).unwrap();
+    let staging = Staging::per_warp(DType::F16).unwrap();
     assert_eq!(staging.byte_swizzle.to_string(), "Sw<3,4,3>");
     let text = ws.setup(&["tmA", "tmB", "tmD"])
         + &ws.producer()
@@ -178,7 +178,8 @@ fn sm90_pieces() {
     assert!(text.contains(
         "store_pair(drow + col, epi_post(epi_scale(acc[c][4 * j + 2 * h], row, col), row, col)"
     ));
-    assert!(text.contains("epi_post(epi_scale(acc[c][4 * (q * 8 + jj) + 2 * h + 1], (tm * 128 + cw * 64 + c * 64 + (int)r), (col0 + 8 * jj + frag_col) + 1)"), "{text}");
+    // stmatrix's register 3: the pair 8 rows down and 8 columns right of the thread's value 0
+    assert!(text.contains("epi_post(epi_scale(acc[c][4 * (q * 8 + 2 * jp + 1) + 3], (tm * 128 + cw * 64 + c * 64 + frag_row + 8), (col0 + 16 * jp + frag_col + 8) + 1)"), "{text}");
 }
 
 /// The online softmax's rows and row-sharing lanes come from the C layout: the same answer for the

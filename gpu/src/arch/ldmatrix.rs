@@ -1,4 +1,5 @@
-//! `ldmatrix` (SM75+): four 8x8 matrices of 16-bit values from shared memory into a warp's registers.
+//! `ldmatrix` (SM75+): four 8x8 matrices of 16-bit values from shared memory into a warp's registers, and
+//! its mirror `stmatrix` (SM90).
 //! Lane `i` supplies the address of row `i % 8` of matrix `i / 8`; which element of the tile that row
 //! is comes from the copy atom's thread-value layout (`crate::atom::ldmatrix_lanes`).
 //!
@@ -26,6 +27,21 @@ pub const LDMATRIX: &str = r#"__device__ __forceinline__ void ldmatrix_x4(unsign
 __device__ __forceinline__ void ldmatrix_x4_trans(unsigned int* r, unsigned int addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+"#;
+
+/// `stmatrix_x4(addr, r0, r1, r2, r3)` (SM90): the mirror of `ldmatrix_x4`, four 8x8 matrices of 16-bit
+/// values from a warp's registers to shared memory (lane `i` addresses row `i % 8` of matrix `i / 8`,
+/// register `j` of each lane holds its pair of matrix `j`; which rows and pairs those are comes from
+/// [`crate::atom::stmatrix_gmma_c`]).
+///
+/// ```
+/// use cute_gpu::arch::ldmatrix::STMATRIX;
+/// assert!(STMATRIX.contains("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};"));
+/// ```
+pub const STMATRIX: &str = r#"__device__ __forceinline__ void stmatrix_x4(unsigned int addr, unsigned int r0, unsigned int r1, unsigned int r2, unsigned int r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};"
+               :: "r"(addr), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");
 }
 "#;
 

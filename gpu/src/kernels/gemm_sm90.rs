@@ -15,8 +15,9 @@
 //! - the accumulator fragment: `gmma_c_layout` `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))` gives the row
 //!   and column of every accumulator register in the epilogue.
 //! - the TMA-store epilogue's staging box: the 128-byte-swizzled K-major atom of the output type tiled to
-//!   `(64, 128 B of columns)`; its row pitch and swizzle give the `st.shared` addresses, the
-//!   `CU_TENSOR_MAP_SWIZZLE_128B` mode and the store box of D.
+//!   `(16, 128 B of columns)` (one warp's rows of the accumulator); its row pitch and swizzle give the
+//!   `stmatrix` (16-bit) or `st.shared` (f32) addresses, the `CU_TENSOR_MAP_SWIZZLE_128B` mode and the
+//!   store box of D.
 //!
 //! ```
 //! use cute_gpu::{DType, kernels::gemm_sm90::{HopperConfig, HopperProblem, generate_hopper_gemm}};
@@ -73,10 +74,10 @@ pub struct HopperConfig {
     /// Ping-pong: each consumer warp group owns whole tiles (alternating), so one's epilogue overlaps the
     /// other's MMAs (needs `persistent` and 2 consumers; then `bm` is the rows of one consumer's tile).
     pub pingpong: bool,
-    /// Epilogue through shared memory and TMA stores (`cp.async.bulk.tensor` shared -> global): each consumer
-    /// writes its accumulators, 64 rows x one 128-byte swizzle row of columns at a time, into one of two
-    /// staging buffers and one thread stores the box asynchronously, so the consumers return to the next
-    /// tile's wgmma while the stores drain. Needs `ldd * sizeof(out)` a multiple of 16 bytes.
+    /// Epilogue through shared memory and TMA stores (`cp.async.bulk.tensor` shared -> global): each
+    /// consumer warp writes its accumulators, 16 rows x one 128-byte swizzle row of columns at a time, into
+    /// one of its two staging buffers and its lane 0 stores the box asynchronously (no warp-group barrier),
+    /// so the consumers return to the next tile's wgmma while the stores drain. Needs `ldd * sizeof(out)` a multiple of 16 bytes.
     pub tma_store: bool,
     /// Registers per thread of the producer warp group after `setmaxnreg.dec`.
     pub producer_regs: u32,
@@ -247,7 +248,7 @@ impl HopperConfig {
     pub fn stage_bytes(&self) -> i64 {
         (self.bm + self.bn) * 128
     }
-    /// Bytes of the epilogue staging buffers: two 64-row x 128-byte boxes per consumer warp group.
+    /// Bytes of the epilogue staging buffers: two 16-row x 128-byte boxes per consumer warp.
     ///
     /// ```
     /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
@@ -256,7 +257,7 @@ impl HopperConfig {
     /// ```
     pub fn epi_bytes(&self) -> i64 {
         if self.tma_store {
-            2 * 64 * 128 * self.consumers as i64
+            2 * 4 * 16 * 128 * self.consumers as i64
         } else {
             0
         }
@@ -675,7 +676,7 @@ fn plan(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> Res
         tiles_b: zipped_divide(&identity(p.n)?, &tiler(bn)?)?,
         acc: Accumulators::new(bn)?,
         staging: if c.tma_store {
-            Some(Staging::new(output)?)
+            Some(Staging::per_warp(output)?)
         } else {
             None
         },
@@ -810,9 +811,9 @@ fn header(
     );
     if let Some(st) = &plan.staging {
         h += &format!(
-            "// epilogue (TMA store): smem box = tile_to_shape(atom<{tout}> {}, (64,{})) = {}; swizzle {} on bytes\n\
-//   -> CU_TENSOR_MAP_SWIZZLE_128B; TMA store box D = ({},64) innermost first; 2 staging boxes per consumer\n",
-            st.atom, st.cols, st.layout, st.byte_swizzle, st.cols
+            "// epilogue (TMA store): smem box = tile_to_shape(atom<{tout}> {}, ({},{})) = {}; swizzle {} on bytes\n\
+//   -> CU_TENSOR_MAP_SWIZZLE_128B; TMA store box D = ({},{}) innermost first; 2 staging boxes per consumer warp\n",
+            st.atom, st.rows, st.cols, st.layout, st.byte_swizzle, st.cols, st.rows
         );
     }
     h
@@ -919,7 +920,7 @@ fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result
                 output,
                 [p.n, p.m],
                 p.ldd,
-                [st.cols as u32, 64],
+                [st.cols as u32, st.rows as u32],
                 128,
             ),
             |b| b.d,
@@ -1163,7 +1164,7 @@ fn epilogue(
             // the staging boxes must stay valid until the stores have read them; their global writes
             // complete with the grid (as CUTLASS's epilogue tail: wait_group.read)
             let drain = format!(
-                "\n    if (tid == 0) {}   // stores have read shared memory before exit",
+                "\n    if (tid % 32 == 0) {}   // each warp's stores have read shared memory before exit",
                 tma::store_wait_read(0)
             );
             (epi, drain)
@@ -1357,8 +1358,9 @@ mod tests {
         // the TMA-store epilogue stores at the tile's batch (a 3-D map of D)
         let k = generate_hopper_gemm(&p, DType::BF16, DType::F32, &HopperConfig::large()).unwrap();
         assert!(
-            k.source
-                .contains("tma_store_3d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64, tb);")
+            k.source.contains(
+                "tma_store_3d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64 + ew * 16, tb);"
+            )
         );
         assert_eq!(maps(&k)[2].outer, vec![(5, 1024 * 1030)]);
         // batch strides a tensor map cannot step (A: 2008 bytes) are refused
@@ -1427,7 +1429,7 @@ mod tests {
         assert_eq!(m.len(), 3);
         assert_eq!(
             (m[0].box_dims, m[1].box_dims, m[2].box_dims),
-            ([64, 64], [64, 64], [64, 64])
+            ([64, 64], [64, 64], [64, 16]) // D: one warp's 16 rows per store
         );
         assert!(
             k.source.contains(

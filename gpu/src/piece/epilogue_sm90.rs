@@ -2,9 +2,9 @@
 //!
 //! - [`Sm90Epilogue::direct`]: each thread stores its accumulator pairs to global memory, predicated at
 //!   the M and N edges ([`Sm90Epilogue::direct_column_major`]: each value, into a column-major D);
-//! - [`Sm90Epilogue::tma_store`]: each consumer warp group writes 64 rows x one 128-byte swizzle row of
-//!   columns into one of two swizzled staging boxes (the output type's 128-byte K-major GMMA atom tiled to
-//!   `(64, cols)`), and one thread TMA-stores the box while the others go on.
+//! - [`Sm90Epilogue::tma_store`]: each warp writes its 16 rows x one 128-byte swizzle row of columns into
+//!   one of its two swizzled staging boxes (the output type's 128-byte K-major GMMA atom tiled to
+//!   `(16, cols)`), and its lane 0 TMA-stores the box while the warp goes on.
 //!
 //! Where a thread's accumulators sit: `gmma_c_layout(N)` written as coordinates
 //! ([`as_coordinates`](crate::atom::as_coordinates)): thread `t` -> `(frag_row, frag_col)` by the thread
@@ -14,17 +14,20 @@
 //! use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::{Accumulators, Sm90Epilogue, Staging}}, DType};
 //! let acc = Accumulators::new(256).unwrap(); // m64n256: 128 f32 accumulators per thread
 //! let epi = Sm90Epilogue { acc: &acc, tile: (128, 256), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
-//! assert_eq!(Staging::new(DType::F16).unwrap().cols, 64); // one 128-byte row of halves per box
-//! assert!(epi.tma_store(&Staging::new(DType::F16).unwrap()).contains("tma_store_2d("));
+//! assert_eq!(Staging::per_warp(DType::F16).unwrap().cols, 64); // one 128-byte row of halves per box
+//! assert!(epi.tma_store(&Staging::per_warp(DType::F16).unwrap()).contains("tma_store_2d("));
 //! ```
 
-use crate::atom::Fragment;
+use crate::atom::{Fragment, StmatrixC, stmatrix_gmma_c};
 use crate::dtype::{DType, Major};
 use crate::emit::{offset_at, swizzle_expr};
 use crate::error::{Result, config};
 use crate::piece::epilogue_op::EpilogueOp;
 use cute_layout_core::atom::gmma::{SmemSwizzle, gmma_c_layout, smem_atom};
 use cute_layout_core::{IntTuple, Layout, Swizzle, tile_to_shape};
+
+/// Rows of a GMMA accumulator tile held by one warp (the 64 rows of `gmma_c_layout` over 4 warps).
+const WARP_ROWS: i64 = 16;
 
 /// Where the accumulators of one `m64nN` wgmma live, from [`gmma_c_layout`]: the thread's first row and
 /// column, and the value mode's steps.
@@ -41,6 +44,8 @@ pub struct Accumulators {
     pub h_rows: i64,
     /// Columns between value groups `j` (8).
     pub j_cols: i64,
+    /// What one `stmatrix.x4` of these accumulators stores (16-bit outputs).
+    pub stmatrix: StmatrixC,
 }
 
 impl Accumulators {
@@ -64,15 +69,32 @@ impl Accumulators {
                 ),
             );
         }
+        // each warp's rows (values h = 0, 1 of each thread) fill its own 16-row block
+        let threads = fragment.layout.mode(0)?;
+        for t in 0..128 {
+            let row = crate::emit::basis_coord(&threads, t)?[0];
+            if [row, row + h[0]].iter().any(|r| r / WARP_ROWS != t / 32) {
+                return config(
+                    "gemm_sm90",
+                    format!(
+                        "accumulator layout {}: thread {t}'s rows {row} and {} are not in warp {}'s {WARP_ROWS} rows",
+                        fragment.layout,
+                        row + h[0],
+                        t / 32
+                    ),
+                );
+            }
+        }
         Ok(Accumulators {
             fragment,
             h_rows: h[0],
             j_cols: j[1],
+            stmatrix: stmatrix_gmma_c("(tid % 32)")?,
         })
     }
 }
 
-/// The TMA-store staging box: `(64, cols)` output elements, 128-byte rows, swizzled like the atom.
+/// The TMA-store staging box: `(rows, cols)` output elements, 128-byte rows, swizzled like the atom.
 ///
 /// ```
 /// use cute_gpu::{piece::epilogue_sm90::Staging, DType};
@@ -80,8 +102,10 @@ impl Accumulators {
 /// assert_eq!((s.cols, s.byte_swizzle.to_string()), (32, "Sw<3,4,3>".to_string())); // 32 floats per 128-byte row
 /// ```
 pub struct Staging {
-    /// `tile_to_shape(atom, (64, cols))`.
+    /// `tile_to_shape(atom, (rows, cols))`.
     pub layout: Layout,
+    /// Rows per box: 64 (a warp group's) or 16 (a warp's, [`Staging::per_warp`]).
+    pub rows: i64,
     /// The output type's 128-byte K-major atom.
     pub atom: String,
     /// Columns per box (one 128-byte row).
@@ -99,10 +123,27 @@ impl Staging {
     /// assert_eq!((s.cols, s.byte_swizzle.to_string()), (64, "Sw<3,4,3>".to_string()));
     /// ```
     pub fn new(output: DType) -> Result<Staging> {
+        Staging::with_rows(output, 64)
+    }
+
+    /// The staging box of one warp's 16 rows of a GMMA accumulator (`gmma_c_layout`: warp `w` holds rows
+    /// `[16w, 16w + 16)` of the 64): two 8-row swizzle atoms, so each warp stages and stores its own rows
+    /// without waiting for the rest of its warp group.
+    ///
+    /// ```
+    /// use cute_gpu::{piece::epilogue_sm90::Staging, DType};
+    /// let s = Staging::per_warp(DType::BF16).unwrap();
+    /// assert_eq!((s.rows, s.cols, s.layout.to_string()), (16, 64, "((_8,_2),(_64,_1)):((_64,_512),(_1,_0))".to_string()));
+    /// ```
+    pub fn per_warp(output: DType) -> Result<Staging> {
+        Staging::with_rows(output, WARP_ROWS)
+    }
+
+    fn with_rows(output: DType, rows: i64) -> Result<Staging> {
         let osz = output.bytes();
         let cols = 128 / osz;
         let atom = smem_atom(Major::K, SmemSwizzle::Sw128, osz * 8)?;
-        let shape: IntTuple = format!("(_64,_{cols})").parse()?;
+        let shape: IntTuple = format!("(_{rows},_{cols})").parse()?;
         let layout = tile_to_shape(atom.domain_layout()?, &shape, None)?;
         let sw = atom.swizzle().ok_or_else(|| crate::GpuError::Config {
             kernel: "gemm_sm90",
@@ -118,6 +159,7 @@ impl Staging {
         }
         Ok(Staging {
             layout,
+            rows,
             atom: atom.to_string(),
             cols,
             byte_swizzle,
@@ -265,14 +307,22 @@ impl Sm90Epilogue<'_> {
         )
     }
 
-    /// The TMA-store epilogue through the staging boxes at `ebase` (two per consumer).
+    /// The TMA-store epilogue through the staging boxes at `ebase`: each warp converts its 16 rows of a
+    /// 128-byte-wide column block into one of its two boxes ([`Staging::per_warp`]; `stmatrix.x4` for
+    /// 16-bit outputs, as CUTLASS's SM90 epilogue, 8-byte stores of pairs for f32) and its lane 0
+    /// TMA-stores them, with no barrier across the warp group (as cuBLAS's SM90 kernels: ncu showed their
+    /// consumers store per warp, ours waited on two warp-group barriers per box).
     ///
     /// ```
     /// # use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::*}, DType};
     /// # let acc = Accumulators::new(128).unwrap();
     /// # let epi = Sm90Epilogue { acc: &acc, tile: (128, 128), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
-    /// let c = epi.tma_store(&Staging::new(DType::BF16).unwrap());
-    /// assert!(c.contains("st_shared_pair(buf + ") && c.contains("tma_store_2d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64);"));
+    /// let c = epi.tma_store(&Staging::per_warp(DType::BF16).unwrap());
+    /// assert!(c.contains("stmatrix_x4(buf + ") && c.contains("tma_store_2d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64 + ew * 16);"));
+    /// assert!(c.contains("__syncwarp();") && !c.contains("bar.sync"));
+    /// // f32 output: 8-byte stores of each value pair
+    /// let f32_epi = Sm90Epilogue { osz: 4, ..epi };
+    /// assert!(f32_epi.tma_store(&Staging::per_warp(DType::F32).unwrap()).contains("st_shared_pair(buf + "));
     /// ```
     pub fn tma_store(&self, staging: &Staging) -> String {
         self.tma_store_at(staging, None)
@@ -285,44 +335,132 @@ impl Sm90Epilogue<'_> {
     /// # use cute_gpu::{piece::{epilogue_op::EpilogueOp, epilogue_sm90::*}, DType};
     /// # let acc = Accumulators::new(128).unwrap();
     /// # let epi = Sm90Epilogue { acc: &acc, tile: (128, 128), m_chunks: 1, cw_row: " + cw * 64".into(), osz: 2, op: EpilogueOp::default() };
-    /// let c = epi.tma_store_at(&Staging::new(DType::BF16).unwrap(), Some("tb"));
-    /// assert!(c.contains("tma_store_3d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64, tb);"));
+    /// let c = epi.tma_store_at(&Staging::per_warp(DType::BF16).unwrap(), Some("tb"));
+    /// assert!(c.contains("tma_store_3d(&tmD, buf, col0, tm * 128 + cw * 64 + c * 64 + ew * 16, tb);"));
     /// ```
     pub fn tma_store_at(&self, staging: &Staging, batch: Option<&str>) -> String {
+        debug_assert_eq!(staging.rows, WARP_ROWS, "per-warp staging boxes");
         let ((bm, bn), m_chunks, cw_row, osz) = (self.tile, self.m_chunks, &self.cw_row, self.osz);
+        let row = format!("tm * {bm}{cw_row} + c * 64 + ew * {WARP_ROWS}");
         let store = match batch {
-            Some(b) => format!("tma_store_3d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64, {b});"),
-            None => format!("tma_store_2d(&tmD, buf, col0, tm * {bm}{cw_row} + c * 64);"),
+            Some(b) => format!("tma_store_3d(&tmD, buf, col0, {row}, {b});"),
+            None => format!("tma_store_2d(&tmD, buf, col0, {row});"),
         };
-        let (ecols, ejs, h_rows, j_cols) = (
-            staging.cols,
-            staging.cols / 8,
-            self.acc.h_rows,
-            self.acc.j_cols,
-        );
-        let box_bytes = 64 * 128;
-        let swizzled = swizzle_expr(staging.byte_swizzle, "off");
-        // the element's coordinates in D, for the fused op
-        let grow = format!("(tm * {bm}{cw_row} + c * 64 + (int)r)");
-        let gcol = format!("(col0 + {j_cols} * jj + frag_col)");
+        let ecols = staging.cols;
+        let box_bytes = staging.rows * 128;
         let mut c = format!(
-            "      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator -> the staging box {} (element offsets),\n      // swizzle {} on bytes; one thread TMA-stores the box (out-of-bounds rows and columns are not written)\n",
+            "      // epilogue: gmma_c_layout({bn}) -> (row, col) of each accumulator -> the warp's staging box {} (element\n      // offsets), swizzle {} on bytes; its lane 0 TMA-stores the box (out-of-bounds rows and columns are not written)\n",
             staging.layout, staging.byte_swizzle
         );
         c += &self.frag();
+        c += &format!(
+            "      const int ew = tid / 32;   // this warp's rows [{WARP_ROWS} ew, {WARP_ROWS} ew + {WARP_ROWS}) of each 64\n"
+        );
         c += &format!(
             "#pragma unroll\n      for (int c = 0; c < {m_chunks}; ++c) {{\n#pragma unroll\n        for (int q = 0; q < {}; ++q) {{\n          const int col0 = tn * {bn} + q * {ecols};\n",
             bn / ecols
         );
         c += &self.edge(ecols);
         c += &format!(
-            r#"          const u32 buf = ebase + (u32)(cw * 2 + (eb & 1u)) * {box_bytes}u;
-          // the store issued two boxes ago from this buffer has finished reading it
-          if (tid == 0) {}
-          {}
+            r#"          const u32 buf = ebase + (u32)((cw * 4 + ew) * 2 + (eb & 1u)) * {box_bytes}u;
+          // the store this warp issued two boxes ago from this buffer has finished reading it
+          if (tid % 32 == 0) {}
+          __syncwarp();
+{}{}          ++eb;
+        }}
+      }}
+"#,
+            crate::arch::tma::store_wait_read(1),
+            if osz == 2 {
+                self.stage_stmatrix(staging)
+            } else {
+                self.stage_pairs(staging, &row)
+            },
+            publish_by(
+                "          ",
+                "__syncwarp();",
+                "tid % 32 == 0",
+                &format!("            {store}\n"),
+                ""
+            ),
+        );
+        c
+    }
+
+    /// A 16-bit box written by `stmatrix.x4` ([`StmatrixC`]): each lane addresses one 16-byte row, each
+    /// of its four registers a converted value pair.
+    fn stage_stmatrix(&self, staging: &Staging) -> String {
+        let (st, ecols, (h_rows, j_cols)) = (
+            &self.acc.stmatrix,
+            staging.cols,
+            (self.acc.h_rows, self.acc.j_cols),
+        );
+        let ((bm, _), cw_row) = (self.tile, &self.cw_row);
+        let swizzled = swizzle_expr(staging.byte_swizzle, "off");
+        let regs: Vec<String> = st
+            .registers
+            .iter()
+            .map(|[dr, dc]| {
+                let (h, jj) = (
+                    dr / h_rows,
+                    format!(
+                        "q * {} + {} * jp + {}",
+                        ecols / j_cols,
+                        st.cols / j_cols,
+                        dc / j_cols
+                    ),
+                );
+                let grow = format!("(tm * {bm}{cw_row} + c * 64 + frag_row + {dr})");
+                let gcol = format!("(col0 + {} * jp + frag_col + {dc})", st.cols);
+                let v = |k: i64, col: &str| {
+                    self.op
+                        .apply(&format!("acc[c][4 * ({jj}) + {}]", 2 * h + k), &grow, col)
+                };
+                format!(
+                    "pack_out({}, {})",
+                    v(0, &gcol),
+                    v(1, &format!("{gcol} + 1"))
+                )
+            })
+            .collect();
+        format!(
+            r#"          // stmatrix.x4: lane -> (row, col) of the 16-byte row it addresses {}; register i -> value pair at {:?}
+          const u32 sm_row = {}, sm_col = {};
 #pragma unroll
+          for (int jp = 0; jp < {}; ++jp) {{
+            const u32 off = (sm_row * {ecols}u + {} * jp + sm_col) * 2u;
+            stmatrix_x4(buf + {swizzled},
+                        {});
+          }}
+"#,
+            st.lanes,
+            st.registers,
+            st.row,
+            st.col,
+            ecols / st.cols,
+            st.cols,
+            regs.join(",\n                        ")
+        )
+    }
+
+    /// A box written by 32-bit (8-byte for f32) shared stores of each thread's value pairs; `row` is the
+    /// warp's first row in D.
+    fn stage_pairs(&self, staging: &Staging, row: &str) -> String {
+        let (ecols, ejs, h_rows, j_cols, osz) = (
+            staging.cols,
+            staging.cols / 8,
+            self.acc.h_rows,
+            self.acc.j_cols,
+            self.osz,
+        );
+        let swizzled = swizzle_expr(staging.byte_swizzle, "off");
+        // the element's coordinates in D, for the fused op
+        let grow = format!("({row} + (int)r)");
+        let gcol = format!("(col0 + {j_cols} * jj + frag_col)");
+        format!(
+            r#"#pragma unroll
           for (int h = 0; h < 2; ++h) {{
-            const u32 r = frag_row + {h_rows} * h;
+            const u32 r = frag_row - ew * {WARP_ROWS} + {h_rows} * h;
 #pragma unroll
             for (int jj = 0; jj < {ejs}; ++jj) {{
               const u32 off = (r * {ecols}u + {j_cols} * jj + frag_col) * {osz}u;
@@ -330,18 +468,7 @@ impl Sm90Epilogue<'_> {
                              {s1});
             }}
           }}
-{}          ++eb;
-        }}
-      }}
 "#,
-            crate::arch::tma::store_wait_read(1),
-            crate::arch::sync::named_barrier_sync("3 + cw", 128),
-            publish(
-                "          ",
-                "3 + cw",
-                &format!("            {store}\n"),
-                ""
-            ),
             s0 = self.op.apply(
                 &format!("acc[c][4 * (q * {ejs} + jj) + 2 * h]"),
                 &grow,
@@ -352,8 +479,7 @@ impl Sm90Epilogue<'_> {
                 &grow,
                 &format!("{gcol} + 1")
             ),
-        );
-        c
+        )
     }
 }
 
@@ -386,12 +512,15 @@ typedef float out_t;
   if (both) {{ u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y)); asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }}
   else {{ unsigned short h; asm("cvt.rn.{t}.f32 %0, %1;" : "=h"(h) : "f"(x)); asm volatile("st.global.b16 [%0], %1;" :: "l"(p), "h"(h) : "memory"); }}
 }}
+__device__ __forceinline__ u32 pack_out(float x, float y) {{
+  u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y)); return v;
+}}
 __device__ __forceinline__ void st_shared_pair(u32 a, float x, float y) {{
-  u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y));
-  asm volatile("st.shared.b32 [%0], %1;" :: "r"(a), "r"(v) : "memory");
+  asm volatile("st.shared.b32 [%0], %1;" :: "r"(a), "r"(pack_out(x, y)) : "memory");
 }}
 typedef unsigned short out_t;
-"#
+{}"#,
+                crate::arch::ldmatrix::STMATRIX
             )
         }
     }
@@ -515,10 +644,22 @@ impl StagedStore<'_> {
 /// assert!(p.contains("cp.async.bulk.commit_group"));
 /// ```
 pub fn publish(indent: &str, barrier: &str, stores: &str, after: &str) -> String {
+    let sync = crate::arch::sync::named_barrier_sync(barrier, 128);
+    publish_by(indent, &sync, "tid == 0", stores, after)
+}
+
+/// [`publish`] for the threads that `sync` (a statement) synchronizes, the stores issued by the thread
+/// for which `leader` (a C condition) holds.
+///
+/// ```
+/// # use cute_gpu::piece::epilogue_sm90::publish_by;
+/// let p = publish_by("  ", "__syncwarp();", "tid % 32 == 0", "    tma_store_2d(&tmD, buf, x, y);\n", "");
+/// assert!(p.contains("__syncwarp();\n  if (tid % 32 == 0) {"));
+/// ```
+pub fn publish_by(indent: &str, sync: &str, leader: &str, stores: &str, after: &str) -> String {
     format!(
-        "{indent}{}   // generic-proxy writes -> TMA\n{indent}{}\n{indent}if (tid == 0) {{\n{stores}{indent}  {}\n{after}{indent}}}\n",
+        "{indent}{}   // generic-proxy writes -> TMA\n{indent}{sync}\n{indent}if ({leader}) {{\n{stores}{indent}  {}\n{after}{indent}}}\n",
         crate::arch::sync::FENCE_PROXY_ASYNC,
-        crate::arch::sync::named_barrier_sync(barrier, 128),
         crate::arch::tma::STORE_COMMIT,
     )
 }
