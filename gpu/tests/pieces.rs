@@ -230,3 +230,42 @@ fn accumulator_registers_are_the_a_operand() {
         );
     }
 }
+
+/// `stmatrix.x4` as the PTX ISA defines it (lane `l`'s register `j` holds row `l / 4`, columns
+/// `2 (l % 4)` and `+ 1` of matrix `j`; row `r` of matrix `j` goes to the address lane `8 j + r` gives),
+/// run on the lane and register plan derived from the copy atom: every accumulator value of every thread
+/// of the warp group lands at its own `gmma_c_layout` coordinate, and every element of the warp's 16 x 16
+/// block is written once.
+#[test]
+fn stmatrix_puts_every_accumulator_at_its_c_layout_coordinate() {
+    use cute_gpu::atom::stmatrix_gmma_c;
+    use cute_gpu::emit::basis_coord;
+    let st = stmatrix_gmma_c("lane").unwrap();
+    let c = Fragment::new(
+        &cute_layout_core::atom::gmma::gmma_c_layout(16).unwrap(),
+        64,
+        "tid",
+    )
+    .unwrap();
+    let threads = c.layout.mode(0).unwrap();
+    for warp in 0..4 {
+        let mut written = [[0; 16]; 16];
+        for lane in 0..32 {
+            let t = warp * 32 + lane;
+            let first = basis_coord(&threads, t).unwrap();
+            for (j, [dr, dc]) in st.registers.iter().enumerate() {
+                let row_start = basis_coord(&st.lanes, 8 * j as i64 + lane / 4).unwrap();
+                for e in 0..2 {
+                    // where stmatrix stores the value, relative to the warp's first row
+                    let stored = [row_start[0], row_start[1] + 2 * (lane % 4) + e];
+                    // where the accumulator layout says the value belongs
+                    let value = [first[0] - 16 * warp + dr, first[1] + dc + e];
+                    assert_eq!(stored, value, "warp {warp} lane {lane} register {j} half {e}");
+                    written[stored[0] as usize][stored[1] as usize] += 1;
+                }
+            }
+        }
+        assert!(written.iter().flatten().all(|&n| n == 1), "{written:?}");
+    }
+    assert_eq!(st.cols, 16);
+}
