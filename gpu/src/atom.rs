@@ -208,6 +208,7 @@ pub fn stmatrix_gmma_c(lane: &str) -> Result<StmatrixC> {
         for (r, reg) in registers.iter_mut().enumerate() {
             let (v0, v1) = (at(&src, t, 2 * r as i64)?, at(&src, t, 2 * r as i64 + 1)?);
             let offset = [v0[0] - first[0], v0[1] - first[1]];
+            // the row the thread addresses lies in its own warp's 16 rows (of the 64)
             let warp_row = at(&dst, t, 0)?[0] - 16 * (t / 32);
             if v1 != [v0[0], v0[1] + 1] || (t > 0 && *reg != offset) || !(0..16).contains(&warp_row)
             {

@@ -260,7 +260,10 @@ fn stmatrix_puts_every_accumulator_at_its_c_layout_coordinate() {
                     let stored = [row_start[0], row_start[1] + 2 * (lane % 4) + e];
                     // where the accumulator layout says the value belongs
                     let value = [first[0] - 16 * warp + dr, first[1] + dc + e];
-                    assert_eq!(stored, value, "warp {warp} lane {lane} register {j} half {e}");
+                    assert_eq!(
+                        stored, value,
+                        "warp {warp} lane {lane} register {j} half {e}"
+                    );
                     written[stored[0] as usize][stored[1] as usize] += 1;
                 }
             }

@@ -77,7 +77,8 @@ pub struct HopperConfig {
     /// Epilogue through shared memory and TMA stores (`cp.async.bulk.tensor` shared -> global): each
     /// consumer warp writes its accumulators, 16 rows x one 128-byte swizzle row of columns at a time, into
     /// one of its two staging buffers and its lane 0 stores the box asynchronously (no warp-group barrier),
-    /// so the consumers return to the next tile's wgmma while the stores drain. Needs `ldd * sizeof(out)` a multiple of 16 bytes.
+    /// so the consumers return to the next tile's wgmma while the stores drain. Needs `ldd * sizeof(out)`
+    /// a multiple of 16 bytes.
     pub tma_store: bool,
     /// Registers per thread of the producer warp group after `setmaxnreg.dec`.
     pub producer_regs: u32,
