@@ -110,14 +110,7 @@ pub fn ldmatrix_lanes(mma: &MmaTraits, operand: Operand, major: Major) -> Result
     let copy = TiledCopy::for_mma(ldmatrix_atom(major)?, &tiled, operand)?;
     let tv = copy.layout_s_tv()?;
     let lane = |i: i64| -> Result<[i64; 2]> {
-        let at = IntTuple::tuple(vec![IntTuple::d(i), IntTuple::d(0)]);
-        let idx = layout_eval(&tv, &at)?
-            .as_int()
-            .map(|v| v.value)
-            .ok_or_else(|| GpuError::Config {
-                kernel: "atom",
-                reason: format!("{tv} at lane {i} is not an offset"),
-            })?;
+        let idx = eval_int(&tv, &IntTuple::tuple(vec![IntTuple::d(i), IntTuple::d(0)]))?;
         Ok([idx % 16, idx / 16])
     };
     matrix_row_lanes(&lane, &tv.to_string())

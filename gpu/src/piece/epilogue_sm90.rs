@@ -508,18 +508,19 @@ typedef float out_t;
         _ => {
             let t = output.name();
             format!(
-                r#"__device__ __forceinline__ void store_pair(unsigned short* p, float x, float y, bool both) {{
-  if (both) {{ u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y)); asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }}
+                r#"{}// the output type's value pair (x in the low half)
+__device__ __forceinline__ u32 pack_out(float x, float y) {{ return {}(x, y); }}
+__device__ __forceinline__ void store_pair(unsigned short* p, float x, float y, bool both) {{
+  if (both) asm volatile("st.global.b32 [%0], %1;" :: "l"(p), "r"(pack_out(x, y)) : "memory");
   else {{ unsigned short h; asm("cvt.rn.{t}.f32 %0, %1;" : "=h"(h) : "f"(x)); asm volatile("st.global.b16 [%0], %1;" :: "l"(p), "h"(h) : "memory"); }}
-}}
-__device__ __forceinline__ u32 pack_out(float x, float y) {{
-  u32 v; asm("cvt.rn.{t}x2.f32 %0, %2, %1;" : "=r"(v) : "f"(x), "f"(y)); return v;
 }}
 __device__ __forceinline__ void st_shared_pair(u32 a, float x, float y) {{
   asm volatile("st.shared.b32 [%0], %1;" :: "r"(a), "r"(pack_out(x, y)) : "memory");
 }}
 typedef unsigned short out_t;
 {}"#,
+                crate::arch::convert::PACK,
+                crate::arch::convert::pack_fn(output),
                 crate::arch::ldmatrix::STMATRIX
             )
         }

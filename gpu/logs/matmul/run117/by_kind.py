@@ -1,12 +1,6 @@
-import csv,sys
-rows=list(csv.reader(open(sys.argv[1])))
-kernels=[];cur=None
-for r in rows:
-    if r and r[0]=='Kernel Name':
-        cur=[r[1],None,[]];kernels.append(cur);continue
-    if r and r[0]=='Address':
-        cur[1]=r;continue
-    if cur and r: cur[2].append(r)
+import sys
+from sass_csv import kernels as split
+kernels=split(sys.argv[1])
 for name,hdr,body in kernels:
     H={h:i for i,h in enumerate(hdr)}
     tot=sum(float(r[H['Warp Stall Sampling (All Samples)']] or 0) for r in body)
