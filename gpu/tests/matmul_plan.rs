@@ -495,7 +495,8 @@ fn split_k_for_small_outputs_with_long_k() {
 }
 
 /// Short K on large outputs: the ping-pong consumers with the TMA-store epilogue (128x192 tiles), where
-/// they fill the SMs as well as the cooperative 128x256 tiles; long K or few tiles: the 128x256 ones.
+/// they fill the SMs as well as the cooperative 128x256 tiles, 128x128 ones up to 32 k-blocks where
+/// those fill them as well; long K: the 128x256 ones.
 #[test]
 fn pingpong_for_short_k() {
     let name = |m: i64, n: i64, k: i64| {
@@ -513,9 +514,16 @@ fn pingpong_for_short_k() {
             "{k}"
         );
     }
-    for (m, n, k) in [(8192, 8192, 8192), (4096, 4096, 4096), (2048, 2048, 2048)] {
+    for (m, n, k) in [(8192, 8192, 8192), (4096, 4096, 4096)] {
         let k = name(m, n, k);
         assert!(k.contains("_128x256x64_c2_s4") && k.contains("_ts"), "{k}");
+    }
+    for (m, n, k) in [(2048, 2048, 2048), (4096, 4096, 2048)] {
+        let k = name(m, n, k);
+        assert!(
+            k.contains("_128x128x64_c2pp_s6") && k.contains("_ts"),
+            "{k}"
+        );
     }
 }
 
@@ -561,7 +569,8 @@ fn clusters_where_large_tiles_fill_more_than_a_wave() {
         ((4096, 4096, 4096), "128x256x64_c2_s4_g8_p_ts_cl2"),
         ((1024, 8192, 8192), "128x256x64_c2_s4_g8_p_ts_cl2"),
         ((8192, 4096, 14336), "128x256x64_c2_s4_g8_p_ts_cl2_sk132"),
-        ((2048, 2048, 2048), "128x256x64_c2_s4_g8_p_ts"), // 128 tiles: one wave
+        ((1024, 4096, 8192), "128x256x64_c2_s4_g8_p_ts"), // 128 tiles: one wave
+        ((2048, 2048, 2048), "128x128x64_c2pp_s6_g8_p_ts_wgb"), // ping-pong 128x128
         ((16384, 8192, 1024), "128x192x64_c2pp_s4_g8_p_ts_wgb"), // ping-pong
         ((1024, 1024, 1024), "64x128x64_c1_s8_g8_p"),     // smaller tiles
     ];

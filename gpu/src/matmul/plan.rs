@@ -720,7 +720,7 @@ pub fn sm90_fp8_config(
 ) -> HopperConfig {
     let config = match scaling {
         Scaling::PerTensor => {
-            let c = pingpong_if_short(sm90_config(m, n, ldd_bytes, sms), [m, n], k / 128, sms);
+            let c = pingpong_if_short(sm90_config(m, n, ldd_bytes, sms), [m, n], k / 128, sms, 8);
             let k_blocks = (k + 127) / 128;
             let h = Decomposition::Heuristic;
             let sk = sm90_stream_k(c, tile_count(&c, m, n), k_blocks, sms, h, STREAM_K_MIN_IDLE);
@@ -798,35 +798,42 @@ type Batches = (i64, [i64; 4]);
 /// A ping-pong tile in place of the cooperative 128x256 one where a tile's mainloop is short (at most 64
 /// k-blocks of 128 bytes of K: K <= 4096 for 16-bit inputs, 8192 for FP8), so that its epilogue, a larger
 /// share of the tile's time, runs under the other consumer's mainloop: [`HopperConfig::pingpong_wide`]
-/// (given 4 % more per tile) and, for at most 16 k-blocks, [`HopperConfig::pingpong_tma_store`] (2 %
-/// more), whichever fills the SMs best counting the tiles' ragged edges as lost (a 1024-wide output in
-/// 192-column tiles computes 1152 columns). Measured on the H100 against 128x256 in one call
+/// (given 4 % more per tile) and, for at most [`pingpong_128_max_k_blocks`] k-blocks,
+/// [`HopperConfig::pingpong_tma_store`] (2 % more), whichever fills the SMs best counting the tiles'
+/// ragged edges as lost (a 1024-wide output in 192-column tiles computes 1152 columns). Measured on the H100 against 128x256 in one call
 /// (`gpu/logs/final4/sweep.log`, `fp8-sweep.log`): bf16 16384x8192x1024 +7 %, 8192x14336x4096 +3 %,
 /// 8192³ equal (128 k-blocks), 8192x4096x14336 -10 %; FP8 per-tensor 8192³ +5 %, 8192x14336x4096 +6 %.
 /// The autotuner's settled times on an H200 (run 113, with the hand-off before the last wait): strided
 /// batch 32 x 1024³ 128x128 0.1002 ms, 128x256 0.1027, 128x192 0.1024; 4096³ (64 k-blocks) 128x128
-/// 0.1938 against 128x256's 0.1747.
+/// 0.1938 against 128x256's 0.1747. With the turn passed at the last commit (run128): 2048³ (32
+/// k-blocks) 128x128 0.0235 ms, 128x256 0.0240; 4096x4096x2048 128x128 0.0874, 128x256 in clusters
+/// 0.0897; 4096³ 128x128 0.1882, 128x256 in clusters 0.1702.
 ///
 /// ```
 /// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::pingpong_if_short};
 /// let large = HopperConfig::large();
-/// assert_eq!(pingpong_if_short(large, [16384, 8192], 16, 132), HopperConfig::pingpong_wide());
-/// assert_eq!(pingpong_if_short(large, [8192, 4096], 224, 132), large); // a long mainloop
-/// assert_eq!(pingpong_if_short(large, [4096, 4096], 64, 132), large); // 704 tiles fill 5.3 waves
+/// assert_eq!(pingpong_if_short(large, [16384, 8192], 16, 132, 16), HopperConfig::pingpong_wide());
+/// assert_eq!(pingpong_if_short(large, [8192, 4096], 224, 132, 16), large); // a long mainloop
+/// assert_eq!(pingpong_if_short(large, [4096, 4096], 64, 132, 16), large); // 704 tiles fill 5.3 waves
 /// // 32 batches of 1024³ (their rows stacked): 128x192 tiles would compute 1152 of 1024 columns
-/// assert_eq!(pingpong_if_short(large, [32 * 1024, 1024], 16, 132), HopperConfig::pingpong_tma_store());
+/// let batch = [32 * 1024, 1024];
+/// assert_eq!(pingpong_if_short(large, batch, 16, 132, 16), HopperConfig::pingpong_tma_store());
+/// // 2048³: one wave of 128x256 tiles or two of 128x128 (FP8: not measured past 16 k-blocks)
+/// assert_eq!(pingpong_if_short(large, [2048, 2048], 32, 132, 16), HopperConfig::pingpong_tma_store());
+/// assert_eq!(pingpong_if_short(large, [2048, 2048], 32, 132, 8), large);
 /// ```
 pub fn pingpong_if_short(
     config: HopperConfig,
     [m, n]: [i64; 2],
     k_blocks: i64,
     sms: u32,
+    input_bits: i64,
 ) -> HopperConfig {
     if k_blocks > 64 || config != HopperConfig::large() {
         return config;
     }
     let mut options = vec![(config, 1.0), (HopperConfig::pingpong_wide(), 1.04)];
-    if k_blocks <= 16 {
+    if k_blocks <= pingpong_128_max_k_blocks(input_bits) {
         options.push((HopperConfig::pingpong_tma_store(), 1.02));
     }
     // a tile's efficiency counts only the share of its tiles that is output
@@ -835,6 +842,17 @@ pub fn pingpong_if_short(
         .map(|(c, eff)| (c, eff * output_share(&c, m, n)))
         .collect();
     best_filling(&options, m, n, sms).unwrap_or(config)
+}
+
+/// The most k-blocks (of 128 bytes of K) for which [`pingpong_if_short`] weighs the 128x128 ping-pong
+/// tile: 32 for 16-bit inputs (2048³ and 4096x4096x2048 measured 2-3 % faster than 128x256 in run128),
+/// 16 for FP8 (measured only up to there).
+///
+/// ```
+/// assert_eq!(cute_gpu::matmul::plan::pingpong_128_max_k_blocks(16), 32);
+/// ```
+pub fn pingpong_128_max_k_blocks(input_bits: i64) -> i64 {
+    if input_bits == 16 { 32 } else { 16 }
 }
 
 /// The share of `c`'s tiles over an `(m, n)` output that lies inside it.
@@ -851,7 +869,7 @@ fn short_mainloop_tile(
 ) -> HopperConfig {
     match r.decomposition {
         Decomposition::StreamK => config,
-        _ => pingpong_if_short(config, mn, k_blocks, r.sm_count),
+        _ => pingpong_if_short(config, mn, k_blocks, r.sm_count, 16),
     }
 }
 
