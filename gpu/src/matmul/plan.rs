@@ -800,7 +800,8 @@ type Batches = (i64, [i64; 4]);
 /// share of the tile's time, runs under the other consumer's mainloop: [`HopperConfig::pingpong_wide`]
 /// (given 4 % more per tile) and, for at most [`pingpong_128_max_k_blocks`] k-blocks,
 /// [`HopperConfig::pingpong_tma_store`] (2 % more), whichever fills the SMs best counting the tiles'
-/// ragged edges as lost (a 1024-wide output in 192-column tiles computes 1152 columns). Measured on the H100 against 128x256 in one call
+/// ragged edges as lost (a 1024-wide output in 192-column tiles computes 1152 columns). Measured on the
+/// H100 against 128x256 in one call
 /// (`gpu/logs/final4/sweep.log`, `fp8-sweep.log`): bf16 16384x8192x1024 +7 %, 8192x14336x4096 +3 %,
 /// 8192³ equal (128 k-blocks), 8192x4096x14336 -10 %; FP8 per-tensor 8192³ +5 %, 8192x14336x4096 +6 %.
 /// The autotuner's settled times on an H200 (run 113, with the hand-off before the last wait): strided

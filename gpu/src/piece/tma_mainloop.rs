@@ -598,11 +598,13 @@ impl WarpSpecialized<'_> {
     }
 
     /// One tile's k-blocks (and the declaration of the block-scaled product buffers); `handoff` (the
-    /// ping-pong turn passed to the other consumer, if it has a next tile) runs once the last k-block's
-    /// wgmmas are issued, before any are waited for, so that the other consumer's wgmmas queue behind
-    /// them and the tensor core does not drain between the two consumers' mainloops. Passing it after
-    /// the last k-block's `wait_group 1` instead (the previous k-block done) measured 4 % more cycles on
-    /// the 32 x 1024³ batch in 128x128 tiles (run126: 153,072 -> 146,837; cuBLASLt's 142,870).
+    /// ping-pong turn passed to the other consumer, if it has a next tile) runs in [`Self::k_block`]
+    /// once the last k-block's wgmmas are committed, before the previous k-block's are waited for, so
+    /// that the other consumer's wgmmas queue behind them and the tensor core does not drain between the
+    /// two consumers' mainloops (after the block-scaled loops: once they end). Passing it after the last
+    /// k-block's `wait_group 1` instead (the previous k-block done) measured 4 % more cycles on the
+    /// 32 x 1024³ batch in 128x128 tiles (run126: 146,837 at the commit, 153,072 after the wait;
+    /// cuBLASLt's 142,870).
     fn mainloop(&self, handoff: Option<&str>) -> (String, String) {
         let (m_chunks, stages) = (self.m_chunks, self.stages);
         let after_loop = handoff
