@@ -610,7 +610,8 @@ impl WarpSpecialized<'_> {
         let after_loop = handoff
             .map(|arrive| format!("\n      if (t + ctas < tiles) {arrive}"))
             .unwrap_or_default();
-        let (body, tail, tmp_decl) = match &self.promotion {
+        // the plain k-block hands the turn over itself; the block-scaled loops, after they end
+        let (body, after, tail, tmp_decl) = match &self.promotion {
             Some(p) if p.overlap => {
                 return (
                     self.k_blocks_overlapped(p) + &after_loop,
@@ -622,6 +623,7 @@ impl WarpSpecialized<'_> {
             }
             Some(p) => (
                 self.k_block_promoted(p),
+                after_loop,
                 String::new(),
                 format!(
                     "\n    float tmp[{m_chunks}][{}];   // one split's product of one k-block, before promotion",
@@ -630,6 +632,7 @@ impl WarpSpecialized<'_> {
             ),
             None => (
                 self.k_block(handoff),
+                String::new(),
                 format!(
                     "      {}\n#pragma unroll\n      for (int c = 0; c < {m_chunks}; ++c) fence_acc(acc[c]);\n      {}",
                     wgmma::wait(0),
@@ -648,11 +651,6 @@ impl WarpSpecialized<'_> {
             self.stage_operands(),
             kb0 = self.k_range().0,
             kb1 = self.k_range().1,
-            after = if self.promotion.is_some() {
-                after_loop.as_str()
-            } else {
-                ""
-            },
         );
         (mainloop, tmp_decl)
     }
