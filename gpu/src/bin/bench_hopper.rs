@@ -8,7 +8,7 @@
 //! `sweep` every configuration and the ping-pong ones on seven of the shapes, `clusters` the
 //! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
 //! their configuration has and the other one (broadcast from lane 0 or not), `streamk` tiles with and
-//! without stream-K, interleaved in rounds on uniform data.
+//! without stream-K, `groups` the raster's group sizes, interleaved in rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -58,6 +58,9 @@ mod imp {
             }
             if has("streamk") {
                 stream_k_ab(&rt)?;
+            }
+            if has("groups") {
+                groups(&rt)?;
             }
             Ok(())
         })();
@@ -183,6 +186,22 @@ mod imp {
         ];
         let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, variant(c)]).collect();
         for (m, n, k) in SWEEP_SHAPES {
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
+        }
+        Ok(())
+    }
+
+    /// The raster's group of tile rows (2, 4, 8, 16) for the clustered 128x256 and ping-pong 128x128
+    /// tiles at 4096³ and 8192³: how much of A the L2 request coalescer merges across CTAs depends on
+    /// which CTAs read the same rows at the same time (run131).
+    fn groups(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let tiles = [HopperConfig::large(), HopperConfig::pingpong_tma_store()].map(clustered);
+        let configs: Vec<HopperConfig> = tiles
+            .iter()
+            .flat_map(|&c| [2, 4, 8, 16].map(|group_m| HopperConfig { group_m, ..c }))
+            .collect();
+        for (m, n, k) in [(4096, 4096, 4096), (8192, 8192, 8192)] {
             interleaved(rt, &cublas, (m, n, k), &configs)?;
         }
         Ok(())
