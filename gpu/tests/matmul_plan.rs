@@ -562,13 +562,14 @@ fn stream_k_where_the_last_wave_leaves_sms_idle() {
 }
 
 /// 2-CTA clusters (B multicast) for the 128x256 tile where its tiles fill more than one wave; with
-/// stream-K where that applies too; not for one wave, nor for the ping-pong or smaller tiles.
+/// stream-K where that applies too (then the raster walks along N: `g8n`); not for one wave, nor for the
+/// ping-pong or smaller tiles.
 #[test]
 fn clusters_where_large_tiles_fill_more_than_a_wave() {
     let cases = [
         ((4096, 4096, 4096), "128x256x64_c2_s4_g8_p_ts_cl2"),
         ((1024, 8192, 8192), "128x256x64_c2_s4_g8_p_ts_cl2"),
-        ((8192, 4096, 14336), "128x256x64_c2_s4_g8_p_ts_cl2_sk132"),
+        ((8192, 4096, 14336), "128x256x64_c2_s4_g8n_p_ts_cl2_sk132"),
         ((1024, 4096, 8192), "128x256x64_c2_s4_g8_p_ts"), // 128 tiles: one wave
         ((2048, 2048, 2048), "128x128x64_c2pp_s6_g8_p_ts_wgb"), // ping-pong 128x128
         ((16384, 8192, 1024), "128x192x64_c2pp_s4_g8_p_ts_wgb"), // ping-pong

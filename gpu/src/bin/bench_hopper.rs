@@ -8,7 +8,7 @@
 //! `sweep` every configuration and the ping-pong ones on seven of the shapes, `clusters` the
 //! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
 //! their configuration has and the other one (broadcast from lane 0 or not), `streamk` tiles with and
-//! without stream-K, `groups` the raster's group sizes, interleaved in rounds on uniform data.
+//! without stream-K, `groups` the raster's group sizes, `rasters` the raster along M or N, interleaved in rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -62,6 +62,9 @@ mod imp {
             if has("groups") {
                 groups(&rt)?;
             }
+            if has("rasters") {
+                rasters(&rt)?;
+            }
             Ok(())
         })();
         if let Err(e) = r {
@@ -108,6 +111,7 @@ mod imp {
                 HopperConfig::large(),
                 HopperConfig::pingpong(),
                 HopperConfig::pingpong_wide(),
+                along_n(clustered(HopperConfig::large())),
             ];
         }
         vec![
@@ -145,6 +149,13 @@ mod imp {
                 stream_k: 4,
                 ..clustered(sm90_persistent_tma_store())
             },
+            // the raster along N, in clusters (and with stream-K)
+            along_n(clustered(HopperConfig::large())),
+            along_n(clustered(HopperConfig::pingpong_tma_store())),
+            along_n(HopperConfig {
+                stream_k: 4,
+                ..clustered(sm90_persistent_tma_store())
+            }),
         ]
     }
 
@@ -162,6 +173,14 @@ mod imp {
     /// The configuration in 2-CTA clusters along M (B multicast).
     fn clustered(c: HopperConfig) -> HopperConfig {
         HopperConfig { cluster: 2, ..c }
+    }
+
+    /// The configuration with the raster along N (consecutive tiles share their A rows).
+    fn along_n(c: HopperConfig) -> HopperConfig {
+        HopperConfig {
+            raster_n: true,
+            ..c
+        }
     }
 
     /// The configuration with the other warp group index: broadcast from lane 0 or `threadIdx.x / 128`.
@@ -202,6 +221,28 @@ mod imp {
             .flat_map(|&c| [2, 4, 8, 16].map(|group_m| HopperConfig { group_m, ..c }))
             .collect();
         for (m, n, k) in [(4096, 4096, 4096), (8192, 8192, 8192)] {
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
+        }
+        Ok(())
+    }
+
+    /// The raster along M (the default) against along N for the clustered 128x256 and ping-pong 128x128
+    /// tiles, stream-K's clustered 128x256 and the ping-pong 128x192, on the sweep's shapes (`ONLY_4096`
+    /// in the environment: 4096³ only, for ncu).
+    fn rasters(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let tiles = [
+            clustered(HopperConfig::large()),
+            clustered(HopperConfig::pingpong_tma_store()),
+            HopperConfig {
+                stream_k: rt.sm_count(),
+                ..clustered(HopperConfig::large())
+            },
+            HopperConfig::pingpong_wide(),
+        ];
+        let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, along_n(c)]).collect();
+        let only = std::env::var("ONLY_4096").is_ok();
+        for (m, n, k) in SWEEP_SHAPES.into_iter().filter(|s| !only || s.0 == 4096) {
             interleaved(rt, &cublas, (m, n, k), &configs)?;
         }
         Ok(())

@@ -112,6 +112,10 @@ pub struct HopperConfig {
     /// Cooperative consumers, not block-scaled; at least as many tiles as CTAs (clusters) are used. In
     /// clusters, the clusters share the k-blocks, each CTA computing its row of the cluster's tiles.
     pub stream_k: u32,
+    /// The raster along N: groups of `group_m` tile columns walked row by row, so that the tiles that
+    /// start together share their A rows (with 2-CTA clusters, B is multicast within the pair and the L2's
+    /// request coalescer merges the A reads of the clusters in step) instead of their B columns.
+    pub raster_n: bool,
 }
 
 impl Default for HopperConfig {
@@ -135,6 +139,7 @@ impl Default for HopperConfig {
             promotion_stagger: 0,
             broadcast_wg: false,
             stream_k: 0,
+            raster_n: false,
         }
     }
 }
@@ -701,7 +706,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -711,6 +716,7 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
         if c.pingpong { "pp" } else { "" },
         c.stages,
         c.group_m,
+        if c.raster_n { "n" } else { "" },
         if c.persistent { "_p" } else { "" },
         if c.tma_store { "_ts" } else { "" },
         if c.smem_scales { "_ss" } else { "" },
@@ -1135,6 +1141,7 @@ fn mainloop<'a>(
         cluster: c.cluster as i64,
         broadcast_wg: c.broadcast_wg,
         stream_k: c.stream_k as i64,
+        raster_n: c.raster_n,
     })
 }
 

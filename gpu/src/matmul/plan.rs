@@ -1343,14 +1343,35 @@ fn stream_k_for(r: &Request, p: &HopperProblem, config: HopperConfig) -> HopperC
         true => STREAM_K_MIN_IDLE_NARROW,
         false => STREAM_K_MIN_IDLE,
     };
-    sm90_stream_k(
+    sm90_stream_k_raster(sm90_stream_k(
         config,
         tiles,
         k_blocks,
         r.sm_count,
         r.decomposition,
         min_idle,
-    )
+    ))
+}
+
+/// Stream-K in 2-CTA clusters walks the raster along N ([`HopperConfig::raster_n`]; the 16-bit GEMM's
+/// choice, FP8 not measured). Against the raster along M (`bench_hopper rasters`, runs 135 / 136, bf16,
+/// H200, two processes): 16384x8192x1024 +4.8 / +5.2 %, 8192x14336x4096 +1.8 / +1.6 %, 2048³ +0.7 /
+/// +0.3 %, 4096³ +2.7 / +3.9 %, 8192³ +2.0 / +2.8 %, 8192x4096x14336 +0.1 / +4.0 %, 1024x8192x8192
+/// +3.8 / +3.6 %; the same clustered tile without stream-K read -4.8 to +4.6 % and the clustered
+/// ping-pong 128x128 -5 to -1 %, so they keep the raster along M.
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::sm90_stream_k_raster};
+/// let clustered = HopperConfig { cluster: 2, ..HopperConfig::large() };
+/// assert!(sm90_stream_k_raster(HopperConfig { stream_k: 132, ..clustered }).raster_n);
+/// assert!(!sm90_stream_k_raster(clustered).raster_n);
+/// assert!(!sm90_stream_k_raster(HopperConfig { stream_k: 132, ..HopperConfig::large() }).raster_n);
+/// ```
+pub fn sm90_stream_k_raster(config: HopperConfig) -> HopperConfig {
+    HopperConfig {
+        raster_n: config.stream_k > 0 && config.cluster > 1,
+        ..config
+    }
 }
 
 /// The batch of the kernel's operands (A and B swapped with the problem), `None` for one batch.

@@ -3,7 +3,7 @@
 //!
 //! | piece | module | used by |
 //! | --- | --- | --- |
-//! | tile schedulers: grouped raster, persistent loop | [`schedule`] | SM80 GEMM, SM90 GEMM |
+//! | tile schedulers: grouped raster (along M or N), persistent loop | [`schedule`] | SM80 GEMM, SM90 GEMM |
 //! | SM80 shared-memory operand tile + bank-conflict-free swizzle | [`smem_tile`] | SM80 GEMM |
 //! | cp.async multistage mainloop with residue predication | [`cp_async_mainloop`] | SM80 GEMM |
 //! | ldmatrix fragment loaders and the `mma.sync` loop | [`fragment`] | SM80 GEMM |

@@ -14,27 +14,43 @@
 /// assert!(s.contains("tn = (t % per_group) / group_rows;"));
 /// ```
 pub fn grouped_raster(indent: &str, tile: &str, group_m: i64, out: (&str, &str)) -> String {
-    grouped_raster_over(indent, tile, group_m, out, "tiles_m")
+    grouped_raster_over(indent, tile, group_m, out, "tiles_m", false)
 }
 
-/// [`grouped_raster`] over `rows` tile rows (a C expression in scope; e.g. rows of cluster tiles).
+/// [`grouped_raster`] over `rows` tile rows (a C expression in scope; e.g. rows of cluster tiles), or with
+/// `along_n` transposed: groups of `group` tile columns walked row by row, so that consecutive tiles share
+/// their tile row (the A rows they read) instead of their tile column. Needs `tiles_n`.
 ///
 /// ```
-/// let s = cute_gpu::piece::schedule::grouped_raster_over("", "t", 8, ("tcm", "tn"), "cluster_rows");
+/// use cute_gpu::piece::schedule::grouped_raster_over;
+/// let s = grouped_raster_over("", "t", 8, ("tcm", "tn"), "cluster_rows", false);
 /// assert!(s.contains("group_rows = min(cluster_rows - first_m, 8);"));
+/// let n = grouped_raster_over("", "t", 8, ("tcm", "tn"), "cluster_rows", true);
+/// assert!(n.starts_with("const int per_group = 8 * cluster_rows, group = t / per_group, first_n = group * 8;"));
+/// assert!(n.contains("tcm = (t % per_group) / group_cols, tn = first_n + (t % per_group) % group_cols;"));
 /// ```
 pub fn grouped_raster_over(
     indent: &str,
     tile: &str,
-    group_m: i64,
-    out: (&str, &str),
+    group: i64,
+    (tm, tn): (&str, &str),
     rows: &str,
+    along_n: bool,
 ) -> String {
-    let (tm, tn) = out;
+    let (other, extent, first, len) = match along_n {
+        true => (rows, "tiles_n", "first_n", "group_cols"),
+        false => ("tiles_n", rows, "first_m", "group_rows"),
+    };
+    let within = format!("{first} + ({tile} % per_group) % {len}");
+    let across = format!("({tile} % per_group) / {len}");
+    let (m, n) = match along_n {
+        true => (across, within),
+        false => (within, across),
+    };
     format!(
-        "{indent}const int per_group = {group_m} * tiles_n, group = {tile} / per_group, first_m = group * {group_m};\n\
-{indent}const int group_rows = min({rows} - first_m, {group_m});\n\
-{indent}const int {tm} = first_m + ({tile} % per_group) % group_rows, {tn} = ({tile} % per_group) / group_rows;\n"
+        "{indent}const int per_group = {group} * {other}, group = {tile} / per_group, {first} = group * {group};\n\
+{indent}const int {len} = min({extent} - {first}, {group});\n\
+{indent}const int {tm} = {m}, {tn} = {n};\n"
     )
 }
 
@@ -43,7 +59,7 @@ pub fn grouped_raster_over(
 /// problem's. Needs `rows`, `tiles_n` and `tiles_mn` in scope.
 ///
 /// ```
-/// let s = cute_gpu::piece::schedule::batched_raster("", "t", 8, ("tm", "tn"), "tb", "tiles_m");
+/// let s = cute_gpu::piece::schedule::batched_raster("", "t", 8, ("tm", "tn"), "tb", "tiles_m", false);
 /// assert!(s.starts_with("const int tb = t / tiles_mn, t_mn = t % tiles_mn;"));
 /// assert!(s.contains("group = t_mn / per_group"));
 /// ```
@@ -54,10 +70,11 @@ pub fn batched_raster(
     out: (&str, &str),
     batch: &str,
     rows: &str,
+    along_n: bool,
 ) -> String {
     format!(
         "{indent}const int {batch} = {tile} / tiles_mn, {tile}_mn = {tile} % tiles_mn;\n{}",
-        grouped_raster_over(indent, &format!("{tile}_mn"), group_m, out, rows)
+        grouped_raster_over(indent, &format!("{tile}_mn"), group_m, out, rows, along_n)
     )
 }
 

@@ -9,7 +9,7 @@
 //! let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
 //! let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 3, consumers: 2, pingpong: false,
 //!     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
+//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
 //! assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 49152u);")); // (128 + 256) * 64 * 2 bytes
 //! ```
 
@@ -26,7 +26,7 @@ use crate::piece::stream_k;
 /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
 /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
 /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
+/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
 /// // 128x128x64 bf16 tiles, a 4-stage ring, two cooperative consumers of 64 rows each
 /// assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 32768u);")); // (128 + 128) * 64 * 2 bytes
 /// ```
@@ -71,6 +71,9 @@ pub struct WarpSpecialized<'a> {
     /// whole tile at a time; in clusters, the clusters are its units). Cooperative consumers, no
     /// promotion.
     pub stream_k: i64,
+    /// The raster walks groups of tile columns row by row ([`grouped_raster_over`] along N): consecutive
+    /// tiles (clusters) read the same A rows.
+    pub raster_n: bool,
 }
 
 impl WarpSpecialized<'_> {
@@ -97,7 +100,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
     /// let c = ws.setup(&["tmA", "tmB"]);
     /// assert!(c.contains("for (int s = 0; s < 4; ++s) { mbar_init(full_bar + 8 * s, 1);") && c.contains("(u64)&tmB"));
     /// ```
@@ -216,7 +219,7 @@ impl WarpSpecialized<'_> {
     /// # let b = b.split_boxes(2).unwrap();
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false, stream_k: 0 };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false, stream_k: 0, raster_n: false };
     /// assert!(ws.teardown().contains("barrier.cluster.wait"));
     /// // the second B box (rows 128..256) is rank 1's, multicast to both CTAs
     /// assert!(ws.producer().contains("if (crank == 1u) tma_load_2d_mc(sb + 16384u, &tmB, full_bar + 8 * s, kb * 64, tn * 256 + 128, 3);"));
@@ -275,8 +278,16 @@ impl WarpSpecialized<'_> {
         let (rows, n) = (self.tile_rows(), self.cluster);
         let tm = if n == 1 { "tm" } else { "tcm" };
         let r = match self.batch {
-            Some(_) => batched_raster(indent, "t", self.group_m, (tm, "tn"), "tb", rows),
-            None => grouped_raster_over(indent, "t", self.group_m, (tm, "tn"), rows),
+            Some(_) => batched_raster(
+                indent,
+                "t",
+                self.group_m,
+                (tm, "tn"),
+                "tb",
+                rows,
+                self.raster_n,
+            ),
+            None => grouped_raster_over(indent, "t", self.group_m, (tm, "tn"), rows, self.raster_n),
         };
         match n {
             1 => r,
@@ -325,7 +336,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
     /// let c = ws.producer();
     /// assert!(c.contains("setmaxnreg.dec.sync.aligned.u32 40;") && c.contains("tma_load_2d("));
     /// ```
@@ -532,7 +543,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0 };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
     /// let c = ws.consumer("", "    // epilogue\n", "");
     /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
     /// assert!(c.contains("// epilogue"));
