@@ -8,7 +8,8 @@
 //! `sweep` every configuration and the ping-pong ones on seven of the shapes, `clusters` the
 //! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
 //! their configuration has and the other one (broadcast from lane 0 or not), `streamk` tiles with and
-//! without stream-K, `groups` the raster's group sizes, `rasters` the raster along M or N, interleaved in rounds on uniform data.
+//! without stream-K, `groups` the raster's group sizes, `rasters` the raster along M or N, interleaved
+//! in rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 

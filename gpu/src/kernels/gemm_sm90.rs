@@ -113,8 +113,8 @@ pub struct HopperConfig {
     /// clusters, the clusters share the k-blocks, each CTA computing its row of the cluster's tiles.
     pub stream_k: u32,
     /// The raster along N: groups of `group_m` tile columns walked row by row, so that the tiles that
-    /// start together share their A rows (with 2-CTA clusters, B is multicast within the pair and the L2's
-    /// request coalescer merges the A reads of the clusters in step) instead of their B columns.
+    /// start together share their A rows instead of their B columns. The plan takes it for stream-K in
+    /// 2-CTA clusters ([`crate::matmul::plan::sm90_stream_k_raster`]: +0.1 to +5.2 % measured).
     pub raster_n: bool,
 }
 
