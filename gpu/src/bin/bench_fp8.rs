@@ -1,7 +1,7 @@
 //! FP8 GEMM on Hopper (issue 14): correctness against the exactly decoded f64 reference, the accumulation
 //! error with and without promotion, and TFLOP/s against cuBLASLt FP8 (per-tensor scales, bf16 out).
 //!
-//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [broadcast] [bench] [quick] [--sample-tflop F]`: `check` runs every scaling, type pair and
+//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [broadcast] [promotion] [streamk] [bench] [quick] [--sample-tflop F]`: `check` runs every scaling, type pair and
 //! output on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer; `block`: block scaling only); `error` measures the error of
 //! the per-tensor kernel (accumulation inside the tensor core over all of K) and of the block-scaled
 //! kernel with unit scales (promoted to f32 every 128 of K) at K = 4096 and 16384; `bench` times ours
@@ -9,8 +9,9 @@
 //! with and without fast accumulation) interleaved in rounds on uniform random data, medians, samples of `--sample-tflop` (default 40) TFLOP,
 //! each after an untimed one of the same contender (`quick`:
 //! 8192^3 only, two rounds); `broadcast`: the plan's large tiles with their warp group index and the other
-//! one (broadcast from lane 0 or not); `streamk`: per-tensor 128x256 with and without stream-K, each with
-//! and without 2-CTA clusters, and the ping-pong 128x192.
+//! one (broadcast from lane 0 or not); `promotion`: block scaling's cooperative tiles beside per-tensor
+//! scaling on the same tiles at 8192^3; `streamk`: per-tensor 128x256 with and without stream-K, each with
+//! and without 2-CTA clusters (stream-K in clusters also with the raster along N), and the ping-pong 128x192.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -58,6 +59,9 @@ mod imp {
             }
             if has("streamk") {
                 stream_k(&rt)?;
+            }
+            if has("promotion") {
+                promotion(&rt)?;
             }
             if has("broadcast") {
                 broadcast(&rt)?;
@@ -683,8 +687,9 @@ mod imp {
         Ok(())
     }
 
-    /// Per-tensor 128x256 with and without stream-K, each with and without 2-CTA clusters, and the
-    /// ping-pong 128x192, at the benchmark's large shapes (medians of 8 interleaved rounds).
+    /// Per-tensor 128x256 with and without stream-K, each with and without 2-CTA clusters (stream-K in
+    /// clusters also with the raster along N), and the ping-pong 128x192, at the benchmark's large shapes
+    /// (medians of 8 interleaved rounds).
     fn stream_k(rt: &Runtime) -> Result<()> {
         let large = HopperConfig::large();
         let sk = HopperConfig {
@@ -697,6 +702,10 @@ mod imp {
             sk,
             clustered(large),
             clustered(sk),
+            HopperConfig {
+                raster_n: true,
+                ..clustered(sk)
+            },
             HopperConfig::pingpong_wide(),
         ]
         .map(|c| (Scaling::PerTensor, c));
@@ -709,6 +718,40 @@ mod imp {
             sweep_shape(rt, shape, &configs, 8)?;
         }
         Ok(())
+    }
+
+    /// Block scaling's two cooperative tiles (the plan's staggered 128x256 and the 128x128 with two product
+    /// buffers) beside per-tensor scaling on the same tiles, at 8192^3 (medians of 6 interleaved rounds;
+    /// small enough a set to run under ncu; run137 measured them in 2-CTA clusters too:
+    /// `gpu/logs/matmul/run137/block-clusters.patch`).
+    fn promotion(rt: &Runtime) -> Result<()> {
+        let wide = sm90_fp8_config([8192, 8192, 8192], 8192 * 2, rt.sm_count(), Scaling::Block);
+        let cooperative = HopperConfig {
+            bn: 128,
+            stages: 5,
+            smem_scales: true,
+            overlap_promotion: true,
+            ..wide
+        };
+        let per_tensor = |c: HopperConfig| HopperConfig {
+            promotion_stagger: 0,
+            smem_scales: false,
+            overlap_promotion: false,
+            ..c
+        };
+        let configs = [
+            (Scaling::PerTensor, per_tensor(wide)),
+            (Scaling::Block, wide),
+            (
+                Scaling::PerTensor,
+                HopperConfig {
+                    stages: 6,
+                    ..per_tensor(cooperative)
+                },
+            ),
+            (Scaling::Block, cooperative),
+        ];
+        sweep_shape(rt, (8192, 8192, 8192), &configs, 6)
     }
 
     /// Tile configurations at one shape (TFLOP/s, medians of `rounds` interleaved rounds).

@@ -8,8 +8,9 @@
 //! `sweep` every configuration and the ping-pong ones on seven of the shapes, `clusters` the
 //! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
 //! their configuration has and the other one (broadcast from lane 0 or not), `streamk` tiles with and
-//! without stream-K, `groups` the raster's group sizes, `rasters` the raster along M or N, interleaved
-//! in rounds on uniform data.
+//! without stream-K, `groups` the raster's group sizes, `rasters` the raster along M or N, `narrow` the
+//! decode tiles (a narrow side of 16-64) with and without 2-CTA clusters, interleaved in rounds on
+//! uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -65,6 +66,9 @@ mod imp {
             }
             if has("rasters") {
                 rasters(&rt)?;
+            }
+            if has("narrow") {
+                narrow(&rt)?;
             }
             Ok(())
         })();
@@ -150,6 +154,12 @@ mod imp {
                 stream_k: 4,
                 ..clustered(sm90_persistent_tma_store())
             },
+            // the narrow (decode) tile of 16 columns in clusters, with stream-K too
+            clustered(narrow16()),
+            HopperConfig {
+                stream_k: 4,
+                ..clustered(narrow16())
+            },
             // the raster along N, in clusters (and with stream-K)
             along_n(clustered(HopperConfig::large())),
             along_n(clustered(HopperConfig::pingpong_tma_store())),
@@ -170,6 +180,11 @@ mod imp {
         (8192, 4096, 14336),
         (1024, 8192, 8192),
     ];
+
+    /// The narrow (decode) tile of 16 columns.
+    fn narrow16() -> HopperConfig {
+        cute_gpu::matmul::plan::sm90_narrow_config(16).expect("narrow")
+    }
 
     /// The configuration in 2-CTA clusters along M (B multicast).
     fn clustered(c: HopperConfig) -> HopperConfig {
@@ -222,6 +237,33 @@ mod imp {
             .flat_map(|&c| [2, 4, 8, 16].map(|group_m| HopperConfig { group_m, ..c }))
             .collect();
         for (m, n, k) in [(4096, 4096, 4096), (8192, 8192, 8192)] {
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
+        }
+        Ok(())
+    }
+
+    /// The narrow (decode) tiles alone and in 2-CTA clusters (the narrow operand multicast, as cuBLASLt's
+    /// `nvjet_sm90_tst_64x16_64x16_2x1` does), each with and without stream-K: 8192 rows of 64-row tiles
+    /// (one wave) by 16, 32 and 64 columns, K 8192; 11008, 14336 and 28672 rows (more than a wave) by 16
+    /// or 32, K 4096.
+    fn narrow(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let sk = |c: HopperConfig| HopperConfig {
+            stream_k: rt.sm_count(),
+            ..c
+        };
+        let shapes = [
+            (8192, 16, 8192),
+            (8192, 32, 8192),
+            (8192, 64, 8192),
+            (11008, 16, 4096),
+            (14336, 16, 4096),
+            (14336, 32, 4096),
+            (28672, 16, 4096),
+        ];
+        for (m, n, k) in shapes {
+            let tile = cute_gpu::matmul::plan::sm90_narrow_config(n).expect("narrow");
+            let configs = [tile, clustered(tile), sk(tile), sk(clustered(tile))];
             interleaved(rt, &cublas, (m, n, k), &configs)?;
         }
         Ok(())
