@@ -9,8 +9,8 @@
 //! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
 //! their configuration has and the other one (broadcast from lane 0 or not), `streamk` tiles with and
 //! without stream-K, `groups` the raster's group sizes, `rasters` the raster along M or N, `narrow` the
-//! decode tiles (a narrow side of 16-64) with and without 2-CTA clusters, interleaved in rounds on
-//! uniform data.
+//! decode tiles (a narrow side of 16-64) with and without 2-CTA clusters and stream-K, interleaved in
+//! rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
