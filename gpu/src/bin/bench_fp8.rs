@@ -33,7 +33,7 @@ mod imp {
     use cute_gpu::kernels::gemm_sm90::{
         Fused, HopperConfig, HopperProblem, generate_hopper_fp8_gemm,
     };
-    use cute_gpu::matmul::plan::sm90_fp8_config;
+    use cute_gpu::matmul::plan::{sm90_fp8_block_cooperative, sm90_fp8_config};
     use cute_gpu::piece::fp8_scaling::Scaling;
     use cute_gpu::runtime::bench::{
         median, sample_calls, sample_tflop, settled_ms, stream_k_workspace, with_workspace,
@@ -726,13 +726,7 @@ mod imp {
     /// `gpu/logs/matmul/run137/block-clusters.patch`).
     fn promotion(rt: &Runtime) -> Result<()> {
         let wide = sm90_fp8_config([8192, 8192, 8192], 8192 * 2, rt.sm_count(), Scaling::Block);
-        let cooperative = HopperConfig {
-            bn: 128,
-            stages: 5,
-            smem_scales: true,
-            overlap_promotion: true,
-            ..wide
-        };
+        let cooperative = sm90_fp8_block_cooperative(wide);
         let per_tensor = |c: HopperConfig| HopperConfig {
             promotion_stagger: 0,
             smem_scales: false,

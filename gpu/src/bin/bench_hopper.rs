@@ -186,6 +186,14 @@ mod imp {
         cute_gpu::matmul::plan::sm90_narrow_config(16).expect("narrow")
     }
 
+    /// The configuration with stream-K over the device's SMs.
+    fn stream_k_over(rt: &Runtime, c: HopperConfig) -> HopperConfig {
+        HopperConfig {
+            stream_k: rt.sm_count(),
+            ..c
+        }
+    }
+
     /// The configuration in 2-CTA clusters along M (B multicast).
     fn clustered(c: HopperConfig) -> HopperConfig {
         HopperConfig { cluster: 2, ..c }
@@ -248,10 +256,7 @@ mod imp {
     /// or 32, K 4096.
     fn narrow(rt: &Runtime) -> Result<()> {
         let cublas = Cublas::new(rt)?;
-        let sk = |c: HopperConfig| HopperConfig {
-            stream_k: rt.sm_count(),
-            ..c
-        };
+        let sk = |c| stream_k_over(rt, c);
         let shapes = [
             (8192, 16, 8192),
             (8192, 32, 8192),
@@ -277,10 +282,7 @@ mod imp {
         let tiles = [
             clustered(HopperConfig::large()),
             clustered(HopperConfig::pingpong_tma_store()),
-            HopperConfig {
-                stream_k: rt.sm_count(),
-                ..clustered(HopperConfig::large())
-            },
+            stream_k_over(rt, clustered(HopperConfig::large())),
             HopperConfig::pingpong_wide(),
         ];
         let configs: Vec<HopperConfig> = tiles.iter().flat_map(|&c| [c, along_n(c)]).collect();
@@ -297,10 +299,7 @@ mod imp {
     /// columns: a ragged last wave of narrow tiles).
     fn stream_k_ab(rt: &Runtime) -> Result<()> {
         let cublas = Cublas::new(rt)?;
-        let sk = |c: HopperConfig| HopperConfig {
-            stream_k: rt.sm_count(),
-            ..c
-        };
+        let sk = |c| stream_k_over(rt, c);
         let large = HopperConfig::large();
         let small = sm90_persistent_tma_store();
         let wide = HopperConfig::pingpong_wide();

@@ -738,13 +738,7 @@ pub fn sm90_fp8_config(
                 promotion_stagger: 128,
                 ..HopperConfig::large()
             };
-            let cooperative = HopperConfig {
-                bn: 128,
-                stages: 5,
-                smem_scales: true,
-                overlap_promotion: true,
-                ..wide
-            };
+            let cooperative = sm90_fp8_block_cooperative(wide);
             let small = sm90_candidates(false)
                 .into_iter()
                 .filter(|(c, _)| c.bm == 64)
@@ -765,6 +759,24 @@ pub fn sm90_fp8_config(
         }
     };
     config.for_bits(8)
+}
+
+/// Block scaling's cooperative 128x128 tile from its 128x256 one (`wide`): scales staged in shared
+/// memory, two product buffers, five stages ([`sm90_fp8_config`]'s second candidate).
+///
+/// ```
+/// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::sm90_fp8_block_cooperative};
+/// let c = sm90_fp8_block_cooperative(HopperConfig::large());
+/// assert!((c.bn, c.stages, c.smem_scales, c.overlap_promotion) == (128, 5, true, true));
+/// ```
+pub fn sm90_fp8_block_cooperative(wide: HopperConfig) -> HopperConfig {
+    HopperConfig {
+        bn: 128,
+        stages: 5,
+        smem_scales: true,
+        overlap_promotion: true,
+        ..wide
+    }
 }
 
 /// Tiles of an `(m, n)` output in `c`'s tiles.
