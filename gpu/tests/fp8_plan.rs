@@ -52,7 +52,7 @@ fn tiles_by_scaling_and_shape() {
     let name = |r| plan_fp8(&r).unwrap().unwrap().name;
     // 64 k-blocks: the ping-pong 128x192 TMA-store tile
     assert!(
-        name(request(&big, Scaling::PerTensor)).contains("_128x192x128_c2pp_s4_g8_p_ts_wgb_pt")
+        name(request(&big, Scaling::PerTensor)).contains("_128x192x128_c2pp_s4_g8_p_ts_wgb_ck_pt")
     );
     // 112 k-blocks: the cooperative 128x256 tile, in stream-K (1024 tiles leave the last wave idle),
     // in 2-CTA clusters

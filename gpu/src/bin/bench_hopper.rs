@@ -70,6 +70,12 @@ mod imp {
             if has("narrow") {
                 narrow(&rt)?;
             }
+            if has("chain") {
+                chain(&rt)?;
+            }
+            if has("wavefill") {
+                wave_filling(&rt)?;
+            }
             Ok(())
         })();
         if let Err(e) = r {
@@ -269,6 +275,59 @@ mod imp {
         for (m, n, k) in shapes {
             let tile = cute_gpu::matmul::plan::sm90_narrow_config(n).expect("narrow");
             let configs = [tile, clustered(tile), sk(tile), sk(clustered(tile))];
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
+        }
+        Ok(())
+    }
+
+    /// Each 64-row chunk's wgmmas back to back (`chain_k`, as cuBLASLt's ping-pong 128x128 issues them,
+    /// run148) against K step by K step across the chunks, for the tiles the plan ships (the clustered
+    /// 128x256, also with stream-K; the ping-pong 128x128 and 128x192), on the sweep's shapes.
+    fn chain(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let chained = |chain_k| move |c| HopperConfig { chain_k, ..c };
+        let tiles = [
+            clustered(HopperConfig::large()),
+            stream_k_over(rt, along_n(clustered(HopperConfig::large()))),
+            HopperConfig::pingpong_tma_store(),
+            HopperConfig::pingpong_wide(),
+        ];
+        let configs: Vec<HopperConfig> = tiles
+            .iter()
+            .flat_map(|&c| [chained(false)(c), chained(true)(c)])
+            .collect();
+        for (m, n, k) in SWEEP_SHAPES {
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
+        }
+        Ok(())
+    }
+
+    /// Ping-pong tiles whose width makes the tile count nearly a whole number of waves (as cuBLASLt's
+    /// fastest kernels at these shapes, `nvjet_sm90_tst_112x128` and `_176x128`, run145): 128x112 (4096³:
+    /// 1,184 tiles, 8.97 waves of 132) and 128x176 (1024x8192x8192: 376 tiles, 2.85 waves), alone and in
+    /// 2-CTA clusters, against the plan's clustered 128x256 and the clustered ping-pong 128x128. Their
+    /// widths are not multiples of 64, so they take the direct epilogue.
+    fn wave_filling(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let pingpong = |bn, stages| HopperConfig {
+            bn,
+            stages,
+            ..HopperConfig::pingpong()
+        };
+        let configs = [
+            clustered(HopperConfig::large()),
+            clustered(HopperConfig::pingpong_tma_store()),
+            pingpong(112, 7),
+            clustered(pingpong(112, 7)),
+            pingpong(176, 5),
+            clustered(pingpong(176, 5)),
+        ];
+        for (m, n, k) in [
+            (4096, 4096, 4096),
+            (1024, 8192, 8192),
+            (2048, 2048, 2048),
+            (8192, 8192, 8192),
+        ] {
             interleaved(rt, &cublas, (m, n, k), &configs)?;
         }
         Ok(())

@@ -9,7 +9,7 @@
 //! let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
 //! let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 3, consumers: 2, pingpong: false,
 //!     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
+//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
 //! assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 49152u);")); // (128 + 256) * 64 * 2 bytes
 //! ```
 
@@ -26,7 +26,7 @@ use crate::piece::stream_k;
 /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
 /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
 /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
+/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
 /// // 128x128x64 bf16 tiles, a 4-stage ring, two cooperative consumers of 64 rows each
 /// assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 32768u);")); // (128 + 128) * 64 * 2 bytes
 /// ```
@@ -74,6 +74,9 @@ pub struct WarpSpecialized<'a> {
     /// The raster walks groups of tile columns row by row ([`grouped_raster_over`] along N): consecutive
     /// tiles (clusters) read the same A rows.
     pub raster_n: bool,
+    /// A k-block's wgmmas chunk by chunk (each 64-row chunk's K steps back to back, chaining its
+    /// accumulators) instead of K step by K step across the chunks.
+    pub chain_k: bool,
 }
 
 impl WarpSpecialized<'_> {
@@ -100,7 +103,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
     /// let c = ws.setup(&["tmA", "tmB"]);
     /// assert!(c.contains("for (int s = 0; s < 4; ++s) { mbar_init(full_bar + 8 * s, 1);") && c.contains("(u64)&tmB"));
     /// ```
@@ -219,7 +222,7 @@ impl WarpSpecialized<'_> {
     /// # let b = b.split_boxes(2).unwrap();
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false, stream_k: 0, raster_n: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
     /// assert!(ws.teardown().contains("barrier.cluster.wait"));
     /// // the second B box (rows 128..256) is rank 1's, multicast to both CTAs
     /// assert!(ws.producer().contains("if (crank == 1u) tma_load_2d_mc(sb + 16384u, &tmB, full_bar + 8 * s, kb * 64, tn * 256 + 128, 3);"));
@@ -336,7 +339,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
     /// let c = ws.producer();
     /// assert!(c.contains("setmaxnreg.dec.sync.aligned.u32 40;") && c.contains("tma_load_2d("));
     /// ```
@@ -381,6 +384,14 @@ impl WarpSpecialized<'_> {
             0 => String::new(),
             bytes => format!(" + {bytes}u"),
         };
+        let (k_loop, c_loop) = (
+            format!("k = 0; k < {}; ++k", bk / a.mma_k),
+            format!("c = 0; c < {m_chunks}; ++c"),
+        );
+        let (outer, inner) = match self.chain_k {
+            true => (c_loop, k_loop),
+            false => (k_loop, c_loop),
+        };
         format!(
             r#"#pragma unroll
         for (int c = 0; c < {m_chunks}; ++c) fence_acc({target}[c]);
@@ -388,16 +399,15 @@ impl WarpSpecialized<'_> {
         {{
           const u64 da = smem_desc_a(sa), db = smem_desc_b(sb{b_off});
 #pragma unroll
-          for (int k = 0; k < {}; ++k) {{
+          for (int {outer}) {{
 #pragma unroll
-            for (int c = 0; c < {m_chunks}; ++c)
+            for (int {inner})
               wgmma_m64n{}k{}({target}[c], da + (u64)((c * {}u + k * {}u) >> 4), db + (u64)((k * {}u) >> 4){accumulate});
           }}
         }}
         {}
 "#,
             wgmma::FENCE,
-            bk / a.mma_k,
             self.mma_n(),
             a.mma_k,
             a.mn64,
@@ -543,7 +553,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
     /// let c = ws.consumer("", "    // epilogue\n", "");
     /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
     /// assert!(c.contains("// epilogue"));
