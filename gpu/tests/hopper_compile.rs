@@ -102,6 +102,7 @@ fn batched_hopper_gemm_compiles_without_spills() {
         b: 1 << 20,
         d: 1 << 20,
         c: 1 << 20,
+        k_slices: false,
     };
     let problem = HopperProblem {
         batch: Some(batch),
@@ -167,6 +168,7 @@ fn stream_k_gemm_compiles_without_spills() {
             b: 1 << 20,
             d: 1 << 20,
             c: 1 << 20,
+            k_slices: false,
         }),
         ..HopperProblem::padded(1024, 1024, 1024)
     };

@@ -6,7 +6,7 @@ mod common;
 
 use common::l;
 use cute_gpu::DType;
-use cute_gpu::matmul::plan::{Plan, Request, Span, check_spans, plan};
+use cute_gpu::matmul::plan::{Decomposition, Plan, Request, Span, check_spans, plan};
 
 fn request<'a>(
     a: &'a cute_layout_core::Layout,
@@ -247,20 +247,31 @@ fn narrow_sides_are_the_wgmma_n() {
             p.kernel.name
         );
     }
-    // 64 tiles of 16x4096x4096 leave half the SMs idle: 2 K slices, each computed transposed into the
-    // workspace's (M, ldw) slice; the reduction applies the op in D's own orientation
+    // 64 tiles of 16x4096x4096 leave half the SMs idle: 2 K slices, each computed transposed and summed
+    // in the GEMM, which applies the op in its own orientation (D's rows its columns)
     let [a, b, d] = k_major(16, 4096, 4096);
     let mut r = request(&a, &b, &d, "sm_90a");
     r.op.bias = BiasKind::PerRow;
     let p = planned(&r);
     let name = &p.kernel.name;
     assert!(
-        name.contains("_64x16x64_") && name.contains("_dT_batch") && name.contains("_f32_"),
+        name.contains("_64x16x64_") && name.contains("_dT_ks2_bn") && name.contains("_bf16_bf16_"),
         "{name}"
     );
     let split = p.split_k.expect("2 K slices");
     assert_eq!((split.splits, p.launches, p.batch.swapped), (2, 1, true));
-    assert!(split.reduce.name.contains("_bm"), "{}", split.reduce.name);
+    assert!(split.reduce.is_none());
+    // in two launches: each slice into the workspace's (M, ldw) slice; the reduction applies the op in
+    // D's own orientation
+    r.decomposition = Decomposition::SplitKReduceKernel;
+    let p = planned(&r);
+    let name = &p.kernel.name;
+    assert!(
+        name.contains("_64x16x64_") && name.contains("_dT_batch") && name.contains("_f32_"),
+        "{name}"
+    );
+    let reduce = p.split_k.and_then(|s| s.reduce).expect("the reduction");
+    assert!(reduce.name.contains("_bm"), "{}", reduce.name);
     // 65 rows: the 64x128 tiles of the untransposed problem
     let [a, b, d] = k_major(65, 8192, 8192);
     let p = planned(&request(&a, &b, &d, "sm_90a"));
@@ -413,13 +424,18 @@ fn every_kernel_the_heuristic_picks_compiles() {
                 activation: cute_gpu::matmul::Activation::Silu,
                 scale: false,
             };
-            for (op, (alpha, beta)) in [(Default::default(), (1.0, 0.0)), (fused, (2.0, 0.5))] {
+            let decompositions = [Decomposition::Heuristic, Decomposition::SplitKReduceKernel];
+            let ops = [(Default::default(), (1.0, 0.0)), (fused, (2.0, 0.5))];
+            for (decomposition, (op, (alpha, beta))) in
+                decompositions.into_iter().flat_map(|d| ops.map(|o| (d, o)))
+            {
                 let mut r = request(&a, &b, &d, arch);
                 (r.output, r.op, r.alpha, r.beta) = (out, op, alpha, beta);
+                r.decomposition = decomposition;
                 let p = planned(&r);
                 seen.insert(p.kernel.name.clone(), (p.kernel.source.clone(), arch));
-                if let Some(s) = p.split_k {
-                    seen.insert(s.reduce.name.clone(), (s.reduce.source.clone(), arch));
+                if let Some(reduce) = p.split_k.and_then(|s| s.reduce) {
+                    seen.insert(reduce.name.clone(), (reduce.source, arch));
                 }
             }
         }
@@ -435,8 +451,8 @@ fn every_kernel_the_heuristic_picks_compiles() {
 }
 
 /// Split-K: outputs whose tiles leave most SMs idle while K is long run K in slices (a strided batch
-/// over K into an f32 workspace, then the reduction with the fused epilogue); shapes that fill the GPU
-/// or are bound by reading B do not.
+/// over K into an f32 workspace, then the reduction with the fused epilogue; the narrow tiles computed
+/// transposed sum the slices in the GEMM); shapes that fill the GPU or are bound by reading B do not.
 #[test]
 fn split_k_for_small_outputs_with_long_k() {
     let split_of = |m: i64, n: i64, k: i64, d_cols: bool| {
@@ -452,8 +468,18 @@ fn split_k_for_small_outputs_with_long_k() {
         let p = planned(&request(&a, &b, &d, "sm_90a"));
         p.split_k.map(|s| {
             assert_eq!((p.path, p.launches), ("sm90", 1));
-            assert!(p.kernel.name.contains("_f32"), "{}", p.kernel.name);
-            assert_eq!(s.reduce.buffer_names(), ["W", "D"]);
+            match &s.reduce {
+                Some(reduce) => {
+                    assert!(!p.kernel.name.contains("_dT"), "{}", p.kernel.name);
+                    assert!(p.kernel.name.contains("_f32"), "{}", p.kernel.name);
+                    assert_eq!(reduce.buffer_names(), ["W", "D"]);
+                }
+                None => {
+                    let name = &p.kernel.name;
+                    assert!(name.contains(&format!("_dT_ks{}", s.splits)), "{name}");
+                    assert_eq!(p.kernel.buffer_names()[3..], ["W", "SKF"]);
+                }
+            }
             assert_eq!(s.workspace_elems % s.splits, 0);
             (s.splits, p.kernel.grid.0)
         })

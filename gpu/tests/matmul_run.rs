@@ -381,10 +381,10 @@ mod matmul_run {
         }
     }
 
-    /// Split-K on sm_90: small outputs with long K run K in slices into the f32 workspace and the
-    /// reduction applies alpha, beta * C, bias and the activation to the sum; MN-major operands step
-    /// their slices by K * ld, a column-major D is the transposed problem; odd N (the workspace's rows
-    /// padded to 4).
+    /// Split-K on sm_90: small outputs with long K run K in slices summed in the GEMM (each warp's last
+    /// slice adds the others' through the f32 workspace) or, on a third handle, by a second kernel, and
+    /// alpha, beta * C, bias and the activation apply to the sum; MN-major operands step their slices by
+    /// K * ld, a column-major D is the transposed problem; odd N (the workspace's rows padded to 4).
     #[test]
     fn split_k_slices_and_the_reduction() {
         let Some(s) = stream("split_k_slices_and_the_reduction") else {
@@ -411,9 +411,14 @@ mod matmul_run {
             case("(72,8192):(8192,1)", "(8192,64):(1,8192)", "(72,64):(1,72)"),
         ];
         let gemm2 = Gemm::new(&s).unwrap();
-        for (i, c) in cases.iter().enumerate() {
-            // twice: the second call reuses the workspace and the bindings
-            let g = if i % 2 == 0 { &gemm } else { &gemm2 };
+        let two_launches = Gemm::new(&s)
+            .unwrap()
+            .with_decomposition(cute_gpu::matmul::plan::Decomposition::SplitKReduceKernel);
+        let handles = [&gemm, &gemm2, &two_launches];
+        for (round, (i, c)) in (0..2).flat_map(|r| cases.iter().enumerate().map(move |x| (r, x))) {
+            // twice on each of two handles: the second call reuses the workspace, the counters and
+            // the bindings
+            let g = handles[(i + round) % 3];
             check(g, &s, c);
             let (path, launches) = check(g, &s, c);
             let splits = plan_of(g, c).and_then(|p| p.split_k).map(|s| s.splits);

@@ -73,6 +73,9 @@ mod imp {
             if has("chain") {
                 chain(&rt)?;
             }
+            if has("narrowstages") {
+                narrow_stages(&rt)?;
+            }
             if has("wavefill") {
                 wave_filling(&rt)?;
             }
@@ -328,6 +331,28 @@ mod imp {
             (2048, 2048, 2048),
             (8192, 8192, 8192),
         ] {
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
+        }
+        Ok(())
+    }
+
+    /// The narrow (decode) tiles' pipeline depth: 8 stages, the plan's (16, or 12 for 64 columns), and as
+    /// many as fit in shared memory (more bytes of the streamed operand in flight per SM), memory-bound
+    /// shapes of one wave and of more.
+    fn narrow_stages(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        for (m, n, k) in [
+            (8192, 16, 8192),
+            (8192, 32, 8192),
+            (8192, 64, 8192),
+            (28672, 16, 4096),
+        ] {
+            let tile = cute_gpu::matmul::plan::sm90_narrow_config(n).expect("narrow");
+            let fit = (0..=64u32)
+                .rev()
+                .find(|&stages| HopperConfig { stages, ..tile }.smem_bytes() <= 232448)
+                .expect("one stage fits");
+            let configs = [8, tile.stages, fit].map(|stages| HopperConfig { stages, ..tile });
             interleaved(rt, &cublas, (m, n, k), &configs)?;
         }
         Ok(())

@@ -7,8 +7,9 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab] [--shape L,M,N,K] [--sample-tflop F]`
-//! (stream-k-ab: also the call with whole tiles and with stream-K forced, a line after each row; sample-tflop: the work of one timed
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab | --split-k-ab] [--shape L,M,N,K] [--sample-tflop F]`
+//! (stream-k-ab: also the call with whole tiles and with stream-K forced, a line after each row; split-k-ab:
+//! also the call with split-K's slices summed by a second kernel; sample-tflop: the work of one timed
 //! sample, default 20 TFLOP, tens of ms: `cute_gpu::runtime::bench::sample_tflop`; shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
 //! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
 //! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
@@ -121,7 +122,8 @@ mod bench {
         mma_sync: Vec<f64>,
         lt: Vec<Vec<f64>>,
         gemm_ex: Vec<f64>,
-        /// `--stream-k-ab`: the call with whole tiles, then with stream-K.
+        /// `--stream-k-ab`: the call with whole tiles, then with stream-K; `--split-k-ab`: the call with
+        /// split-K's slices summed by a second kernel.
         alt: Vec<Vec<f64>>,
     }
 
@@ -279,13 +281,16 @@ mod bench {
             Gemm::new(rt.stream())?
         };
         let mma_sync = Gemm::new(rt.stream())?.mma_sync_only();
-        let alts = match std::env::args().any(|a| a == "--stream-k-ab") {
-            true => [Decomposition::Tiles, Decomposition::StreamK]
-                .map(|d| Gemm::new(rt.stream()).map(|g| g.with_decomposition(d)))
-                .into_iter()
-                .collect::<Result<Vec<_>>>()?,
-            false => Vec::new(),
+        let has = |flag: &str| std::env::args().any(|a| a == flag);
+        let decompositions = match (has("--stream-k-ab"), has("--split-k-ab")) {
+            (true, _) => vec![Decomposition::Tiles, Decomposition::StreamK],
+            (_, true) => vec![Decomposition::SplitKReduceKernel],
+            _ => Vec::new(),
         };
+        let alts = decompositions
+            .into_iter()
+            .map(|d| Gemm::new(rt.stream()).map(|g| g.with_decomposition(d)))
+            .collect::<Result<Vec<_>>>()?;
         let mut lt = LtGemm::new(
             rt,
             LtTypes::half(T::DTYPE),
@@ -341,6 +346,14 @@ mod bench {
             s / l8,
             o / t.lt_fastest_per_round()
         );
+        if let [reduce] = &t.alt[..] {
+            let reduce = median(reduce);
+            println!(
+                "|   summed in the GEMM / by a second kernel: {:.3} (second kernel {reduce:.0}; / Lt best {:.2}) |",
+                o / reduce,
+                reduce / l8
+            );
+        }
         if let [tiles, sk] = &t.alt[..] {
             let (tiles, sk) = (median(tiles), median(sk));
             println!(

@@ -37,6 +37,7 @@ use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
 use crate::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging, store_fns};
 use crate::piece::fp8_scaling::{Promotion, SCALE_BLOCK, Scaling};
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
+use crate::piece::split_sum::{self, SplitSum};
 use crate::piece::stream_k;
 use crate::piece::tma_mainloop::WarpSpecialized;
 use cute_layout_core::atom::gmma::{SmemSwizzle, smem_atom};
@@ -343,7 +344,7 @@ pub struct HopperProblem {
 ///
 /// ```
 /// use cute_gpu::kernels::gemm_sm90::{HopperBatch, HopperProblem};
-/// let b = HopperBatch { count: 32, a: 1024 * 1024, b: 0, d: 1024 * 1024, c: 1024 * 1024 };
+/// let b = HopperBatch { count: 32, a: 1024 * 1024, b: 0, d: 1024 * 1024, c: 1024 * 1024, k_slices: false };
 /// let p = HopperProblem { batch: Some(b), ..HopperProblem::padded(1024, 1024, 1024) };
 /// assert_eq!(p.batch.unwrap().count, 32);
 /// ```
@@ -359,6 +360,11 @@ pub struct HopperBatch {
     pub d: i64,
     /// Elements between batches of C (read by the fused `beta * C`).
     pub c: i64,
+    /// The batches are K slices of one product summed in the kernel ([`crate::piece::split_sum`]):
+    /// D and C are shared (`d` and `c` 0); the slices' partial sums go through the f32 buffer `W` (`count`
+    /// slices of `M x ((N + 3) / 4 * 4)`, row-major in the kernel's view) and the counters `SKF` (zero
+    /// when allocated; the kernel leaves them zero).
+    pub k_slices: bool,
 }
 
 impl HopperProblem {
@@ -643,7 +649,13 @@ fn check_batch(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
     let Some(b) = p.batch else { return Ok(()) };
     let steppable = |s: i64| s == 0 || (s > 0 && (s * inp.bytes()) % 16 == 0);
     let paired = |s: i64| s >= 0 && s % 2 == 0;
-    let stored = b.d != 0 && (!c.tma_store || (b.d * output.bytes()) % 16 == 0);
+    let stored = (b.d != 0 || b.k_slices) && (!c.tma_store || (b.d * output.bytes()) % 16 == 0);
+    if b.k_slices && (b.count < 2 || b.d != 0 || b.c != 0 || c.stream_k > 0) {
+        return unsupported(format!(
+            "K slices summed in the kernel need 2 or more slices, a shared D and C (strides 0), no stream-K: {b:?}, stream_k {}",
+            c.stream_k
+        ));
+    }
     if b.count < 1
         || inp.scaling.is_some()
         || !stored
@@ -760,6 +772,7 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
 fn batch_tag(p: &HopperProblem) -> String {
     match p.batch {
         None => String::new(),
+        Some(b) if b.k_slices => format!("_ks{}", b.count),
         Some(b) => format!(
             "_batch{}{}",
             if b.a == 0 { "_sa" } else { "" },
@@ -835,7 +848,7 @@ fn header(
     h
 }
 
-fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> String {
+fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan, split: bool) -> String {
     let (op_a, op_b, lt) = (&plan.op_a, &plan.op_b, plan.swizzle.1);
     let mut s = "typedef unsigned int u32;\ntypedef unsigned long long u64;\n".to_string();
     for f in [SMEM_ADDR, MBARRIER, TMA_2D] {
@@ -864,6 +877,9 @@ fn device_fns(inp: &Inputs, output: DType, c: &HopperConfig, plan: &Plan) -> Str
     }
     if c.stream_k > 0 {
         s += stream_k::DEVICE_FNS;
+    }
+    if split {
+        s += split_sum::DEVICE_FNS;
     }
     s += &store_fns(output);
     s
@@ -951,6 +967,10 @@ fn params(p: &HopperProblem, inp: &Inputs, output: DType, plan: &Plan) -> Result
         params.extent(&Leaf::new(Int::d(v), name))?;
     }
     params.stride(&Leaf::new(Int::d(p.ldd), "ldd"));
+    if p.batch.is_some_and(|b| b.k_slices) {
+        params.ptr("float* __restrict__", "W");
+        params.ptr("unsigned* __restrict__", "SKF");
+    }
     if let Some(b) = p.batch {
         params.extent(&Leaf::new(Int::d(b.count), "L"))?;
         params.stride(&Leaf::new(Int::d(b.d), "batch_d"));
@@ -1107,6 +1127,22 @@ pub fn generate_hopper_fp8_gemm(
     generate(problem, &inputs, output, config, fused)
 }
 
+/// The summation of K slices before the epilogue ([`SplitSum`]): a consumer owns its rows of the tile
+/// (cooperative) or the whole tile (ping-pong).
+fn split_sum(c: &HopperConfig, epi: &Sm90Epilogue, splits: i64) -> String {
+    let (owner, owners) = match c.pingpong {
+        true => ("0", 1),
+        false => ("cw", c.consumers as i64),
+    };
+    SplitSum {
+        epi,
+        owner: owner.into(),
+        owners,
+        splits,
+    }
+    .code()
+}
+
 fn cw_row(c: &HopperConfig, plan: &Plan) -> String {
     if c.pingpong {
         String::new()
@@ -1176,9 +1212,13 @@ fn epilogue(
         Some(Scaling::PerTensor) => Scaling::per_tensor_prologue(plan.m_chunks, c.bn / 2),
         _ => String::new(),
     };
+    if let Some(b) = p.batch.filter(|b| b.k_slices) {
+        epi += &split_sum(c, &epilogue, b.count);
+    }
     match &plan.staging {
         Some(st) => {
-            epi += &epilogue.tma_store_at(st, p.batch.map(|_| "tb"));
+            let batched_d = p.batch.filter(|b| b.d != 0).map(|_| "tb");
+            epi += &epilogue.tma_store_at(st, batched_d);
             // the staging boxes must stay valid until the stores have read them; their global writes
             // complete with the grid (as CUTLASS's epilogue tail: wait_group.read)
             let drain = format!(
@@ -1236,6 +1276,23 @@ fn generate(
         .op
         .params(&mut params, output, fused.alpha, fused.beta);
     let mut buffers = buffers(p, inp, output, &fused.op)?;
+    // clusters take whole cluster tiles (a last odd tile row pairs with an empty one)
+    let cl = c.cluster as i64;
+    let rows = ((p.m + c.bm - 1) / c.bm + cl - 1) / cl * cl;
+    if let Some(b) = p.batch.filter(|b| b.k_slices) {
+        let owners = if c.pingpong { 1 } else { c.consumers as i64 };
+        let (ldw, cols) = ((p.n + 3) / 4 * 4, (p.n + c.bn - 1) / c.bn);
+        let sizes = [
+            ("W", b.count * p.m * ldw * 4),
+            ("SKF", SplitSum::counter_bytes(rows, cols, owners)),
+        ];
+        for (name, bytes) in sizes {
+            buffers.push(Buffer {
+                name: name.into(),
+                bytes: bytes as usize,
+            });
+        }
+    }
     if c.stream_k > 0 {
         params.ptr("float* __restrict__", "SK");
         let bytes = stream_k::workspace_bytes(c.stream_k as i64, c.bm, c.bn);
@@ -1261,7 +1318,7 @@ fn generate(
         vec!["tmA", "tmB"]
     };
     let mut s = header(&name, p, inp, output, c, &plan);
-    s += &device_fns(inp, output, c, &plan);
+    s += &device_fns(inp, output, c, &plan, p.batch.is_some_and(|b| b.k_slices));
     if p.batch.is_some() {
         s += TMA_3D;
     }
@@ -1284,9 +1341,6 @@ fn generate(
     s += &mainloop.consumer(&doc, &epi, &drain);
     s += &mainloop.teardown();
     s += "}\n";
-    // clusters take whole cluster tiles (a last odd tile row pairs with an empty one)
-    let cl = c.cluster as i64;
-    let rows = ((p.m + c.bm - 1) / c.bm + cl - 1) / cl * cl;
     let tiles = rows * ((p.n + c.bn - 1) / c.bn) * p.batch.map_or(1, |b| b.count);
     Ok(Kernel {
         name,
@@ -1345,6 +1399,7 @@ mod tests {
             b: 0,
             d: 1024 * 1030,
             c: 0,
+            k_slices: false,
         };
         let p = HopperProblem {
             batch: Some(batch),

@@ -239,6 +239,9 @@ pub struct Gemm {
     /// The stream-K kernels' workspace: zero flags, then partial sums (grown on demand, zeroed when
     /// allocated; the kernels leave the flags zero).
     stream_k: Mutex<Option<CudaSlice<f32>>>,
+    /// The counters of split-K summed in the GEMM (`SKF`, [`crate::piece::split_sum`]): zeroed when
+    /// allocated, left zero by the kernels.
+    split_flags: Mutex<Option<CudaSlice<f32>>>,
     /// How persistent SM90 kernels divide the work ([`Gemm::with_decomposition`]).
     decomposition: Decomposition,
 }
@@ -250,15 +253,23 @@ struct Bound {
     sizes: [i64; 4],
 }
 
-/// The split-K workspace as a kernel binds it: address and bytes.
+/// A workspace as a kernel binds it: address and bytes.
 type Workspace = Option<(u64, usize)>;
 
-/// The buffers of batch `l` of `plan`, in the order its kernel binds them; a split-K GEMM writes its
-/// slices (its `D`) into the workspace, a stream-K GEMM's `SK` is the workspace.
-fn buffers(plan: &Plan, bound: &Bound, l: i64, workspace: Workspace) -> Result<Vec<RawBuffer>> {
+/// The buffers of batch `l` of `plan`, in the order its kernel binds them: the workspace is split-K's
+/// `W` (or, in two launches, the slices the GEMM writes as its `D`) and stream-K's `SK`; `flags` split-K's
+/// counters `SKF`.
+fn buffers(
+    plan: &Plan,
+    bound: &Bound,
+    l: i64,
+    (workspace, flags): (Workspace, Workspace),
+) -> Result<Vec<RawBuffer>> {
+    let two_launches = plan.split_k.as_ref().is_some_and(|s| s.reduce.is_some());
     named(&plan.kernel, plan, bound, l, |name| match name {
-        "D" if plan.split_k.is_some() => workspace,
-        "SK" => workspace,
+        "D" if two_launches => workspace,
+        "W" | "SK" => workspace,
+        "SKF" => flags,
         _ => None,
     })
 }
@@ -357,6 +368,7 @@ impl Gemm {
             fp8_plans: Mutex::new(HashMap::new()),
             workspace: Mutex::new(None),
             stream_k: Mutex::new(None),
+            split_flags: Mutex::new(None),
             decomposition: Decomposition::Heuristic,
         })
     }
@@ -508,8 +520,8 @@ impl Gemm {
             span(r.d, sizes[1])?,
         ];
         let loaded = self.rt.load(&plan.kernel)?;
-        let reduce = match &plan.split_k {
-            Some(split) => Some((self.rt.load(&split.reduce)?, Mutex::new(None))),
+        let reduce = match plan.split_k.as_ref().and_then(|s| s.reduce.as_ref()) {
+            Some(reduce) => Some((self.rt.load(reduce)?, Mutex::new(None))),
             None => None,
         };
         let entry = Arc::new(Entry {
@@ -552,11 +564,13 @@ impl Gemm {
             if tty {
                 eprint!("\rcute autotune [{}/{}] {:<72}", i + 1, alts.len(), p.id());
             }
-            let mut workspace = self.workspace(p)?;
+            let (mut workspace, mut flags) = (self.workspace(p)?, self.split_flags(p)?);
             let ws = workspace_binding(workspace.as_deref_mut(), self.rt.stream());
-            let prepared = self.prepare_call(p, bound, ws.as_ref().map(|w| w.0))?;
+            let fl = workspace_binding(flags.as_deref_mut(), self.rt.stream());
+            let bound_ws = (ws.as_ref().map(|w| w.0), fl.as_ref().map(|f| f.0));
+            let prepared = self.prepare_call(p, bound, bound_ws)?;
             let ms = self.tuner_ms(|| prepared.iter().try_for_each(|x| self.rt.run(x)))?;
-            drop(ws);
+            drop((ws, fl));
             if log {
                 let class = key.rsplit('|').next().unwrap_or_default();
                 eprintln!(
@@ -589,7 +603,12 @@ impl Gemm {
 
     /// Every launch of one call of `p` (one, one per batch, or split-K's two), bound for the tuner's
     /// timing, so that batched and split kernels compare fairly.
-    fn prepare_call(&self, p: &Plan, bound: &Bound, ws: Workspace) -> Result<Vec<Prepared>> {
+    fn prepare_call(
+        &self,
+        p: &Plan,
+        bound: &Bound,
+        ws: (Workspace, Workspace),
+    ) -> Result<Vec<Prepared>> {
         let loaded = self.rt.load(&p.kernel)?;
         let mut prepared = (0..p.launches)
             .map(|l| {
@@ -597,10 +616,11 @@ impl Gemm {
                     .bind_kernel(&p.kernel, loaded.clone(), &buffers(p, bound, l, ws)?)
             })
             .collect::<Result<Vec<_>>>()?;
-        if let (Some(split), Some(w)) = (&p.split_k, ws) {
-            let reduce = self.rt.load(&split.reduce)?;
-            let bufs = reduce_buffers(p, &split.reduce, bound, w)?;
-            prepared.push(self.rt.bind_kernel(&split.reduce, reduce, &bufs)?);
+        let reduce = p.split_k.as_ref().and_then(|s| s.reduce.as_ref());
+        if let (Some(reduce), Some(w)) = (reduce, ws.0) {
+            let loaded = self.rt.load(reduce)?;
+            let bufs = reduce_buffers(p, reduce, bound, w)?;
+            prepared.push(self.rt.bind_kernel(reduce, loaded, &bufs)?);
         }
         Ok(prepared)
     }
@@ -612,6 +632,15 @@ impl Gemm {
             return self.stream_k_workspace(&p.kernel);
         };
         self.grown(&self.workspace, split.workspace_elems).map(Some)
+    }
+
+    /// The counters of a split-K plan summed in its GEMM (its buffer `SKF`), grown to what it needs;
+    /// `None` for any other plan.
+    fn split_flags(&self, p: &Plan) -> Result<Option<MutexGuard<'_, Option<CudaSlice<f32>>>>> {
+        match p.kernel.buffers.iter().find(|b| b.name == "SKF") {
+            Some(f) => self.grown(&self.split_flags, f.bytes as i64 / 4).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// The workspace of a stream-K kernel (its buffer `SK`: flags and partial sums, a buffer of its own,
@@ -645,16 +674,18 @@ impl Gemm {
     /// Every launch of one call of `e`: one per batch, or split-K's GEMM into the workspace and its
     /// reduction.
     fn launch_call(&self, e: &Entry, bound: &Bound) -> Result<()> {
-        let mut workspace = self.workspace(&e.plan)?;
+        let (mut workspace, mut flags) = (self.workspace(&e.plan)?, self.split_flags(&e.plan)?);
         let ws = workspace_binding(workspace.as_deref_mut(), self.rt.stream());
-        let w = ws.as_ref().map(|w| w.0);
+        let fl = workspace_binding(flags.as_deref_mut(), self.rt.stream());
+        let (w, f) = (ws.as_ref().map(|w| w.0), fl.as_ref().map(|f| f.0));
         for l in 0..e.plan.launches {
-            let bufs = buffers(&e.plan, bound, l, w)?;
+            let bufs = buffers(&e.plan, bound, l, (w, f))?;
             self.launch_bound(&e.plan.kernel, &e.loaded, &e.last, bufs)?;
         }
-        if let (Some(split), Some((loaded, last)), Some(w)) = (&e.plan.split_k, &e.reduce, w) {
-            let bufs = reduce_buffers(&e.plan, &split.reduce, bound, w)?;
-            self.launch_bound(&split.reduce, loaded, last, bufs)?;
+        let reduce = e.plan.split_k.as_ref().and_then(|s| s.reduce.as_ref());
+        if let (Some(reduce), Some((loaded, last)), Some(w)) = (reduce, &e.reduce, w) {
+            let bufs = reduce_buffers(&e.plan, reduce, bound, w)?;
+            self.launch_bound(reduce, loaded, last, bufs)?;
         }
         Ok(())
     }

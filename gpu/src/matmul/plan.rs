@@ -90,6 +90,9 @@ pub enum Decomposition {
     Tiles,
     /// Stream-K ([`crate::piece::stream_k`]) wherever the kernel allows it.
     StreamK,
+    /// The heuristic's choice, but split-K's slices summed by a second kernel ([`generate_splitk_reduce`])
+    /// instead of in the GEMM ([`crate::piece::split_sum`]): for comparison.
+    SplitKReduceKernel,
 }
 
 /// One batch's problem in rank-2 layouts, after normalization (D row-major; roles of A and B swapped and
@@ -151,7 +154,7 @@ pub struct Plan {
     /// Launches per call: 1 when the kernel runs every batch (the SM90 kernel's strided batch), else one
     /// per batch.
     pub launches: i64,
-    /// Split-K: the kernel writes its K slices' f32 products into a workspace, this sums them.
+    /// Split-K: the kernel's batches are K slices, their f32 products summed through a workspace.
     pub split_k: Option<SplitK>,
 }
 
@@ -183,13 +186,15 @@ fn identity(kernel: &Kernel, split: Option<&SplitK>) -> String {
     }
 }
 
-/// The second launch of a split-K plan and the f32 workspace between the two.
+/// A split-K plan's slices and the f32 workspace that carries their products: the GEMM's buffer `W`
+/// (summed in the GEMM, [`crate::piece::split_sum`]), or its `D` and the second launch's `W`.
 #[derive(Clone, Debug)]
 pub struct SplitK {
     /// K slices.
     pub splits: i64,
-    /// The reduction kernel ([`generate_splitk_reduce`]); its buffer `W` is the workspace.
-    pub reduce: Kernel,
+    /// The reduction kernel ([`generate_splitk_reduce`]) of a plan in two launches; `None` when the
+    /// GEMM sums the slices itself.
+    pub reduce: Option<Kernel>,
     /// f32 elements of the workspace.
     pub workspace_elems: i64,
 }
@@ -1093,10 +1098,13 @@ fn fused(r: &Request, op: EpilogueOp) -> Fused {
     }
 }
 
-/// Split-K: `splits` K slices as a strided batch (slice `s` at `s * K/splits` along K) into an f32
-/// workspace of `(M, ldw)` slices, then [`generate_splitk_reduce`] with the fused epilogue. `transpose`:
-/// the slices are computed as [`transposed`] (a narrow M), each written column-major in the kernel's
-/// view, which is the same `(M, ldw)` slice.
+/// Split-K: `splits` K slices as a strided batch (slice `s` at `s * K/splits` along K) summed in the GEMM
+/// ([`crate::piece::split_sum`]: each warp's last slice adds the others' through the f32 workspace, then
+/// runs the fused epilogue) for the narrow tiles computed transposed; otherwise (and with
+/// [`Decomposition::SplitKReduceKernel`]) written into an f32
+/// workspace of `(M, ldw)` slices and summed by [`generate_splitk_reduce`] with the fused epilogue.
+/// `transpose`: the slices are computed as [`transposed`] (a narrow M), each written column-major in the
+/// kernel's view, which is the same `(M, ldw)` slice.
 fn sm90_split_k(
     r: &Request,
     p: &Batch,
@@ -1126,26 +1134,55 @@ fn sm90_split_k(
         Some(t) => hopper_problem(t)?,
         None => problem,
     };
-    let sliced = HopperProblem {
-        k: slice,
-        ldd: reduce.ldw(),
-        batch: Some(HopperBatch {
-            count: splits,
-            a: step(gemm.a_major, gemm.lda),
-            b: step(gemm.b_major, gemm.ldb),
-            d: reduce.split_stride(),
-            c: 0,
-        }),
-        ..gemm
+    let slices = |d, k_slices| HopperBatch {
+        count: splits,
+        a: step(gemm.a_major, gemm.lda),
+        b: step(gemm.b_major, gemm.ldb),
+        d,
+        c: 0,
+        k_slices,
     };
-    let kernel =
-        generate_hopper_gemm_with(&sliced, r.input, DType::F32, &config, &Fused::default())?;
+    // summed in the GEMM only for the narrow (decode) tiles computed transposed: against the second
+    // kernel (`bench_matmul --split-k-ab`, runs 154 / 155, H200) 16x4096x4096 +22 / +6 %, 64x4096x8192
+    // +6.5 / +6.4 %, but 256x2048x32768 (128x128 tiles) 0.74 / 0.74 and 128x1024x16384 (64x64) 0.90 /
+    // 0.95 (not understood; not profiled). The cooperative 128x256 tile cannot: its 168 registers per
+    // thread (384 threads) do not hold the summation besides its 128 accumulators (ptxas spills).
+    let two_launches = r.decomposition == Decomposition::SplitKReduceKernel || !transpose;
+    let (kernel, reduce, workspace_elems) = match two_launches {
+        true => {
+            let sliced = HopperProblem {
+                k: slice,
+                ldd: reduce.ldw(),
+                batch: Some(slices(reduce.split_stride(), false)),
+                ..gemm
+            };
+            let kernel = generate_hopper_gemm_with(
+                &sliced,
+                r.input,
+                DType::F32,
+                &config,
+                &Fused::default(),
+            )?;
+            let elems = reduce.workspace_elems();
+            (kernel, Some(generate_splitk_reduce(&reduce)?), elems)
+        }
+        false => {
+            let sliced = HopperProblem {
+                k: slice,
+                batch: Some(slices(0, true)),
+                ..gemm
+            };
+            let fused = fused(r, oriented(op, transpose));
+            let kernel = generate_hopper_gemm_with(&sliced, r.input, r.output, &config, &fused)?;
+            (kernel, None, splits * gemm.m * ((gemm.n + 3) / 4 * 4))
+        }
+    };
     Ok(Choice {
         all_batches: true,
         split_k: Some(SplitK {
             splits,
-            workspace_elems: reduce.workspace_elems(),
-            reduce: generate_splitk_reduce(&reduce)?,
+            workspace_elems,
+            reduce,
         }),
         batch: t,
         ..Choice::of(kernel, "sm90")
@@ -1319,7 +1356,7 @@ pub fn sm90_stream_k(
     let wanted = match decomposition {
         Decomposition::Tiles => false,
         Decomposition::StreamK => true,
-        Decomposition::Heuristic => {
+        Decomposition::Heuristic | Decomposition::SplitKReduceKernel => {
             tiles > sms_i && idle >= min_idle && idle * k_blocks as f64 >= STREAM_K_FIXUP_K_BLOCKS
         }
     };
@@ -1394,6 +1431,7 @@ fn hopper_batch(p: &Batch, (count, s): Batches) -> Option<HopperBatch> {
         (s[0], s[1])
     };
     (count > 1).then_some(HopperBatch {
+        k_slices: false,
         count,
         a,
         b,

@@ -12,6 +12,7 @@
 //! | TMA + mbarrier warp-specialized producer/consumer mainloop | [`tma_mainloop`] | SM90 GEMM |
 //! | SM90 epilogues: direct from the GMMA accumulator layout, TMA store | [`epilogue_sm90`] | SM90 GEMM |
 //! | stream-K: k-block shares per CTA, partial sums of a cut tile through a flagged workspace | [`stream_k`] | SM90 GEMM |
+//! | split-K summed in the GEMM: each warp's last K slice to finish adds the others' sums | [`split_sum`] | SM90 GEMM |
 //! | FP8 scaling: per-tensor, or block scales with f32 promotion every 128 of K | [`fp8_scaling`] | SM90 FP8 GEMM |
 //! | online softmax (running max/sum, exp2 with the scale folded in, rescale, 1/l, LSE) | [`online_softmax`] | attention |
 //! | score masks (keys past the sequence, causal diagonal) as `-inf` | [`score_mask`] | attention |
@@ -38,5 +39,6 @@ pub mod row_tile_copy;
 pub mod schedule;
 pub mod score_mask;
 pub mod smem_tile;
+pub mod split_sum;
 pub mod stream_k;
 pub mod tma_mainloop;
