@@ -209,8 +209,9 @@ impl HopperConfig {
             bn: 192,
             stages: 4,
             tma_store: true,
-            // measured against K step by K step on an H200, interleaved (gpu/logs/matmul/run149):
-            // +0.3 to +8.4 % on each of seven bf16 shapes (the 128x128 ping-pong: -5.0 to 0 %)
+            // measured against K step by K step on an H200, interleaved (gpu/logs/matmul/run149 and
+            // run152): +0.1 to +8.4 % on each of seven bf16 shapes in both (the 128x128 ping-pong: -5.0
+            // to 0 %; the control, one code under two names, -3.5 to +3.9 %)
             chain_k: true,
             ..Self::pingpong()
         }
