@@ -1282,9 +1282,9 @@ fn generate(
     let rows = ((p.m + c.bm - 1) / c.bm + cl - 1) / cl * cl;
     if let Some(b) = p.batch.filter(|b| b.k_slices) {
         let owners = if c.pingpong { 1 } else { c.consumers as i64 };
-        let (ldw, cols) = ((p.n + 3) / 4 * 4, (p.n + c.bn - 1) / c.bn);
+        let cols = (p.n + c.bn - 1) / c.bn;
         let sizes = [
-            ("W", b.count * p.m * ldw * 4),
+            ("W", split_sum::workspace_elems(b.count, p.m, p.n) * 4),
             ("SKF", SplitSum::counter_bytes(rows, cols, owners)),
         ];
         for (name, bytes) in sizes {

@@ -1174,7 +1174,8 @@ fn sm90_split_k(
             };
             let fused = fused(r, oriented(op, transpose));
             let kernel = generate_hopper_gemm_with(&sliced, r.input, r.output, &config, &fused)?;
-            (kernel, None, splits * gemm.m * ((gemm.n + 3) / 4 * 4))
+            let elems = crate::piece::split_sum::workspace_elems(splits, gemm.m, gemm.n);
+            (kernel, None, elems)
         }
     };
     Ok(Choice {

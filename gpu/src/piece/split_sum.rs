@@ -46,6 +46,16 @@ pub struct SplitSum<'a> {
     pub splits: i64,
 }
 
+/// f32 elements of the workspace `W` for `splits` slices of an `m x n` output: each slice `m` rows of
+/// `(n + 3) / 4 * 4` (the kernel's `ldw`, 16-byte rows).
+///
+/// ```
+/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(2, 16, 4097), 2 * 16 * 4100);
+/// ```
+pub fn workspace_elems(splits: i64, m: i64, n: i64) -> i64 {
+    splits * m * ((n + 3) / 4 * 4)
+}
+
 impl SplitSum<'_> {
     /// Bytes of the counters for `tile_rows` x `tile_cols` tiles (rows padded to whole clusters) with
     /// `owners` row owners of 4 warps each: two 32-bit counters per warp.
@@ -87,7 +97,7 @@ impl SplitSum<'_> {
             r#"      {{   // split-K summed here: slice tb of {splits}; this warp's rows of the tile
         const unsigned lane = tid % 32u;
         const unsigned slot = (((unsigned)tm * (unsigned)tiles_n + (unsigned)tn) * {owners}u + (unsigned)({owner})) * 4u + (tid % 128u) / 32u;
-        const int ldw = (N + 3) / 4 * 4;
+        const int ldw = (N + 3) / 4 * 4;   // split_sum::workspace_elems's rows
         const long long wstride = (long long)M * ldw;
         unsigned order = 0u;
         if (lane == 0u) order = atomicAdd(&SKF[2u * slot], 1u);
