@@ -1284,7 +1284,10 @@ fn generate(
         let owners = if c.pingpong { 1 } else { c.consumers as i64 };
         let cols = (p.n + c.bn - 1) / c.bn;
         let sizes = [
-            ("W", split_sum::workspace_elems(b.count, p.m, p.n) * 4),
+            (
+                "W",
+                split_sum::workspace_elems(b.count, p.m, p.n, (c.bm, c.bn), cl) * 4,
+            ),
             ("SKF", SplitSum::counter_bytes(rows, cols, owners)),
         ];
         for (name, bytes) in sizes {

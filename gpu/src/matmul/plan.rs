@@ -432,17 +432,25 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let wide = HopperConfig::pingpong_wide();
             let d = flat_modes(&batch.d)?;
             let (m, n) = (d[0].0.value, d[1].0.value);
-            // 2-CTA clusters with B multicast (the heuristic's for 128x256 over more than one wave,
-            // [`sm90_cluster`]); the tuner tries both tiles with and without them
             // ping-pong 128x128 with the TMA-store epilogue: one tile's epilogue under the other's
             // mainloop without 128x192's ragged edge on 1024-wide outputs
             let narrow = HopperConfig::pingpong_tma_store();
-            let clustered =
-                [HopperConfig::large(), wide, narrow].map(|c| HopperConfig { cluster: 2, ..c });
-            for config in sm90_candidates(true)
-                .into_iter()
-                .map(|c| c.0)
-                .chain([wide, narrow])
+            let candidates: Vec<HopperConfig> =
+                sm90_candidates(true).into_iter().map(|c| c.0).collect();
+            // 2-CTA clusters with B multicast (the heuristic's for 128x256 over more than one wave,
+            // [`sm90_cluster`]) of both wide tiles, the ping-pong ones and the 128x128 one (split-K's
+            // slices of two tile rows)
+            let square = candidates.iter().filter(|c| (c.bm, c.bn) == (128, 128));
+            let clustered: Vec<HopperConfig> = [HopperConfig::large(), wide, narrow]
+                .iter()
+                .chain(square)
+                .map(|&c| HopperConfig { cluster: 2, ..c })
+                .collect();
+            for config in candidates
+                .iter()
+                .chain(&[wide, narrow])
+                .chain(&clustered)
+                .copied()
             {
                 let bs = (batches, batch_strides);
                 kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
@@ -470,15 +478,6 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
                 HopperConfig::large(),
                 bs,
             ));
-            for config in clustered {
-                kernels.extend(sm90_kernel_with(
-                    r,
-                    &batch,
-                    op,
-                    config,
-                    (batches, batch_strides),
-                ));
-            }
         }
         let spec = sm80_spec(r, &batch);
         for config in [GemmConfig::default(), spec.config] {
@@ -1147,7 +1146,7 @@ fn sm90_split_k(
     // +6.5 / +6.4 %, but 256x2048x32768 (128x128 tiles) 0.74 / 0.74 and 128x1024x16384 (64x64) 0.90 /
     // 0.95 (not understood; not profiled). The cooperative 128x256 tile cannot: its 168 registers per
     // thread (384 threads) do not hold the summation besides its 128 accumulators (ptxas spills).
-    let two_launches = r.decomposition == Decomposition::SplitKReduceKernel || !transpose;
+    let two_launches = r.decomposition == Decomposition::SplitKReduceKernel;
     let (kernel, reduce, workspace_elems) = match two_launches {
         true => {
             let sliced = HopperProblem {
@@ -1174,7 +1173,13 @@ fn sm90_split_k(
             };
             let fused = fused(r, oriented(op, transpose));
             let kernel = generate_hopper_gemm_with(&sliced, r.input, r.output, &config, &fused)?;
-            let elems = crate::piece::split_sum::workspace_elems(splits, gemm.m, gemm.n);
+            let Some(w) = kernel.buffers.iter().find(|b| b.name == "W") else {
+                return bad(format!(
+                    "{}: a split-K kernel without its workspace W",
+                    kernel.name
+                ));
+            };
+            let elems = w.bytes as i64 / 4;
             (kernel, None, elems)
         }
     };

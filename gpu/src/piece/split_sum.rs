@@ -6,10 +6,17 @@
 //! needed).
 //!
 //! Per unit (tile, row owner, warp) two counters in `SKF`: arrivals and partial sums stored. A warp takes
-//! its arrival order (one atomic); all but the last store their sums (f32) in their slice of `W` and
-//! count them stored (after a fence) and leave the tile; the last waits until the others' sums are
-//! stored (they arrived, so they are running and store without waiting on anything: no deadlock),
-//! zeroes both counters for the next call, and adds the sums to its accumulators.
+//! its arrival order (one atomic); all but the last store their sums in `W` at their arrival order, fence,
+//! count them stored and leave the tile; the last waits until the others' sums are stored (they arrived,
+//! so they are running and store without waiting on anything: no deadlock), zeroes both counters for the
+//! next call, and adds the sums to its accumulators.
+//!
+//! The sums are stored in register order, not at their places in the output: only the kernel reads
+//! them, and the thread that adds a value holds it in the same register as the thread that stored it.
+//! So a warp moves 16-byte vectors, 512 contiguous bytes per instruction, with no edge predicates (rows
+//! and columns past the output are summed like the others and never stored), and the loads of a batch
+//! are independent of each other (the compiler issues them together; per-pair loads at the output's
+//! places went out two at a time, one L2 round trip each: `gpu/logs/matmul/run156`).
 //!
 //! ```
 //! use cute_gpu::piece::{epilogue_op::EpilogueOp, epilogue_sm90::{Accumulators, Sm90Epilogue}, split_sum::SplitSum};
@@ -18,7 +25,7 @@
 //! let s = SplitSum { epi: &epi, owner: "cw".into(), owners: 2, splits: 4 };
 //! let c = s.code();
 //! assert!(c.contains("atomicAdd(&SKF[2u * slot], 1u)") && c.contains("continue;"));
-//! assert!(c.contains("__ldcg("));
+//! assert!(c.contains("__ldcg(w + (c * 16 + q) * 128)") && c.contains("float4 p[8];"));
 //! assert_eq!(SplitSum::counter_bytes(8, 16, 2), 2 * 4 * 8 * 16 * 2 * 4);
 //! ```
 
@@ -34,7 +41,7 @@ __device__ __forceinline__ unsigned ld_acquire_u32(const unsigned* p) {
 "#;
 
 /// The summation of one consumer's accumulators at the start of its epilogue (in the tile loop, where
-/// `tb` is the slice and `tm`, `tn` the tile).
+/// `tb` is the slice, `tm`, `tn` the tile and `tid` the thread of the consumer warp group).
 pub struct SplitSum<'a> {
     /// The epilogue that follows: the accumulators' placement, the tile, the consumer's rows.
     pub epi: &'a Sm90Epilogue<'a>,
@@ -46,14 +53,20 @@ pub struct SplitSum<'a> {
     pub splits: i64,
 }
 
-/// f32 elements of the workspace `W` for `splits` slices of an `m x n` output: each slice `m` rows of
-/// `(n + 3) / 4 * 4` (the kernel's `ldw`, 16-byte rows).
+/// f32 elements of the workspace `W` for `splits` slices of an `m x n` output in `bm x bn` tiles whose
+/// rows are padded to whole clusters of `cluster`: each tile's sums of all but the last slice.
 ///
 /// ```
-/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(2, 16, 4097), 2 * 16 * 4100);
+/// // 2 x 3 tiles of 128x128: 3 sums of each
+/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(4, 200, 300, (128, 128), 1), 2 * 3 * 3 * 128 * 128);
+/// // 4 tile rows of 64 (already whole clusters of 4) x 3: one sum of each
+/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(2, 200, 300, (64, 128), 4), 4 * 3 * 64 * 128);
+/// // 3 tile rows padded to 4 in clusters of 2
+/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(2, 130, 64, (64, 64), 2), 4 * 64 * 64);
 /// ```
-pub fn workspace_elems(splits: i64, m: i64, n: i64) -> i64 {
-    splits * m * ((n + 3) / 4 * 4)
+pub fn workspace_elems(splits: i64, m: i64, n: i64, (bm, bn): (i64, i64), cluster: i64) -> i64 {
+    let rows = ((m + bm - 1) / bm + cluster - 1) / cluster * cluster;
+    rows * ((n + bn - 1) / bn) * (splits - 1) * bm * bn
 }
 
 impl SplitSum<'_> {
@@ -63,54 +76,41 @@ impl SplitSum<'_> {
         2 * 4 * tile_rows * tile_cols * owners * 4
     }
 
-    /// Loops over this thread's accumulator pairs, predicated at the M and N edges: `body` sees `wr`, the
-    /// row's pointer into `w` at the thread's first column, `j` (the pair at `wr + 8 j` on unrolling) and
-    /// the pair's first value index `v` in `acc[c]`. One pointer per row keeps the offsets immediate, so
-    /// that nothing per pair stays live across the loop over slices.
-    fn pairs(&self, body: &str) -> String {
-        let ((bm, bn), m_chunks, cw_row) = (self.epi.tile, self.epi.m_chunks, &self.epi.cw_row);
-        let (h_rows, j_cols, nj) = (self.epi.acc.h_rows, self.epi.acc.j_cols, bn / 8);
-        format!(
-            r#"#pragma unroll
-          for (int c = 0; c < {m_chunks}; ++c) {{
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {{
-              const int row = tm * {bm}{cw_row} + c * 64 + frag_row + {h_rows} * h;
-              if (row >= M) continue;
-              float* const wr = w + (long long)row * ldw + col0;
-#pragma unroll
-              for (int j = 0; j < {nj}; ++j) {{
-                const int v = 4 * j + 2 * h;
-                if ({j_cols} * j < cols_left) {{ {body} }}
-              }}
-            }}
-          }}
-"#
-        )
-    }
-
     /// The code: arrival, then either this slice's sums stored (and the tile left) or the others' added.
     pub fn code(&self) -> String {
-        let splits = self.splits;
-        let (bn, j_cols) = (self.epi.tile.1, self.epi.acc.j_cols);
+        let (splits, m_chunks, bn) = (self.splits, self.epi.m_chunks, self.epi.tile.1);
+        // float4s per thread and chunk, and the loads issued together (a divisor of them, 8 at most)
+        let groups = bn / 8;
+        let batch = [8, 4, 2, 1]
+            .into_iter()
+            .find(|b| groups % b == 0)
+            .unwrap_or(1);
+        let quad = |i: &str| {
+            format!(
+                "acc[c][4 * {i}], acc[c][4 * {i} + 1], acc[c][4 * {i} + 2], acc[c][4 * {i} + 3]"
+            )
+        };
         format!(
             r#"      {{   // split-K summed here: slice tb of {splits}; this warp's rows of the tile
         const unsigned lane = tid % 32u;
-        const unsigned slot = (((unsigned)tm * (unsigned)tiles_n + (unsigned)tn) * {owners}u + (unsigned)({owner})) * 4u + (tid % 128u) / 32u;
-        const int ldw = (N + 3) / 4 * 4;   // split_sum::workspace_elems's rows
-        const long long wstride = (long long)M * ldw;
+        const unsigned unit = ((unsigned)tm * (unsigned)tiles_n + (unsigned)tn) * {owners}u + (unsigned)({owner});
+        const unsigned slot = unit * 4u + (tid % 128u) / 32u;
         unsigned order = 0u;
         if (lane == 0u) order = atomicAdd(&SKF[2u * slot], 1u);
         order = __shfl_sync(0xffffffffu, order, 0);
-        const int frag_row = {fr}, frag_col = {fc};
-        const int col0 = tn * {bn} + frag_col, cols_left = N - col0;
+        // the sums stored at arrival order o: float4 q of chunk c of thread tid at
+        // (((tile * {others} + o) * {owners} + owner) * {cq} + c * {groups} + q) * 128 + tid
+        const unsigned long long tile4 = (unsigned long long)((unsigned)tm * (unsigned)tiles_n + (unsigned)tn) * {others}u;
+        float4* const w_at = reinterpret_cast<float4*>(W) + (unsigned long long)(tid % 128u);
         if (order + 1u < {splits}u) {{   // not the last: store this slice's sums, count them stored
-          float* const w = W + (long long)tb * wstride;
-          {store}          __syncwarp();
-          if (lane == 0u) {{
-            __threadfence();
-            atomicAdd(&SKF[2u * slot + 1u], 1u);
-          }}
+          float4* const w = w_at + ((tile4 + order) * {owners}u + (unsigned)({owner})) * {cq}u * 128u;
+#pragma unroll
+          for (int c = 0; c < {m_chunks}; ++c)
+#pragma unroll
+            for (int q = 0; q < {groups}; ++q) __stcg(w + (c * {groups} + q) * 128, make_float4({store}));
+          __threadfence();
+          __syncwarp();
+          if (lane == 0u) atomicAdd(&SKF[2u * slot + 1u], 1u);
           continue;
         }}
         if (lane == 0u) {{   // the last: the others arrived; wait for their sums, zero the counters
@@ -120,22 +120,30 @@ impl SplitSum<'_> {
         }}
         __syncwarp();
 #pragma unroll 1
-        for (int sl = 0; sl < {splits}; ++sl) {{
-          if (sl == tb) continue;
-          float* const w = W + (long long)sl * wstride;
-          {add}        }}
+        for (unsigned o = 0u; o < {others}u; ++o) {{
+          const float4* const w = w_at + ((tile4 + o) * {owners}u + (unsigned)({owner})) * {cq}u * 128u;
+#pragma unroll
+          for (int c = 0; c < {m_chunks}; ++c) {{
+#pragma unroll
+            for (int q0 = 0; q0 < {groups}; q0 += {batch}) {{
+              float4 p[{batch}];
+#pragma unroll
+              for (int i = 0; i < {batch}; ++i) {{ const int q = q0 + i; p[i] = __ldcg(w + (c * {groups} + q) * 128); }}
+#pragma unroll
+              for (int i = 0; i < {batch}; ++i) {{
+                const int q = q0 + i;
+                acc[c][4 * q] += p[i].x; acc[c][4 * q + 1] += p[i].y; acc[c][4 * q + 2] += p[i].z; acc[c][4 * q + 3] += p[i].w;
+              }}
+            }}
+          }}
+        }}
       }}
 "#,
+            others = splits - 1,
             owners = self.owners,
             owner = self.owner,
-            fr = self.epi.acc.fragment.row,
-            fc = self.epi.acc.fragment.col,
-            store = self.pairs(&format!(
-                "*(float2*)(wr + {j_cols} * j) = make_float2(acc[c][v], acc[c][v + 1]);"
-            )),
-            add = self.pairs(&format!(
-                "const float2 p = __ldcg((const float2*)(wr + {j_cols} * j)); acc[c][v] += p.x; acc[c][v + 1] += p.y;"
-            )),
+            cq = m_chunks * groups,
+            store = quad("q"),
         )
     }
 }
