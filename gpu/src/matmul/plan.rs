@@ -432,25 +432,17 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let wide = HopperConfig::pingpong_wide();
             let d = flat_modes(&batch.d)?;
             let (m, n) = (d[0].0.value, d[1].0.value);
+            // 2-CTA clusters with B multicast (the heuristic's for 128x256 over more than one wave,
+            // [`sm90_cluster`]); the tuner tries both tiles with and without them
             // ping-pong 128x128 with the TMA-store epilogue: one tile's epilogue under the other's
             // mainloop without 128x192's ragged edge on 1024-wide outputs
             let narrow = HopperConfig::pingpong_tma_store();
-            let candidates: Vec<HopperConfig> =
-                sm90_candidates(true).into_iter().map(|c| c.0).collect();
-            // 2-CTA clusters with B multicast (the heuristic's for 128x256 over more than one wave,
-            // [`sm90_cluster`]) of both wide tiles, the ping-pong ones and the 128x128 one (split-K's
-            // slices of two tile rows)
-            let square = candidates.iter().filter(|c| (c.bm, c.bn) == (128, 128));
-            let clustered: Vec<HopperConfig> = [HopperConfig::large(), wide, narrow]
-                .iter()
-                .chain(square)
-                .map(|&c| HopperConfig { cluster: 2, ..c })
-                .collect();
-            for config in candidates
-                .iter()
-                .chain(&[wide, narrow])
-                .chain(&clustered)
-                .copied()
+            let clustered =
+                [HopperConfig::large(), wide, narrow].map(|c| HopperConfig { cluster: 2, ..c });
+            for config in sm90_candidates(true)
+                .into_iter()
+                .map(|c| c.0)
+                .chain([wide, narrow])
             {
                 let bs = (batches, batch_strides);
                 kernels.extend(sm90_kernel_with(r, &batch, op, config, bs));
@@ -478,6 +470,15 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
                 HopperConfig::large(),
                 bs,
             ));
+            for config in clustered {
+                kernels.extend(sm90_kernel_with(
+                    r,
+                    &batch,
+                    op,
+                    config,
+                    (batches, batch_strides),
+                ));
+            }
         }
         let spec = sm80_spec(r, &batch);
         for config in [GemmConfig::default(), spec.config] {
@@ -1099,9 +1100,8 @@ fn fused(r: &Request, op: EpilogueOp) -> Fused {
 
 /// Split-K: `splits` K slices as a strided batch (slice `s` at `s * K/splits` along K) summed in the GEMM
 /// ([`crate::piece::split_sum`]: each warp's last slice adds the others' through the f32 workspace, then
-/// runs the fused epilogue) for the narrow tiles computed transposed; otherwise (and with
-/// [`Decomposition::SplitKReduceKernel`]) written into an f32
-/// workspace of `(M, ldw)` slices and summed by [`generate_splitk_reduce`] with the fused epilogue.
+/// runs the fused epilogue); with [`Decomposition::SplitKReduceKernel`] written into an f32 workspace of
+/// `(M, ldw)` slices and summed by [`generate_splitk_reduce`] with the fused epilogue.
 /// `transpose`: the slices are computed as [`transposed`] (a narrow M), each written column-major in the
 /// kernel's view, which is the same `(M, ldw)` slice.
 fn sm90_split_k(
@@ -1141,11 +1141,10 @@ fn sm90_split_k(
         c: 0,
         k_slices,
     };
-    // summed in the GEMM only for the narrow (decode) tiles computed transposed: against the second
-    // kernel (`bench_matmul --split-k-ab`, runs 154 / 155, H200) 16x4096x4096 +22 / +6 %, 64x4096x8192
-    // +6.5 / +6.4 %, but 256x2048x32768 (128x128 tiles) 0.74 / 0.74 and 128x1024x16384 (64x64) 0.90 /
-    // 0.95 (not understood; not profiled). The cooperative 128x256 tile cannot: its 168 registers per
-    // thread (384 threads) do not hold the summation besides its 128 accumulators (ptxas spills).
+    // summed in the GEMM unless asked for the second kernel: against it (`bench_matmul --split-k-ab`,
+    // run 156, H200) 256x2048x32768 1.00, 1024x1024x65536 1.03, 128x1024x16384 1.02, 16x4096x4096
+    // 1.08, 64x4096x8192 1.10 (with the sums at their places in the output, runs 154 / 155, the first
+    // read 0.74: its loads went out two at a time)
     let two_launches = r.decomposition == Decomposition::SplitKReduceKernel;
     let (kernel, reduce, workspace_elems) = match two_launches {
         true => {

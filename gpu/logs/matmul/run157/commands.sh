@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run157 (session 18): which split-K tiles are fastest now that the slices are summed in the GEMM: the
 # autotuner's times of every alternative (`CUTE_AUTOTUNE_LOG`; the 128x128 tile in 2-CTA clusters and
-# split added to them) at the split shapes, then the A/B of the summation against the second kernel again.
+# split added to them for this run; not kept: they were 2-8 % slower) at the split shapes.
 set -uo pipefail
 OUT="${OUT:-/tmp/run157}"; mkdir -p "$OUT"
 export CUTE_REQUIRE_GPU=1 CUTE_CACHE_DIR=/tmp/cute-cache-run157
