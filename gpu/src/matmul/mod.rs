@@ -1,9 +1,9 @@
 //! GEMM as a library call: `D = alpha * A·B + beta * C` over cudarc buffers described by CuTe layouts,
 //! on the caller's stream. The call picks the kernel ([`plan`]): the SM90 wgmma + TMA kernel on sm_90,
 //! the SM80 `mma.sync` kernel elsewhere (and when C is read), a fallback kernel for operands no
-//! tensor-core path takes; small outputs with long K split K into slices summed by a second kernel
-//! ([`crate::kernels::splitk_reduce`]) through a workspace the handle owns; compiled kernels are cached
-//! in memory and on disk.
+//! tensor-core path takes; small outputs with long K split K into slices, summed in the GEMM
+//! ([`crate::piece::split_sum`]) through a workspace the handle owns; compiled kernels are cached in
+//! memory and on disk.
 //!
 //! Layouts: A `(M,K)`, B `(K,N)`, C and D `(M,N)`, each with any strides (row-major `(M,K):(ld,_1)`,
 //! column-major `(M,K):(_1,ld)`), and an optional third mode for strided batches (`(M,K,L):(ld,_1,stride)`).

@@ -13,9 +13,4 @@ for tool in memcheck racecheck; do
   s=$SECONDS; timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bin/test-matmul_run --test-threads=1 split_k_slices narrow_sides > "$OUT/san-$tool.log" 2>&1
   echo "$tool rc=$? $((SECONDS-s))s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-$tool.log" | tail -1) $(grep -E '^test result' "$OUT/san-$tool.log")"
 done
-for shape in 1,256,2048,32768 1,1024,1024,65536 1,128,1024,16384 1,16,4096,4096 1,64,4096,8192; do
-  s=$SECONDS; timeout 40 gpu-bin/bench_matmul --shape $shape --split-k-ab > "$OUT/ab-${shape//,/x}.log" 2>&1
-  echo "ab $shape rc=$? $((SECONDS-s))s"; grep -E "^\| bf16|summed" "$OUT/ab-${shape//,/x}.log" | cut -c1-200
-done
-s=$SECONDS; timeout 200 gpu-bin/bench_matmul > "$OUT/bench_matmul.log" 2>&1
-echo "bench_matmul rc=$? $((SECONDS-s))s"; grep -E "^\| (bf16|f16)|host cost" "$OUT/bench_matmul.log" | cut -d'|' -f2-8 | sed 's/ (8 algos)//'
+OUT="$OUT" bash scripts/gpu/split_k_ab.sh   # the A/B and the table (inline when it ran; same commands)
