@@ -1286,7 +1286,7 @@ fn generate(
         let sizes = [
             (
                 "W",
-                split_sum::workspace_elems(b.count, p.m, p.n, (c.bm, c.bn), cl) * 4,
+                split_sum::workspace_elems(b.count, rows, cols, (c.bm, c.bn)) * 4,
             ),
             ("SKF", SplitSum::counter_bytes(rows, cols, owners)),
         ];

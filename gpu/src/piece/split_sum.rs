@@ -53,20 +53,16 @@ pub struct SplitSum<'a> {
     pub splits: i64,
 }
 
-/// f32 elements of the workspace `W` for `splits` slices of an `m x n` output in `bm x bn` tiles whose
-/// rows are padded to whole clusters of `cluster`: each tile's sums of all but the last slice.
+/// f32 elements of the workspace `W` for `splits` slices of `tile_rows` x `tile_cols` tiles of
+/// `bm x bn` (rows padded to whole clusters, as [`SplitSum::counter_bytes`]): each tile's sums of all
+/// but the last slice.
 ///
 /// ```
-/// // 2 x 3 tiles of 128x128: 3 sums of each
-/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(4, 200, 300, (128, 128), 1), 2 * 3 * 3 * 128 * 128);
-/// // 4 tile rows of 64 (already whole clusters of 4) x 3: one sum of each
-/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(2, 200, 300, (64, 128), 4), 4 * 3 * 64 * 128);
-/// // 3 tile rows padded to 4 in clusters of 2
-/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(2, 130, 64, (64, 64), 2), 4 * 64 * 64);
+/// // 2 x 3 tiles of 128x128 in 4 slices: 3 sums of each
+/// assert_eq!(cute_gpu::piece::split_sum::workspace_elems(4, 2, 3, (128, 128)), 2 * 3 * 3 * 128 * 128);
 /// ```
-pub fn workspace_elems(splits: i64, m: i64, n: i64, (bm, bn): (i64, i64), cluster: i64) -> i64 {
-    let rows = ((m + bm - 1) / bm + cluster - 1) / cluster * cluster;
-    rows * ((n + bn - 1) / bn) * (splits - 1) * bm * bn
+pub fn workspace_elems(splits: i64, tile_rows: i64, tile_cols: i64, (bm, bn): (i64, i64)) -> i64 {
+    tile_rows * tile_cols * (splits - 1) * bm * bn
 }
 
 impl SplitSum<'_> {
