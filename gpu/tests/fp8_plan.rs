@@ -52,7 +52,8 @@ fn tiles_by_scaling_and_shape() {
     let name = |r| plan_fp8(&r).unwrap().unwrap().name;
     // 64 k-blocks: the ping-pong 128x192 TMA-store tile
     assert!(
-        name(request(&big, Scaling::PerTensor)).contains("_128x192x128_c2pp_s4_g8_p_ts_wgb_ck_pt")
+        name(request(&big, Scaling::PerTensor))
+            .contains("_128x192x128_c2pp_s4_g8_p_ts_wgb_ck_pa_pt")
     );
     // 112 k-blocks: the cooperative 128x256 tile, in stream-K (1024 tiles leave the last wave idle),
     // in 2-CTA clusters
@@ -69,6 +70,10 @@ fn tiles_by_scaling_and_shape() {
         short.contains("_128x128x128_c2pp_s6_g8_p_ts_wgb_pt"),
         "{short}"
     );
+    // 324 tiles of 128x128 in 20 k-blocks: stream-K without clusters (`fp8_run`'s stream-K case)
+    let cut = case(2304, 2304, 2560);
+    let cut = name(request(&cut, Scaling::PerTensor));
+    assert!(cut.contains("_128x128x128_c1_s6_g8_p_sk132_pt"), "{cut}");
     // without stream-K, no clusters
     let square = case(4096, 4096, 4096);
     let square = name(request(&square, Scaling::PerTensor));

@@ -137,6 +137,7 @@ fn sm90_pieces() {
         stream_k: 0,
         raster_n: false,
         chain_k: false,
+        probe_ahead: false,
     };
     let acc = Accumulators::new(128).unwrap();
     assert_eq!((acc.h_rows, acc.j_cols), (8, 8));

@@ -10,11 +10,12 @@
 //! ```
 
 /// `mbar_init(bar, count)`, `mbar_expect_tx(bar, bytes)` (arrive and expect `bytes` of TMA traffic),
-/// `mbar_arrive(bar)`, `mbar_wait(bar, parity)` (spin on `try_wait.parity`).
+/// `mbar_arrive(bar)`, `mbar_wait(bar, parity)` (spin on `try_wait.parity`), `mbar_test(bar, parity)`
+/// (1 if the phase of that parity has completed; `test_wait.parity`, which does not block).
 ///
 /// ```
 /// use cute_gpu::arch::mbarrier::MBARRIER;
-/// for f in ["mbar_init(", "mbar_expect_tx(", "mbar_arrive(", "mbar_wait("] { assert!(MBARRIER.contains(f)); }
+/// for f in ["mbar_init(", "mbar_expect_tx(", "mbar_arrive(", "mbar_wait(", "mbar_test("] { assert!(MBARRIER.contains(f)); }
 /// assert!(MBARRIER.contains("mbarrier.try_wait.parity.shared::cta.b64"));
 /// ```
 pub const MBARRIER: &str = r#"__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
@@ -32,6 +33,12 @@ __device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
     asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
                  : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
   } while (!ok);
+}
+__device__ __forceinline__ u32 mbar_test(u32 bar, u32 parity) {
+  u32 ok;
+  asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+               : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  return ok;
 }
 "#;
 

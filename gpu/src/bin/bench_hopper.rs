@@ -9,8 +9,8 @@
 //! shipped tiles with and without 2-CTA clusters (B multicast), `broadcast` with the warp group index
 //! their configuration has and the other one (broadcast from lane 0 or not), `streamk` tiles with and
 //! without stream-K, `groups` the raster's group sizes, `rasters` the raster along M or N, `narrow` the
-//! decode tiles (a narrow side of 16-64) with and without 2-CTA clusters and stream-K, interleaved in
-//! rounds on uniform data.
+//! decode tiles (a narrow side of 16-64) with and without 2-CTA clusters and stream-K, `probe` the next
+//! k-block's stage probed ahead or not, interleaved in rounds on uniform data.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -72,6 +72,9 @@ mod imp {
             }
             if has("chain") {
                 chain(&rt)?;
+            }
+            if has("probe") {
+                probe_ahead(&rt)?;
             }
             if has("narrowstages") {
                 narrow_stages(&rt)?;
@@ -176,6 +179,14 @@ mod imp {
                 stream_k: 4,
                 ..clustered(sm90_persistent_tma_store())
             }),
+            HopperConfig {
+                probe_ahead: true,
+                ..clustered(HopperConfig::large())
+            },
+            HopperConfig {
+                probe_ahead: true,
+                ..HopperConfig::pingpong_tma_store()
+            },
         ]
     }
 
@@ -284,11 +295,21 @@ mod imp {
     }
 
     /// Each 64-row chunk's wgmmas back to back (`chain_k`, as cuBLASLt's ping-pong 128x128 issues them,
-    /// run148) against K step by K step across the chunks, for the tiles the plan ships (the clustered
-    /// 128x256, also with stream-K; the ping-pong 128x128 and 128x192), on the sweep's shapes.
+    /// run148) against K step by K step across the chunks, for the tiles the plan ships.
     fn chain(rt: &Runtime) -> Result<()> {
+        switched(rt, |c, chain_k| HopperConfig { chain_k, ..c })
+    }
+
+    /// The next k-block's stage probed ahead ([`HopperConfig::probe_ahead`]) against waiting for it at
+    /// the top of the k-block, for the tiles the plan ships.
+    fn probe_ahead(rt: &Runtime) -> Result<()> {
+        switched(rt, |c, probe_ahead| HopperConfig { probe_ahead, ..c })
+    }
+
+    /// The tiles the plan ships (the clustered 128x256, also with stream-K along N; the ping-pong 128x128
+    /// and 128x192), each with `switch` off and on, interleaved on the sweep's shapes.
+    fn switched(rt: &Runtime, switch: fn(HopperConfig, bool) -> HopperConfig) -> Result<()> {
         let cublas = Cublas::new(rt)?;
-        let chained = |chain_k| move |c| HopperConfig { chain_k, ..c };
         let tiles = [
             clustered(HopperConfig::large()),
             stream_k_over(rt, along_n(clustered(HopperConfig::large()))),
@@ -297,7 +318,7 @@ mod imp {
         ];
         let configs: Vec<HopperConfig> = tiles
             .iter()
-            .flat_map(|&c| [chained(false)(c), chained(true)(c)])
+            .flat_map(|&c| [false, true].map(|on| switch(c, on)))
             .collect();
         for (m, n, k) in SWEEP_SHAPES {
             interleaved(rt, &cublas, (m, n, k), &configs)?;

@@ -120,6 +120,9 @@ pub struct HopperConfig {
     /// Each 64-row chunk's wgmmas of a k-block issued back to back, K step after K step into the same
     /// accumulators, instead of K step by K step across the chunks ([`crate::piece::tma_mainloop`]).
     pub chain_k: bool,
+    /// The next k-block's stage probed while this one's wgmmas run
+    /// ([`WarpSpecialized::probe_ahead`]).
+    pub probe_ahead: bool,
 }
 
 impl Default for HopperConfig {
@@ -145,6 +148,7 @@ impl Default for HopperConfig {
             stream_k: 0,
             raster_n: false,
             chain_k: false,
+            probe_ahead: false,
         }
     }
 }
@@ -195,12 +199,12 @@ impl HopperConfig {
     /// Ping-pong with the TMA-store epilogue, 128x192x64 tiles per consumer, 4 stages: each consumer's
     /// epilogue runs under the other's mainloop, and the 192-column tile keeps the accumulators (96 f32
     /// per thread x 2 chunks) within the consumers' registers; each chunk's K steps back to back
-    /// ([`Self::chain_k`]).
+    /// ([`Self::chain_k`]), the next k-block's stage probed ahead ([`Self::probe_ahead`]).
     ///
     /// ```
     /// use cute_gpu::kernels::gemm_sm90::HopperConfig;
     /// let c = HopperConfig::pingpong_wide();
-    /// assert!(c.pingpong && c.tma_store && c.persistent && c.broadcast_wg && c.chain_k);
+    /// assert!(c.pingpong && c.tma_store && c.persistent && c.broadcast_wg && c.chain_k && c.probe_ahead);
     /// assert_eq!((c.bm, c.bn, c.stages), (128, 192, 4));
     /// assert!(c.smem_bytes() <= 232448);
     /// ```
@@ -213,6 +217,10 @@ impl HopperConfig {
             // run152): +0.1 to +8.4 % on each of seven bf16 shapes in both (the 128x128 ping-pong: -5.0
             // to 0 %; the control, one code under two names, -3.5 to +3.9 %)
             chain_k: true,
+            // measured against the wait at the top of each k-block, interleaved (run161 and run162):
+            // +1.0 to +9.1 % on six of seven bf16 shapes in both, 8192³ +1.4 / 0.0 (the 128x128
+            // ping-pong -4.9 to +0.6 %, the cooperative 128x256 -3.5 to +3.6 %: only this tile takes it)
+            probe_ahead: true,
             ..Self::pingpong()
         }
     }
@@ -727,7 +735,7 @@ fn coords(tiles: &Layout, mn_var: &str, major: Major) -> Result<[String; 2]> {
 
 fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig) -> String {
     format!(
-        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}{}{}{}{}",
+        "cute_hgemm_{}_{}_{}x{}x{}_c{}{}_s{}_g{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}",
         inp.name(),
         output.name(),
         c.bm,
@@ -754,6 +762,7 @@ fn kernel_name(p: &HopperProblem, inp: &Inputs, output: DType, c: &HopperConfig)
         },
         if c.broadcast_wg { "_wgb" } else { "" },
         if c.chain_k { "_ck" } else { "" },
+        if c.probe_ahead { "_pa" } else { "" },
         if c.stream_k > 0 {
             format!("_sk{}", c.stream_k)
         } else {
@@ -1189,6 +1198,7 @@ fn mainloop<'a>(
         stream_k: c.stream_k as i64,
         raster_n: c.raster_n,
         chain_k: c.chain_k,
+        probe_ahead: c.probe_ahead,
     })
 }
 

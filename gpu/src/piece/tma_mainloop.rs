@@ -9,7 +9,7 @@
 //! let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 256, 64, 16, "B").unwrap());
 //! let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 3, consumers: 2, pingpong: false,
 //!     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
+//!     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false, probe_ahead: false };
 //! assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 49152u);")); // (128 + 256) * 64 * 2 bytes
 //! ```
 
@@ -26,7 +26,7 @@ use crate::piece::stream_k;
 /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
 /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
 /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
+/// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false, probe_ahead: false };
 /// // 128x128x64 bf16 tiles, a 4-stage ring, two cooperative consumers of 64 rows each
 /// assert!(ws.producer().contains("mbar_expect_tx(full_bar + 8 * s, 32768u);")); // (128 + 128) * 64 * 2 bytes
 /// ```
@@ -77,6 +77,11 @@ pub struct WarpSpecialized<'a> {
     /// A k-block's wgmmas chunk by chunk (each 64-row chunk's K steps back to back, chaining its
     /// accumulators) instead of K step by K step across the chunks.
     pub chain_k: bool,
+    /// The next k-block's stage probed (`mbar_test`, which does not block) once this k-block's wgmmas
+    /// are committed, before the previous ones are waited for, so that the next k-block starts without
+    /// waiting on the probe's latency when its stage is already full (cuBLASLt's kernels do this).
+    /// Plain k-blocks only (not block-scaled).
+    pub probe_ahead: bool,
 }
 
 impl WarpSpecialized<'_> {
@@ -103,7 +108,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false, probe_ahead: false };
     /// let c = ws.setup(&["tmA", "tmB"]);
     /// assert!(c.contains("for (int s = 0; s < 4; ++s) { mbar_init(full_bar + 8 * s, 1);") && c.contains("(u64)&tmB"));
     /// ```
@@ -222,7 +227,7 @@ impl WarpSpecialized<'_> {
     /// # let b = b.split_boxes(2).unwrap();
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 256, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 256".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 2, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false, probe_ahead: false };
     /// assert!(ws.teardown().contains("barrier.cluster.wait"));
     /// // the second B box (rows 128..256) is rank 1's, multicast to both CTAs
     /// assert!(ws.producer().contains("if (crank == 1u) tma_load_2d_mc(sb + 16384u, &tmB, full_bar + 8 * s, kb * 64, tn * 256 + 128, 3);"));
@@ -339,7 +344,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false, probe_ahead: false };
     /// let c = ws.producer();
     /// assert!(c.contains("setmaxnreg.dec.sync.aligned.u32 40;") && c.contains("tma_load_2d("));
     /// ```
@@ -428,10 +433,19 @@ impl WarpSpecialized<'_> {
             ),
             None => String::new(),
         };
+        let (stages, kb1) = (self.stages, self.k_range().1);
+        let probe = match self.probe_ahead {
+            true => format!(
+                "        // the next k-block's stage, probed while this one's wgmmas run
+        ready = kb + 1 < {kb1} && mbar_test(full_bar + 8 * ((it + 1u) % {stages}u), ((it + 1u) / {stages}u) & 1u);
+"
+            ),
+            false => String::new(),
+        };
         format!(
             r#"{}#pragma unroll
         for (int c = 0; c < {}; ++c) fence_acc(acc[c]);
-{handoff}        // keep one k-block of wgmma in flight; the previous one has finished reading its stage
+{handoff}{probe}        // keep one k-block of wgmma in flight; the previous one has finished reading its stage
         {}
         {}
         prev = s;
@@ -553,7 +567,7 @@ impl WarpSpecialized<'_> {
     /// # let (a, b) = (gmma_operand(Major::K, 128, 64, 16, "A").unwrap(), gmma_operand(Major::K, 128, 64, 16, "B").unwrap());
     /// # let ws = WarpSpecialized { operands: [&a, &b], tile: (128, 128, 64), stages: 4, consumers: 2, pingpong: false,
     /// #     group_m: 8, m_chunks: 1, consumer_a_bytes: 64 * 64 * 2, epi_bytes: 0, regs: (40, 232),
-    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false };
+    /// #     coords: [["kb * 64".into(), "tm * 128".into()], ["kb * 64".into(), "tn * 128".into()]], elem_bytes: 2, promotion: None, batch: None, cluster: 1, broadcast_wg: false, stream_k: 0, raster_n: false, chain_k: false, probe_ahead: false };
     /// let c = ws.consumer("", "    // epilogue\n", "");
     /// assert!(c.contains("setmaxnreg.inc.sync.aligned.u32 232;") && c.contains("mbar_wait(full_bar + 8 * s, phase);"));
     /// assert!(c.contains("// epilogue"));
@@ -662,10 +676,20 @@ impl WarpSpecialized<'_> {
                 String::new(),
             ),
         };
+        // probing ahead: `ready` says the stage was seen full by the previous k-block's probe
+        let probed = self.probe_ahead && self.promotion.is_none();
+        let (ready, wait) = match probed {
+            true => (
+                "      bool ready = false;
+",
+                "if (!ready) ",
+            ),
+            false => ("", ""),
+        };
         let mainloop = format!(
-            r#"      for (int kb = {kb0}; kb < {kb1}; ++kb, ++it) {{
+            r#"{ready}      for (int kb = {kb0}; kb < {kb1}; ++kb, ++it) {{
         const u32 s = it % {stages}u, phase = (it / {stages}u) & 1u;
-        mbar_wait(full_bar + 8 * s, phase);
+        {wait}mbar_wait(full_bar + 8 * s, phase);
         {}
 {body}      }}{after}
 {tail}"#,

@@ -8,7 +8,4 @@
 set -uo pipefail
 OUT="${OUT:-/tmp/run160}"; mkdir -p "$OUT"
 export CUTE_REQUIRE_GPU=1 CUTE_CACHE_DIR=/tmp/cute-cache-run160
-s=$SECONDS; timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 gpu-bin/bench_hopper check tiny > "$OUT/san-racecheck-tiny.log" 2>&1
-echo "racecheck tiny rc=$? $((SECONDS-s))s: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/san-racecheck-tiny.log" | tail -1) $(grep -E 'check:' "$OUT/san-racecheck-tiny.log" | tail -1) ($(grep -c _eb4 "$OUT/san-racecheck-tiny.log") eb4 lines)"
-s=$SECONDS; timeout 200 gpu-bin/bench_hopper boxes > "$OUT/boxes.log" 2>&1; echo "boxes rc=$? $((SECONDS-s))s"
-grep -vE "^device" "$OUT/boxes.log" | sed 's/cute_hgemm_bf16_bf16_//; s/ TFLOP\/s (/ (/; s/; grid.*//'
+OUT="$OUT" bash scripts/gpu/hopper_ab.sh boxes _eb4   # racecheck on check tiny, then the A/B (inline when it ran; same commands)
