@@ -595,7 +595,7 @@ fn clusters_where_large_tiles_fill_more_than_a_wave() {
         ((8192, 4096, 14336), "128x256x64_c2_s4_g8n_p_ts_cl2_sk132"),
         ((1024, 4096, 8192), "128x256x64_c2_s4_g8_p_ts"), // 128 tiles: one wave
         ((2048, 2048, 2048), "128x128x64_c2pp_s6_g8_p_ts_wgb"), // ping-pong 128x128
-        ((16384, 8192, 1024), "128x192x64_c2pp_s4_g8_p_ts_wgb_ck"), // ping-pong
+        ((16384, 8192, 1024), "128x192x64_c2pp_s4_g8_p_ts_wgb_ck_pa"), // ping-pong
         ((1024, 1024, 1024), "64x128x64_c1_s8_g8_p"),     // smaller tiles
     ];
     for ((m, n, k), tile) in cases {
