@@ -81,11 +81,6 @@ impl SplitSum<'_> {
             .into_iter()
             .find(|b| groups % b == 0)
             .unwrap_or(1);
-        let quad = |i: &str| {
-            format!(
-                "acc[c][4 * {i}], acc[c][4 * {i} + 1], acc[c][4 * {i} + 2], acc[c][4 * {i} + 3]"
-            )
-        };
         format!(
             r#"      {{   // split-K summed here: slice tb of {splits}; this warp's rows of the tile
         const unsigned lane = tid % 32u;
@@ -94,16 +89,16 @@ impl SplitSum<'_> {
         unsigned order = 0u;
         if (lane == 0u) order = atomicAdd(&SKF[2u * slot], 1u);
         order = __shfl_sync(0xffffffffu, order, 0);
-        // the sums stored at arrival order o: float4 q of chunk c of thread tid at
-        // (((tile * {others} + o) * {owners} + owner) * {cq} + c * {groups} + q) * 128 + tid
-        const unsigned long long tile4 = (unsigned long long)((unsigned)tm * (unsigned)tiles_n + (unsigned)tn) * {others}u;
+        // the sum stored at arrival order o: float4 q of chunk c of thread tid at
+        // (((first_sum + o) * {owners} + owner) * {cq} + c * {groups} + q) * 128 + tid, first_sum = tile * {others}
+        const unsigned long long first_sum = (unsigned long long)((unsigned)tm * (unsigned)tiles_n + (unsigned)tn) * {others}u;
         float4* const w_at = reinterpret_cast<float4*>(W) + (unsigned long long)(tid % 128u);
         if (order + 1u < {splits}u) {{   // not the last: store this slice's sums, count them stored
-          float4* const w = w_at + ((tile4 + order) * {owners}u + (unsigned)({owner})) * {cq}u * 128u;
+          float4* const w = w_at + ((first_sum + order) * {owners}u + (unsigned)({owner})) * {cq}u * 128u;
 #pragma unroll
           for (int c = 0; c < {m_chunks}; ++c)
 #pragma unroll
-            for (int q = 0; q < {groups}; ++q) __stcg(w + (c * {groups} + q) * 128, make_float4({store}));
+            for (int q = 0; q < {groups}; ++q) __stcg(w + (c * {groups} + q) * 128, make_float4(acc[c][4 * q], acc[c][4 * q + 1], acc[c][4 * q + 2], acc[c][4 * q + 3]));
           __threadfence();
           __syncwarp();
           if (lane == 0u) atomicAdd(&SKF[2u * slot + 1u], 1u);
@@ -117,7 +112,7 @@ impl SplitSum<'_> {
         __syncwarp();
 #pragma unroll 1
         for (unsigned o = 0u; o < {others}u; ++o) {{
-          const float4* const w = w_at + ((tile4 + o) * {owners}u + (unsigned)({owner})) * {cq}u * 128u;
+          const float4* const w = w_at + ((first_sum + o) * {owners}u + (unsigned)({owner})) * {cq}u * 128u;
 #pragma unroll
           for (int c = 0; c < {m_chunks}; ++c) {{
 #pragma unroll
@@ -139,7 +134,6 @@ impl SplitSum<'_> {
             owners = self.owners,
             owner = self.owner,
             cq = m_chunks * groups,
-            store = quad("q"),
         )
     }
 }
