@@ -136,6 +136,11 @@ pub struct Kernel {
     pub buffers: Vec<Buffer>,
     /// Byte alignment every pointer argument must have.
     pub pointer_alignment: usize,
+    /// The kernel waits for the grids before it in the stream (`griddepcontrol.wait`) before it touches
+    /// global memory, and lets the next grid launch early (`griddepcontrol.launch_dependents`): on SM90
+    /// the runtime launches it with programmatic stream serialization, so that its launch and set-up
+    /// overlap the previous kernel's tail ([`crate::arch::sync::GRID_DEPENDENCY_WAIT`]).
+    pub dependent_launch: bool,
 }
 
 impl Kernel {

@@ -604,3 +604,27 @@ fn clusters_where_large_tiles_fill_more_than_a_wave() {
         assert!(name.ends_with(tile), "{m}x{n}x{k}: {name}");
     }
 }
+
+/// The SM90 kernels are launched with programmatic dependent launch but for the 64x128 tile, which read
+/// 2.7-4.0 % slower with it at 128x8192x8192 (runs 164-165); the mma.sync and reduction kernels never.
+#[test]
+fn dependent_launch_by_tile() {
+    let cases = [
+        ((16, 8192, 8192), "sm_90a", true),   // narrow 64x16, transposed
+        ((2048, 2048, 2048), "sm_90a", true), // ping-pong 128x128
+        ((4096, 4096, 4096), "sm_90a", true), // clustered 128x256
+        ((128, 8192, 8192), "sm_90a", false), // 64x128
+        ((4096, 4096, 4096), "sm_80", false), // mma.sync
+    ];
+    for ((m, n, k), arch, dependent) in cases {
+        let [a, b, d] = k_major(m, n, k);
+        let p = planned(&request(&a, &b, &d, arch));
+        assert_eq!(
+            p.kernel.dependent_launch, dependent,
+            "{m}x{n}x{k} {arch}: {}",
+            p.kernel.name
+        );
+        let reduce = p.split_k.as_ref().and_then(|s| s.reduce.as_ref());
+        assert!(reduce.is_none_or(|r| !r.dependent_launch));
+    }
+}

@@ -666,6 +666,65 @@ mod matmul_run {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Back-to-back calls where each reads what the one before wrote and writes what it read (D <- X·P,
+    /// X <- D·P with P a permutation, exact in any type), launched with programmatic dependent launch on
+    /// SM90 and without it: the kernel's wait must hold every global access until the previous grid is
+    /// done, or a call reads a half-written operand.
+    #[test]
+    fn chained_calls_with_dependent_launch() {
+        let Some(s) = stream("chained_calls_with_dependent_launch") else {
+            return;
+        };
+        let (n, steps) = (1024usize, 16);
+        let perm: Vec<usize> = (0..n).map(|j| (j * 389 + 17) % n).collect(); // 389 is odd: a bijection
+        let mut p = vec![bf16::ZERO; n * n];
+        for (j, &pj) in perm.iter().enumerate() {
+            p[j * n + pj] = bf16::ONE; // P (K,N) column-major: column j holds its 1 at row perm[j]
+        }
+        let x: Vec<bf16> = (0..n * n)
+            .map(|i| bf16::from_f32((i % 251) as f32 - 125.0))
+            .collect();
+        let (row_major, col_major) = (format!("({n},{n}):({n},1)"), format!("({n},{n}):(1,{n})"));
+        for on in [true, false] {
+            let gemm = Gemm::new(&s).unwrap().with_dependent_launch(on);
+            let hopper = gemm.runtime().arch().starts_with("sm_90");
+            assert_eq!(gemm.runtime().dependent_launch(), on && hopper);
+            let pd = s.clone_htod(&p).unwrap();
+            let mut bufs = [
+                s.clone_htod(&x).unwrap(),
+                s.alloc_zeros::<bf16>(n * n).unwrap(),
+            ];
+            for step in 0..steps {
+                let [a, b] = &mut bufs;
+                let (src, dst) = if step % 2 == 0 { (&*a, b) } else { (&*b, a) };
+                gemm.run::<bf16, bf16>(
+                    &Matrix::new(src, common::l(&row_major)),
+                    &Matrix::new(&pd, common::l(&col_major)),
+                    None,
+                    &mut MatrixMut::new(dst, common::l(&row_major)),
+                    1.0,
+                    0.0,
+                )
+                .unwrap();
+            }
+            let got = s.clone_dtoh(&bufs[steps % 2]).unwrap();
+            // after `steps` calls, column j holds X's column perm^steps(j)
+            let mut from: Vec<usize> = (0..n).collect();
+            for _ in 0..steps {
+                from = from.iter().map(|&c| perm[c]).collect();
+            }
+            for i in 0..n {
+                for j in 0..n {
+                    assert_eq!(
+                        got[i * n + j],
+                        x[i * n + from[j]],
+                        "dependent launch {on}: ({i}, {j})"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn bad_input_is_rejected_before_any_launch() {
         let Some(s) = stream("bad_input_is_rejected_before_any_launch") else {

@@ -356,6 +356,7 @@ mod gpu_run {
                 },
             ],
             pointer_alignment: 4,
+            dependent_launch: false,
         };
         let (xb, yb) = (rt.upload(&x).unwrap(), rt.zeros::<f32>(n).unwrap());
         rt.launch(&k, &[rt.bind(&xb), rt.bind(&yb)]).unwrap();

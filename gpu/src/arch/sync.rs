@@ -50,6 +50,24 @@ pub fn named_barrier_arrive(id: &str, threads: u32) -> String {
 pub const FENCE_PROXY_ASYNC: &str =
     "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");";
 
+/// Programmatic dependent launch (SM90): blocks until the grids this one depends on (the kernel before
+/// it in the stream, when launched with programmatic stream serialization) have completed and their
+/// memory operations are visible. Without such a launch it returns at once. Every thread executes it
+/// before its first access to global memory.
+///
+/// ```
+/// use cute_gpu::arch::sync::{GRID_DEPENDENCY_WAIT, LAUNCH_DEPENDENTS};
+/// assert!(GRID_DEPENDENCY_WAIT.contains("griddepcontrol.wait;"));
+/// assert!(LAUNCH_DEPENDENTS.contains("griddepcontrol.launch_dependents;"));
+/// ```
+pub const GRID_DEPENDENCY_WAIT: &str = "asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");";
+
+/// Lets the grid after this one in the stream launch (when it was launched with programmatic stream
+/// serialization) once every CTA of this grid has executed it or exited; that grid's
+/// [`GRID_DEPENDENCY_WAIT`] still waits for this one to complete.
+pub const LAUNCH_DEPENDENTS: &str =
+    "asm volatile(\"griddepcontrol.launch_dependents;\" ::: \"memory\");";
+
 /// `const int wg = ..., tid = ...;`: the thread's warp group and its thread within the group. With
 /// `broadcast`, `wg` comes from lane 0 through `__shfl_sync`, so that the compiler knows it is the same
 /// for the whole warp (CUTLASS's `canonical_warp_group_idx`): what is derived from it (shared-memory

@@ -7,9 +7,10 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab | --split-k-ab] [--shape L,M,N,K] [--sample-tflop F]`
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab | --split-k-ab | --dependent-launch-ab] [--shape L,M,N,K] [--sample-tflop F]`
 //! (stream-k-ab: also the call with whole tiles and with stream-K forced, a line after each row; split-k-ab:
-//! also the call with split-K's slices summed by a second kernel; sample-tflop: the work of one timed
+//! also the call with split-K's slices summed by a second kernel; dependent-launch-ab: also the call
+//! without programmatic dependent launch; sample-tflop: the work of one timed
 //! sample, default 20 TFLOP, tens of ms: `cute_gpu::runtime::bench::sample_tflop`; shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
 //! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
 //! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
@@ -287,10 +288,13 @@ mod bench {
             (_, true) => vec![Decomposition::SplitKReduceKernel],
             _ => Vec::new(),
         };
-        let alts = decompositions
+        let mut alts = decompositions
             .into_iter()
             .map(|d| Gemm::new(rt.stream()).map(|g| g.with_decomposition(d)))
             .collect::<Result<Vec<_>>>()?;
+        if has("--dependent-launch-ab") {
+            alts = vec![Gemm::new(rt.stream())?.with_dependent_launch(false)];
+        }
         let mut lt = LtGemm::new(
             rt,
             LtTypes::half(T::DTYPE),
@@ -346,7 +350,15 @@ mod bench {
             s / l8,
             o / t.lt_fastest_per_round()
         );
-        if let [reduce] = &t.alt[..] {
+        let dependent_ab = std::env::args().any(|a| a == "--dependent-launch-ab");
+        if let ([serial], true) = (&t.alt[..], dependent_ab) {
+            let serial = median(serial);
+            println!(
+                "|   with / without programmatic dependent launch: {:.3} (without {serial:.0}; / Lt best {:.2}) |",
+                o / serial,
+                serial / l8
+            );
+        } else if let [reduce] = &t.alt[..] {
             let reduce = median(reduce);
             println!(
                 "|   summed in the GEMM / by a second kernel: {:.3} (second kernel {reduce:.0}; / Lt best {:.2}) |",

@@ -686,5 +686,6 @@ pub fn generate_attention(cfg: &AttentionConfig) -> Result<Kernel> {
         args,
         buffers,
         pointer_alignment: 16,
+        dependent_launch: false,
     })
 }

@@ -2205,5 +2205,6 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
         args,
         buffers,
         pointer_alignment: 16,
+        dependent_launch: false,
     })
 }

@@ -298,5 +298,6 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
             Buffer::for_layout("dst", &spec.dst, eb)?,
         ],
         pointer_alignment: vb as usize,
+        dependent_launch: false,
     })
 }

@@ -171,5 +171,6 @@ pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
         })
         .collect(),
         pointer_alignment: oty.bytes().min(2) as usize,
+        dependent_launch: false,
     })
 }

@@ -579,5 +579,6 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         .chain(bias_buffer(&op, &p, spec.output))
         .collect(),
         pointer_alignment: 16,
+        dependent_launch: false,
     })
 }

@@ -123,6 +123,11 @@ pub struct HopperConfig {
     /// The next k-block's stage probed while this one's wgmmas run
     /// ([`WarpSpecialized::probe_ahead`]).
     pub probe_ahead: bool,
+    /// Launched with programmatic dependent launch on SM90 ([`Kernel::dependent_launch`]): the kernel
+    /// waits for the grid before it in the stream before touching global memory and lets the next one
+    /// launch once its producer has issued its last load, whatever this says; this chooses only how
+    /// the runtime launches it.
+    pub dependent_launch: bool,
 }
 
 impl Default for HopperConfig {
@@ -149,6 +154,9 @@ impl Default for HopperConfig {
             raster_n: false,
             chain_k: false,
             probe_ahead: false,
+            // bench_matmul --dependent-launch-ab (gpu/logs/matmul/run163 to run165): +2.5 to +6.6 % at
+            // 16x8192x8192 and 2048³, within the noise on the long shapes
+            dependent_launch: true,
         }
     }
 }
@@ -1367,6 +1375,7 @@ fn generate(
         args: params.args,
         buffers,
         pointer_alignment: 16,
+        dependent_launch: c.dependent_launch,
     })
 }
 

@@ -207,6 +207,7 @@ extern "C" __global__ void
         args: params.args,
         buffers,
         pointer_alignment: 16,
+        dependent_launch: false,
     })
 }
 

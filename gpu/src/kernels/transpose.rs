@@ -473,5 +473,6 @@ pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
             Buffer::for_layout("dst", &spec.dst, e)?,
         ],
         pointer_alignment: bin.max(bout) as usize,
+        dependent_launch: false,
     })
 }

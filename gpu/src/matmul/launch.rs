@@ -386,6 +386,21 @@ impl Gemm {
         self
     }
 
+    /// The same handle launching its SM90 kernels with programmatic dependent launch or not (on by
+    /// default on SM90): with it, a call's CTAs launch and set up while the kernel before it in the
+    /// stream finishes, and wait for it before they touch memory
+    /// ([`crate::runtime::Runtime::set_dependent_launch`]).
+    ///
+    /// ```no_run
+    /// use cute_gpu::matmul::Gemm;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let serialized = Gemm::new(&stream).unwrap().with_dependent_launch(false);
+    /// ```
+    pub fn with_dependent_launch(mut self, on: bool) -> Gemm {
+        self.rt.set_dependent_launch(on);
+        self
+    }
+
     /// The same handle with the autotuner on: the first call of a request class times every kernel the
     /// heuristic chooses among (on the call's own buffers, with a progress line when stderr is a
     /// terminal) and keeps the fastest; the choice persists on disk ([`super::tune`]) for later

@@ -101,7 +101,9 @@ impl WarpSpecialized<'_> {
             .map_or(self.tile.1, Promotion::split_n)
     }
 
-    /// Shared-memory carve-up, barrier initialization, tensor-map prefetch and the tile counts.
+    /// Shared-memory carve-up, barrier initialization, tensor-map prefetch and the tile counts, then the
+    /// wait for the grid before this one in the stream (`griddepcontrol.wait`: no global memory before it;
+    /// the producer lets the next grid launch once it has issued its last load).
     ///
     /// ```
     /// # use cute_gpu::{piece::{gmma_operand::gmma_operand, tma_mainloop::WarpSpecialized}, Major};
@@ -145,6 +147,7 @@ impl WarpSpecialized<'_> {
   {}
   const int tiles_m = (M + {bm} - 1) / {bm}, tiles_n = (N + {bn} - 1) / {bn}, ktiles = (K + {bk} - 1) / {bk};
 {}  {}
+  {}   // global memory only once the grid before this one in the stream is done (dependent launch)
 "#,
             mbarrier::INIT_FENCE,
             match self.cluster {
@@ -161,7 +164,8 @@ impl WarpSpecialized<'_> {
                     self.tile_rows()
                 ),
                 None => format!("const int tiles = {} * tiles_n;", self.tile_rows()),
-            }
+            },
+            sync::GRID_DEPENDENCY_WAIT
         ) + &self.share()
     }
 
@@ -364,6 +368,7 @@ impl WarpSpecialized<'_> {
           const u32 sa = sbase + s * {stage_bytes}u, sb = sa + {a_bytes}u;
 {}        }}
       }}
+      {}   // every load issued: the next grid in the stream may launch (its own wait holds it)
     }}{}
 "#,
             sync::setmaxnreg(false, self.regs.0),
@@ -371,6 +376,7 @@ impl WarpSpecialized<'_> {
             self.group_m,
             self.raster("        "),
             self.loads(),
+            sync::LAUNCH_DEPENDENTS,
             self.scale_warp(),
             kb0 = self.k_range().0,
             kb1 = self.k_range().1,

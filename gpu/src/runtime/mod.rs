@@ -20,6 +20,7 @@
 pub mod baseline;
 pub mod bench;
 pub mod cublaslt;
+mod dependent_launch;
 pub mod tensor_map;
 
 use crate::cubin_cache::CubinCache;
@@ -171,6 +172,9 @@ pub struct Runtime {
     sm_count: u32,
     cache: Mutex<HashMap<String, Arc<LoadedKernel>>>,
     disk: CubinCache,
+    /// Kernels that wait for the previous grid ([`Kernel::dependent_launch`]) are launched with
+    /// programmatic stream serialization (SM90 and later; on by default there).
+    dependent_launch: bool,
 }
 
 impl Runtime {
@@ -228,6 +232,7 @@ impl Runtime {
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(cuda("SM count"))? as u32;
         Ok(Runtime {
+            dependent_launch: dependent_launch::supported(&arch),
             ctx,
             stream,
             arch,
@@ -235,6 +240,34 @@ impl Runtime {
             cache: Mutex::new(HashMap::new()),
             disk: CubinCache::from_env(),
         })
+    }
+
+    /// Whether kernels that wait for the previous grid in the stream ([`Kernel::dependent_launch`]: the
+    /// SM90 GEMMs) are launched with programmatic stream serialization, so that a launch and its set-up
+    /// overlap the tail of the kernel before it. On by default on SM90 and later, where `on` is honoured;
+    /// never on older GPUs. Takes effect for kernels bound ([`Runtime::bind_kernel`]) afterwards.
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// let mut rt = Runtime::new(0).unwrap();
+    /// println!("{}: {}", rt.arch(), rt.dependent_launch()); // sm_90a: true
+    /// rt.set_dependent_launch(false);
+    /// assert!(!rt.dependent_launch());
+    /// ```
+    pub fn set_dependent_launch(&mut self, on: bool) {
+        self.dependent_launch = on && dependent_launch::supported(&self.arch);
+    }
+
+    /// Whether dependent kernels are launched with programmatic stream serialization
+    /// ([`Runtime::set_dependent_launch`]).
+    ///
+    /// ```no_run
+    /// # use cute_gpu::runtime::Runtime;
+    /// let rt = Runtime::new(0).unwrap();
+    /// println!("programmatic dependent launch: {}", rt.dependent_launch());
+    /// ```
+    pub fn dependent_launch(&self) -> bool {
+        self.dependent_launch
     }
 
     /// The architecture kernels are compiled for (`sm_90a` on an H100).
@@ -522,6 +555,7 @@ impl Runtime {
                 block_dim: k.block,
                 shared_mem_bytes: k.dynamic_smem_bytes,
             },
+            dependent: k.dependent_launch && self.dependent_launch,
         })
     }
 
@@ -572,6 +606,20 @@ impl Runtime {
     /// assert_eq!(rt.download(&dst).unwrap(), vec![1.0f32; 4096]);
     /// ```
     pub fn run(&self, p: &Prepared) -> Result<()> {
+        if p.dependent {
+            let mut params: Vec<*mut std::ffi::c_void> =
+                p.values.iter().map(ArgValue::as_param).collect();
+            // SAFETY: as below; the parameter pointers point into `p`, alive across the (host-side) call.
+            return unsafe {
+                dependent_launch::launch(
+                    &self.ctx,
+                    &self.stream,
+                    &p.loaded.function,
+                    p.config,
+                    &mut params,
+                )
+            };
+        }
         let mut b = self.stream.launch_builder(&p.loaded.function);
         for v in &p.values {
             match v {
@@ -706,6 +754,19 @@ enum ArgValue {
     F32(f32),
 }
 
+impl ArgValue {
+    /// The address of the value, as `cuLaunchKernelEx` takes each parameter.
+    fn as_param(&self) -> *mut std::ffi::c_void {
+        match self {
+            ArgValue::Ptr(x) => x as *const u64 as *mut _,
+            ArgValue::Map(x) => x as *const TensorMap as *mut _,
+            ArgValue::I32(x) => x as *const i32 as *mut _,
+            ArgValue::I64(x) => x as *const i64 as *mut _,
+            ArgValue::F32(x) => x as *const f32 as *mut _,
+        }
+    }
+}
+
 /// A kernel bound to its buffers, tensor maps encoded: launch it with [`Runtime::run`].
 ///
 /// ```no_run
@@ -721,6 +782,8 @@ pub struct Prepared {
     loaded: Arc<LoadedKernel>,
     values: Vec<ArgValue>,
     config: LaunchConfig,
+    /// Launched with programmatic stream serialization ([`Runtime::set_dependent_launch`]).
+    dependent: bool,
 }
 
 impl Prepared {
