@@ -7,10 +7,11 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab | --split-k-ab | --dependent-launch-ab] [--shape L,M,N,K] [--sample-tflop F]`
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab | --split-k-ab | --dependent-launch-ab | --control-ab] [--shape L,M,N,K] [--sample-tflop F]`
 //! (stream-k-ab: also the call with whole tiles and with stream-K forced, a line after each row; split-k-ab:
 //! also the call with split-K's slices summed by a second kernel; dependent-launch-ab: also the call
-//! without programmatic dependent launch; sample-tflop: the work of one timed
+//! without programmatic dependent launch; control-ab: also an identical handle in the alternative's
+//! place in the round, an A/A control of the A/Bs; sample-tflop: the work of one timed
 //! sample, default 20 TFLOP, tens of ms: `cute_gpu::runtime::bench::sample_tflop`; shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
 //! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
 //! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
@@ -295,6 +296,9 @@ mod bench {
         if has("--dependent-launch-ab") {
             alts = vec![Gemm::new(rt.stream())?.with_dependent_launch(false)];
         }
+        if has("--control-ab") {
+            alts = vec![Gemm::new(rt.stream())?];
+        }
         let mut lt = LtGemm::new(
             rt,
             LtTypes::half(T::DTYPE),
@@ -351,7 +355,14 @@ mod bench {
             o / t.lt_fastest_per_round()
         );
         let dependent_ab = std::env::args().any(|a| a == "--dependent-launch-ab");
-        if let ([serial], true) = (&t.alt[..], dependent_ab) {
+        let control_ab = std::env::args().any(|a| a == "--control-ab");
+        if let ([twin], true) = (&t.alt[..], control_ab) {
+            let twin = median(twin);
+            println!(
+                "|   ours / an identical second handle in the alternative's place: {:.3} (it {twin:.0}) |",
+                o / twin
+            );
+        } else if let ([serial], true) = (&t.alt[..], dependent_ab) {
             let serial = median(serial);
             println!(
                 "|   with / without programmatic dependent launch: {:.3} (without {serial:.0}; / Lt best {:.2}) |",
