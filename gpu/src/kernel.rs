@@ -157,3 +157,23 @@ impl Kernel {
         self.buffers.iter().map(|b| b.name.as_str()).collect()
     }
 }
+
+/// Whether GPUs of `arch` (`sm_90a`, `sm_100a`, `sm_86`) run programmatic dependent launch (compute
+/// capability 9.0 and later), so that a [`Kernel::dependent_launch`] kernel may be launched with it.
+///
+/// ```
+/// use cute_gpu::kernel::supports_dependent_launch;
+/// for arch in ["sm_90a", "sm_90", "sm_100a", "sm_120"] {
+///     assert!(supports_dependent_launch(arch), "{arch}");
+/// }
+/// for arch in ["sm_89", "sm_86", "sm_80", "sm_", "gfx90a"] {
+///     assert!(!supports_dependent_launch(arch), "{arch}");
+/// }
+/// ```
+pub fn supports_dependent_launch(arch: &str) -> bool {
+    let Some(version) = arch.strip_prefix("sm_") else {
+        return false;
+    };
+    let digits: String = version.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse::<u32>().is_ok_and(|cc| cc >= 90)
+}

@@ -8,17 +8,6 @@ use crate::Result;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, sys};
 use std::ffi::c_void;
 
-/// Whether GPUs of `arch` (`sm_90a`, `sm_100a`, `sm_86`) support programmatic dependent launch: compute
-/// capability 9.0 and later.
-pub(super) fn supported(arch: &str) -> bool {
-    let digits: String = arch
-        .trim_start_matches("sm_")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse::<u32>().is_ok_and(|cc| cc >= 90)
-}
-
 /// Launches `function` on `stream` with programmatic stream serialization allowed.
 ///
 /// # Safety
@@ -65,24 +54,4 @@ pub(super) unsafe fn launch(
     }
     .result()
     .map_err(cuda("cuLaunchKernelEx"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::supported;
-
-    #[test]
-    fn hopper_and_later_support_dependent_launch() {
-        for (arch, yes) in [
-            ("sm_90a", true),
-            ("sm_90", true),
-            ("sm_100a", true),
-            ("sm_120", true),
-            ("sm_89", false),
-            ("sm_80", false),
-            ("sm_", false),
-        ] {
-            assert_eq!(supported(arch), yes, "{arch}");
-        }
-    }
 }

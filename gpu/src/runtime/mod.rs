@@ -232,7 +232,7 @@ impl Runtime {
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(cuda("SM count"))? as u32;
         Ok(Runtime {
-            dependent_launch: dependent_launch::supported(&arch),
+            dependent_launch: crate::kernel::supports_dependent_launch(&arch),
             ctx,
             stream,
             arch,
@@ -255,7 +255,7 @@ impl Runtime {
     /// assert!(!rt.dependent_launch());
     /// ```
     pub fn set_dependent_launch(&mut self, on: bool) {
-        self.dependent_launch = on && dependent_launch::supported(&self.arch);
+        self.dependent_launch = on && crate::kernel::supports_dependent_launch(&self.arch);
     }
 
     /// Whether dependent kernels are launched with programmatic stream serialization
