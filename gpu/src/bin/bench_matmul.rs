@@ -124,8 +124,7 @@ mod bench {
         mma_sync: Vec<f64>,
         lt: Vec<Vec<f64>>,
         gemm_ex: Vec<f64>,
-        /// `--stream-k-ab`: the call with whole tiles, then with stream-K; `--split-k-ab`: the call with
-        /// split-K's slices summed by a second kernel.
+        /// The alternatives of the row's A/B ([`Ab::alternatives`]), in order.
         alt: Vec<Vec<f64>>,
     }
 
@@ -242,6 +241,78 @@ mod bench {
         Ok(())
     }
 
+    /// The A/B a row adds (`--control-ab`, `--dependent-launch-ab`, `--stream-k-ab` or `--split-k-ab`; of
+    /// several, the first in that order): the alternative handles timed beside ours, and the line
+    /// reporting them.
+    #[derive(Clone, Copy)]
+    enum Ab {
+        None,
+        StreamK,
+        SplitK,
+        DependentLaunch,
+        Control,
+    }
+
+    impl Ab {
+        fn from_args() -> Ab {
+            let has = |flag: &str| std::env::args().any(|a| a == flag);
+            [
+                ("--control-ab", Ab::Control),
+                ("--dependent-launch-ab", Ab::DependentLaunch),
+                ("--stream-k-ab", Ab::StreamK),
+                ("--split-k-ab", Ab::SplitK),
+            ]
+            .into_iter()
+            .find(|(flag, _)| has(flag))
+            .map_or(Ab::None, |(_, ab)| ab)
+        }
+
+        /// The handles timed beside ours: whole tiles and stream-K, split-K summed by a second kernel,
+        /// without dependent launch, or a twin of ours.
+        fn alternatives(self, rt: &Runtime) -> Result<Vec<Gemm>> {
+            let gemm = || Gemm::new(rt.stream());
+            Ok(match self {
+                Ab::None => Vec::new(),
+                Ab::StreamK => vec![
+                    gemm()?.with_decomposition(Decomposition::Tiles),
+                    gemm()?.with_decomposition(Decomposition::StreamK),
+                ],
+                Ab::SplitK => vec![gemm()?.with_decomposition(Decomposition::SplitKReduceKernel)],
+                Ab::DependentLaunch => vec![gemm()?.with_dependent_launch(false)],
+                Ab::Control => vec![gemm()?],
+            })
+        }
+
+        /// The line after a row: ours (`o`) against the alternatives' medians, and them against
+        /// cuBLASLt's best (`l8`).
+        fn report(self, o: f64, l8: f64, alt: &[Vec<f64>]) {
+            let m: Vec<f64> = alt.iter().map(|t| median(t)).collect();
+            match (self, &m[..]) {
+                (Ab::Control, &[twin]) => println!(
+                    "|   ours / an identical second handle in the alternative's place: {:.3} (it {twin:.0}) |",
+                    o / twin
+                ),
+                (Ab::DependentLaunch, &[serial]) => println!(
+                    "|   with / without programmatic dependent launch: {:.3} (without {serial:.0}; / Lt best {:.2}) |",
+                    o / serial,
+                    serial / l8
+                ),
+                (Ab::SplitK, &[reduce]) => println!(
+                    "|   summed in the GEMM / by a second kernel: {:.3} (second kernel {reduce:.0}; / Lt best {:.2}) |",
+                    o / reduce,
+                    reduce / l8
+                ),
+                (Ab::StreamK, &[tiles, sk]) => println!(
+                    "|   stream-K / whole tiles: {:.3} (stream-K {sk:.0}, whole tiles {tiles:.0}; / Lt best {:.2}, {:.2}) |",
+                    sk / tiles,
+                    sk / l8,
+                    tiles / l8
+                ),
+                _ => {}
+            }
+        }
+    }
+
     /// What a round times, in its order.
     enum Contender {
         Ours,
@@ -283,22 +354,8 @@ mod bench {
             Gemm::new(rt.stream())?
         };
         let mma_sync = Gemm::new(rt.stream())?.mma_sync_only();
-        let has = |flag: &str| std::env::args().any(|a| a == flag);
-        let decompositions = match (has("--stream-k-ab"), has("--split-k-ab")) {
-            (true, _) => vec![Decomposition::Tiles, Decomposition::StreamK],
-            (_, true) => vec![Decomposition::SplitKReduceKernel],
-            _ => Vec::new(),
-        };
-        let mut alts = decompositions
-            .into_iter()
-            .map(|d| Gemm::new(rt.stream()).map(|g| g.with_decomposition(d)))
-            .collect::<Result<Vec<_>>>()?;
-        if has("--dependent-launch-ab") {
-            alts = vec![Gemm::new(rt.stream())?.with_dependent_launch(false)];
-        }
-        if has("--control-ab") {
-            alts = vec![Gemm::new(rt.stream())?];
-        }
+        let ab = Ab::from_args();
+        let alts = ab.alternatives(rt)?;
         let mut lt = LtGemm::new(
             rt,
             LtTypes::half(T::DTYPE),
@@ -354,38 +411,7 @@ mod bench {
             s / l8,
             o / t.lt_fastest_per_round()
         );
-        let dependent_ab = std::env::args().any(|a| a == "--dependent-launch-ab");
-        let control_ab = std::env::args().any(|a| a == "--control-ab");
-        if let ([twin], true) = (&t.alt[..], control_ab) {
-            let twin = median(twin);
-            println!(
-                "|   ours / an identical second handle in the alternative's place: {:.3} (it {twin:.0}) |",
-                o / twin
-            );
-        } else if let ([serial], true) = (&t.alt[..], dependent_ab) {
-            let serial = median(serial);
-            println!(
-                "|   with / without programmatic dependent launch: {:.3} (without {serial:.0}; / Lt best {:.2}) |",
-                o / serial,
-                serial / l8
-            );
-        } else if let [reduce] = &t.alt[..] {
-            let reduce = median(reduce);
-            println!(
-                "|   summed in the GEMM / by a second kernel: {:.3} (second kernel {reduce:.0}; / Lt best {:.2}) |",
-                o / reduce,
-                reduce / l8
-            );
-        }
-        if let [tiles, sk] = &t.alt[..] {
-            let (tiles, sk) = (median(tiles), median(sk));
-            println!(
-                "|   stream-K / whole tiles: {:.3} (stream-K {sk:.0}, whole tiles {tiles:.0}; / Lt best {:.2}, {:.2}) |",
-                sk / tiles,
-                sk / l8,
-                tiles / l8
-            );
-        }
+        ab.report(o, l8, &t.alt);
         Ok(())
     }
 
