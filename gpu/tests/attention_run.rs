@@ -1106,6 +1106,94 @@ mod attention_run {
         });
     }
 
+    /// Back-to-back causal calls, each reading as Q the O the call before it wrote, with and without
+    /// programmatic dependent launch. 256 (batch, head) tiles of 128 rows are more than the SMs, so the
+    /// persistent CTAs take most of their tiles from the dynamic scheduler's counter, which each grid
+    /// zeroes at its last fetch for the next one: a grid that saw it unzeroed would skip tiles, and one
+    /// that read Q before its wait for the grid before it would read half-written rows.
+    #[test]
+    fn chained_calls_with_dependent_launch() {
+        use cute_gpu::kernels::attention_sm90::Sm90AttentionConfig;
+        let Some(s) = stream("chained_calls_with_dependent_launch") else {
+            return;
+        };
+        let (b, sq, h, d, calls) = (16i64, 128i64, 16i64, 64i64, 4usize);
+        let planned = Sm90AttentionConfig::new(DType::BF16, d, true).for_keys(sq);
+        assert!(
+            planned.dynamic() && b * h > 132,
+            "the case must take the dynamic scheduler"
+        );
+        let l = bshd(b, sq, h, d).unwrap();
+        let n = (b * sq * h * d) as usize;
+        let mut rng = Rng(0xc4a1);
+        let (q, dq) = tensor::<half::bf16>(&s, &mut rng, DType::BF16, &l, (2.0, false));
+        let (k, dk) = tensor::<half::bf16>(&s, &mut rng, DType::BF16, &l, (2.0, false));
+        let (v, dv) = tensor::<half::bf16>(&s, &mut rng, DType::BF16, &l, (1.0, false));
+        let p = RefProblem {
+            batch: b as usize,
+            sq: sq as usize,
+            sk: sq as usize,
+            hq: h as usize,
+            hkv: h as usize,
+            d: d as usize,
+            causal: true,
+            scale: 1.0 / (d as f64).sqrt(),
+        };
+        let bound = o_bound(
+            DType::BF16,
+            sq,
+            v.iter().fold(0f32, |a, x| a.max(x.abs())) as f64,
+        );
+        for dependent in [true, false] {
+            let attn = Attention::new(&s).unwrap().with_dependent_launch(dependent);
+            let mut outs: Vec<_> = (0..calls)
+                .map(|_| s.alloc_zeros::<half::bf16>(n).unwrap())
+                .collect();
+            for i in 0..calls {
+                let (done, rest) = outs.split_at_mut(i);
+                let qi = if i == 0 { &dq } else { &done[i - 1] };
+                let (qi, ki, vi) = (
+                    Tensor::new(qi, l.clone()),
+                    Tensor::new(&dk, l.clone()),
+                    Tensor::new(&dv, l.clone()),
+                );
+                let mut o = TensorMut::new(&mut rest[0], l.clone());
+                let opts = Options {
+                    causal: true,
+                    ..Options::default()
+                };
+                attn.run(&qi, &ki, &vi, &mut o, None, &opts).unwrap();
+            }
+            let mut input = q.clone();
+            for (i, out) in outs.iter().enumerate() {
+                let got: Vec<f32> = s
+                    .clone_dtoh(out)
+                    .unwrap()
+                    .iter()
+                    .map(|x: &half::bf16| x.to_f32())
+                    .collect();
+                let (o_ref, _) = reference_attention(&p, &input, &k, &v);
+                let err = got
+                    .iter()
+                    .zip(&o_ref)
+                    .map(|(&g, &r)| (g as f64 - r).abs())
+                    .fold(0f64, |a, e| {
+                        if e.is_nan() || a.is_nan() {
+                            f64::NAN
+                        } else {
+                            a.max(e)
+                        }
+                    });
+                assert!(
+                    err <= bound,
+                    "call {i} (dependent launch {dependent}): max |O - ref| = {err} > {bound}"
+                );
+                eprintln!("call {i} (dependent launch {dependent}): max |O - ref| = {err:.3e}");
+                input = got;
+            }
+        }
+    }
+
     #[test]
     fn bad_buffers_fail_before_launch() {
         with_gpu("bad_buffers_fail_before_launch", |s, a| {

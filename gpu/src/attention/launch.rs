@@ -148,8 +148,8 @@ pub struct Attention {
     /// The Hopper kernel's warp group index (broadcast from lane 0 or not) instead of the plan's choice.
     broadcast_wg90: Option<bool>,
     narrow_tail90: Option<bool>,
-    /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words, zeroed on the
-    /// stream before each launch that uses them), allocated at the first such launch.
+    /// The dynamic scheduler's tile counter and the CTAs' mailboxes (`1 + SMs` words), allocated zeroed
+    /// at the first launch that uses them; each such grid leaves the counter zero for the next one.
     tile_sched: Mutex<Option<CudaSlice<u32>>>,
 }
 
@@ -354,6 +354,22 @@ impl Attention {
     /// ```
     pub fn with_sm90_rescale_before_pv(mut self, on: bool) -> Attention {
         self.rescale_before_pv90 = Some(on);
+        self
+    }
+
+    /// The same handle launching the Hopper kernel with programmatic dependent launch or not (on by
+    /// default on SM90): with it, a call's CTAs launch and set up while the kernel before it in the
+    /// stream finishes, once that one's producers have issued their last loads, and wait for it to
+    /// complete before they touch memory ([`crate::runtime::Runtime::set_dependent_launch`]).
+    ///
+    /// ```no_run
+    /// use cute_gpu::attention::Attention;
+    /// let stream = cudarc::driver::CudaContext::new(0).unwrap().default_stream();
+    /// let a = Attention::new(&stream).unwrap().with_dependent_launch(false);
+    /// assert!(!a.runtime().dependent_launch());
+    /// ```
+    pub fn with_dependent_launch(mut self, on: bool) -> Attention {
+        self.rt.set_dependent_launch(on);
         self
     }
 
@@ -773,7 +789,7 @@ impl Attention {
         let sched_guard = match kernel.buffers.iter().position(|b| b.name == "tile_sched") {
             Some(i) => {
                 let words = 1 + self.rt.sm_count() as usize; // the counter, a mailbox per CTA
-                let c = zeroed_words(&stream, &mut sched, words)?;
+                let c = scheduler_words(&stream, &mut sched, words)?;
                 kernel.buffers[i].bytes = words * 4;
                 let (ptr, guard) = c.device_ptr_mut(&stream);
                 buffers.push(RawBuffer::new(ptr, words * 4));
@@ -788,25 +804,22 @@ impl Attention {
     }
 }
 
-/// `words` zeroed words on `stream` (the dynamic scheduler's counter and mailboxes): the buffer kept in
-/// `buf`, allocated zeroed the first time (or when it is too short), else zeroed again.
-fn zeroed_words<'a>(
+/// `words` words on `stream` for the dynamic scheduler (its counter, zero between launches, and the
+/// CTAs' mailboxes): the buffer kept in `buf`, allocated zeroed the first time or when it is too short.
+/// Each grid zeroes the counter at its last fetch ([`crate::kernels::attention_sm90`]'s
+/// `dynamic_tiles`), so no memset separates two launches (which would serialize a dependent launch).
+fn scheduler_words<'a>(
     stream: &Arc<CudaStream>,
     buf: &'a mut Option<CudaSlice<u32>>,
     words: usize,
 ) -> Result<&'a mut CudaSlice<u32>> {
-    let reuse = buf.as_ref().is_some_and(|b| b.len() >= words);
-    let b = match buf.take() {
-        Some(b) if reuse => b,
-        _ => stream
-            .alloc_zeros::<u32>(words)
-            .map_err(crate::error::driver("alloc tile scheduler words"))?,
-    };
-    let b = buf.insert(b);
-    if reuse {
-        stream
-            .memset_zeros(b)
-            .map_err(crate::error::driver("cuMemsetD8Async tile scheduler words"))?;
+    match buf.take() {
+        Some(b) if b.len() >= words => Ok(buf.insert(b)),
+        _ => {
+            let b = stream
+                .alloc_zeros::<u32>(words)
+                .map_err(crate::error::driver("alloc tile scheduler words"))?;
+            Ok(buf.insert(b))
+        }
     }
-    Ok(b)
 }

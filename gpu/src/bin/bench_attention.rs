@@ -5,7 +5,7 @@
 //! shapes and rotate the handles within each, medians of the rounds. FLOPs = 4·B·H·S²·D, halved for causal. torch's SDPA on the same shapes:
 //! `scripts/gpu/torch_attention.py`.
 //!
-//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--consumers2] [--consumers3] [--dynamic] [--dynamic-lpt] [--rescale-early] [--rescale-early-nopp] [--pp-rescale-after] [--per-tile] [--prefetch-q] [--no-prefetch-q] [--persistent-pq] [--no-narrow-tail] [--wg-broadcast] [--wg-plain] [--d D]... [--no-default] [--sample-tflop F]` (sample-tflop: the work of one timed sample,
+//! `bench_attention [--quick] [--d256] [--seq16k] [--sm80] [--schedules] [--tiles D:BMxBN[:qsmem]]... [--sm90-block-n D:BN]... [--persistent] [--direct-o] [--stages3] [--sd0] [--lazy] [--eager] [--lpt MIB]... [--poly N]... [--consumers2] [--consumers3] [--dynamic] [--dynamic-lpt] [--rescale-early] [--rescale-early-nopp] [--pp-rescale-after] [--per-tile] [--prefetch-q] [--no-prefetch-q] [--persistent-pq] [--no-narrow-tail] [--wg-broadcast] [--wg-plain] [--d D]... [--no-default] [--serialized] [--control] [--rounds N] [--sample-tflop F]` (sample-tflop: the work of one timed sample,
 //! default 20 TFLOP, tens of ms; quick: one round of 2-TFLOP samples; d256: add D = 256; sm80: also time the `mma.sync` kernel (label `sm80`); schedules: also the Hopper kernel without
 //! ping-pong (`nopp`) and without any overlap (`serial`); tiles: also time head dim D with BM query rows per CTA and BN keys per tile, Q re-read from
 //! shared memory with `qsmem`, interleaved with the default tiles; sm90-block-n: also time the Hopper kernel with BN keys per
@@ -14,7 +14,9 @@
 //! Hopper kernel with 3 K/V stages where they fit; sd0: also with the first `S` wgmma at scale-d = 0; lazy / eager: also with lazy rescaling of O on / off; lpt: also
 //! with persistent CTAs in the LPT tile order over L2 sections of MIB MiB, label `persistent_lptMIB`; poly: also with one of every N score atoms' exponentials on the FMA pipe, label `polyN`; consumers2, consumers3: also the Hopper kernel with 2 (128 query rows per CTA) or 3 (192) consumer warp
 //! groups for D = 64 only (the default: 3 but for causal up to 1k keys), label `consumersN`; dynamic: also with persistent CTAs taking their tiles from the dynamic scheduler (an atomic counter), dynamic-lpt: the same in the LPT order of 32 MiB sections; rescale-early: also with O rescaled just before each P·V (label `rescale_early`; `rescale_early_nopp`: the same without ping-pong); pp-rescale-after: also with ping-pong and O rescaled after each P·V everywhere (the schedule of every shape before session 5), label `pp_rescale_after`; per-tile: one CTA per tile (not persistent), label `per_tile`; prefetch-q, no-prefetch-q: also with persistent CTAs' Q prefetched into L2 or not (labels `prefetch_q`, `no_prefetch_q`), persistent-pq: persistent CTAs with it (label `persistent_pq`); no-narrow-tail: also without the narrow last key block (label `no_narrow_tail`); wg-broadcast, wg-plain: also with the warp group index broadcast from lane 0 or not (labels `wg_broadcast`, `wg_plain`); d: only these head dims (repeatable); no-default: without the default handle, e.g. to compile only an option's
-//! kernels into the on-disk cache).
+//! kernels into the on-disk cache; serialized: also the Hopper kernel launched without programmatic
+//! dependent launch; control: a second default handle, the spread of two identical contenders; rounds:
+//! that many rounds instead of 6).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -75,7 +77,12 @@ mod bench {
     type Build = fn(Attention) -> Result<Attention>;
 
     /// The switches: flag, label, head dim it applies to, how the handle is built.
-    const SWITCHES: [(&str, &str, Option<i64>, Build); 26] = [
+    const SWITCHES: [(&str, &str, Option<i64>, Build); 28] = [
+        ("--serialized", "serialized", None, |a| {
+            Ok(a.with_dependent_launch(false))
+        }),
+        // a second default handle: the spread of two identical contenders (an A/A control)
+        ("--control", "control", None, Ok),
         ("--schedules", "nopp", None, |a| {
             a.with_sm90_schedule(true, false)
         }),
@@ -272,7 +279,15 @@ mod bench {
         if !only.is_empty() {
             dims = only;
         }
-        let rounds = if quick { 1 } else { 6 };
+        let rounds = match args.windows(2).find(|w| w[0] == "--rounds") {
+            Some(w) => w[1]
+                .parse::<usize>()
+                .ok()
+                .filter(|&r| r > 0)
+                .ok_or_else(|| bad_value("--rounds", &w[1], "a positive number of rounds"))?,
+            None if quick => 1,
+            None => 6,
+        };
         // each sample: about `--sample-tflop` TFLOP (default 20: tens of ms; 2 with --quick), after an
         // untimed one of the same handle (settled_ms; the attention tables before session 10 timed without)
         let tflop = sample_tflop(if quick { 2.0 } else { 20.0 })?;

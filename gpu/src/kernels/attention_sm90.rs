@@ -190,7 +190,9 @@ pub struct Sm90AttentionConfig {
     pub tail_tiles: bool,
     /// Dynamic tile scheduler (with [`Self::persistent`]; ignored without, [`Self::dynamic`]): CTA `i`
     /// starts with tile `i`, and the producer takes each next tile from a counter in global memory
-    /// (`gridDim.x + atomicAdd(&tile_sched[0], 1)`, zeroed by the caller before each launch), so a CTA
+    /// (`gridDim.x + atomicAdd(&tile_sched[0], 1)`; allocated zeroed, and zeroed again by the grid's last
+    /// fetch, `tiles - 1`, after which no CTA of the grid reads it, so no memset stands between two
+    /// launches and the next grid's wait for this one, [`sync::GRID_DEPENDENCY_WAIT`], sees it zero), so a CTA
     /// that finished its tiles early takes the next one, as one CTA per tile gets from the hardware,
     /// while the loads of the next tile still overlap the end of the current one. The producer warp
     /// hands each tile to the consumers in the CTA's mailbox `tile_sched[1 + blockIdx.x]` between two
@@ -1014,11 +1016,13 @@ fn prologue(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     {} {} {}
   }}
   __syncthreads();
+  {}   // global memory only once the grid before this one in the stream is done (dependent launch)
 "#,
         mbarrier::INIT_FENCE,
         tma::prefetch("tmQ"),
         tma::prefetch("tmK"),
         tma::prefetch("tmV"),
+        sync::GRID_DEPENDENCY_WAIT,
         every = all_consumers(cfg)
     );
     if cfg.tails() {
@@ -1274,12 +1278,14 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         mbar_wait(k_empty + 8 * s, phase ^ 1u);
         mbar_expect_tx(k_full + 8 * s, {});
 {loads}      }}
-{end}    }}
+{end}      {}   // every load issued: the next grid in the stream may launch (its own wait holds it)
+    }}
   }}
 "#,
         sync::setmaxnreg(false, PRODUCER_REGS),
         ops.q_bytes(),
-        unit_bytes(cfg, ops.k_bytes())
+        unit_bytes(cfg, ops.k_bytes()),
+        sync::LAUNCH_DEPENDENTS
     )
 }
 
@@ -1301,7 +1307,7 @@ fn producer_tile_loop(cfg: &Sm90AttentionConfig) -> String {
 /// mbarrier nor a `bar.arrive` -> `bar.sync` pair as ordering, so a shared-memory slot read by the
 /// consumers and rewritten by the producer showed as a WAR hazard there (gpu/logs/attention90/run33, 34),
 /// and the tool then failed on whole test suites.
-const PUBLISH_NEXT_TILE: &str = "      {   // the next tile, into the mailbox\n        const int next = gridDim.x + (int)atomicAdd(tile_sched, 1u);\n        if (published > 0) mbar_wait(tile_read, (published - 1) & 1);   // the consumers have read the last one\n        u32 cta; asm volatile(\"mov.u32 %0, %%ctaid.x;\" : \"=r\"(cta));   // read here, not kept live in 24 registers\n        tile_sched[1 + cta] = (u32)next;\n        mbar_arrive(tile_full);\n        ++published; tile = next;\n      }\n";
+const PUBLISH_NEXT_TILE: &str = "      {   // the next tile, into the mailbox\n        const u32 fetch = atomicAdd(tile_sched, 1u);\n        if (fetch == (u32)tiles - 1u) atomicExch(tile_sched, 0u);   // the grid's last fetch: zero for the next launch\n        const int next = gridDim.x + (int)fetch;\n        if (published > 0) mbar_wait(tile_read, (published - 1) & 1);   // the consumers have read the last one\n        u32 cta; asm volatile(\"mov.u32 %0, %%ctaid.x;\" : \"=r\"(cta));   // read here, not kept live in 24 registers\n        tile_sched[1 + cta] = (u32)next;\n        mbar_arrive(tile_full);\n        ++published; tile = next;\n      }\n";
 
 /// The consumers' fetch of their next tile from the producer's mailbox ([`PUBLISH_NEXT_TILE`]): at the
 /// end of a tile's key blocks, before its epilogue (which does not need it), so that the load's latency
@@ -2205,6 +2211,6 @@ pub fn generate_attention_sm90(cfg: &Sm90AttentionConfig) -> Result<Kernel> {
         args,
         buffers,
         pointer_alignment: 16,
-        dependent_launch: false,
+        dependent_launch: true,
     })
 }
