@@ -63,6 +63,9 @@ mod imp {
             if has("promotion") {
                 promotion(&rt)?;
             }
+            if has("narrowclusters") {
+                narrow_clusters(&rt)?;
+            }
             if has("broadcast") {
                 broadcast(&rt)?;
             }
@@ -746,6 +749,21 @@ mod imp {
             (Scaling::Block, cooperative),
         ];
         sweep_shape(rt, (8192, 8192, 8192), &configs, 6)
+    }
+
+    /// The plan's per-tensor tile of 128x8192x8192 (one wave of two rows of 64-row tiles, each B tile read
+    /// by both rows' CTAs) alone and in 2-CTA clusters, which multicast B to the pair, beside the plan's
+    /// block-scaled kernel (clusters are not for block scaling; medians of 8 interleaved rounds).
+    fn narrow_clusters(rt: &Runtime) -> Result<()> {
+        let (m, n, k) = (128, 8192, 8192);
+        let plan = |s| sm90_fp8_config([m, n, k], n * 2, rt.sm_count(), s);
+        let tile = plan(Scaling::PerTensor);
+        let configs = [
+            (Scaling::PerTensor, tile),
+            (Scaling::PerTensor, HopperConfig { cluster: 2, ..tile }),
+            (Scaling::Block, plan(Scaling::Block)),
+        ];
+        sweep_shape(rt, (m, n, k), &configs, 8)
     }
 
     /// Tile configurations at one shape (TFLOP/s, medians of `rounds` interleaved rounds).

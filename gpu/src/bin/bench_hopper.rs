@@ -82,6 +82,12 @@ mod imp {
             if has("wavefill") {
                 wave_filling(&rt)?;
             }
+            if has("narrowclusters") {
+                narrow_clusters(&rt)?;
+            }
+            if has("shortm") {
+                short_m(&rt)?;
+            }
             Ok(())
         })();
         if let Err(e) = r {
@@ -145,6 +151,11 @@ mod imp {
             HopperConfig::pingpong(),
             HopperConfig::pingpong_tma_store(),
             HopperConfig::pingpong_wide(),
+            // the plan's 128x128: two consumers, the TMA-store epilogue
+            HopperConfig {
+                consumers: 2,
+                ..sm90_persistent_tma_store()
+            },
             clustered(HopperConfig::large()),
             clustered(HopperConfig::pingpong_wide()),
             // stream-K: for 132 CTAs (4096³ and 4095x4097x1023 cut tiles), and for 3 (every size with
@@ -376,6 +387,48 @@ mod imp {
             let configs = [8, tile.stages, fit].map(|stages| HopperConfig { stages, ..tile });
             interleaved(rt, &cublas, (m, n, k), &configs)?;
         }
+        Ok(())
+    }
+
+    /// The plan's tile of two short-M shapes (one wave of two tile rows, 64 or 128 rows each, so that each
+    /// B tile is read by two CTAs) alone and in 2-CTA clusters, which multicast B to the pair (medians of
+    /// interleaved rounds, against cublasGemmEx).
+    fn narrow_clusters(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        for (m, n, k) in [(128, 8192, 8192), (256, 8192, 8192)] {
+            let tile = cute_gpu::matmul::plan::sm90_config(m, n, 2 * n, rt.sm_count());
+            let tile = HopperConfig { cluster: 1, ..tile };
+            interleaved(rt, &cublas, (m, n, k), &[tile, clustered(tile)])?;
+        }
+        Ok(())
+    }
+
+    /// The plan's one-consumer tiles of two short-M shapes against two cooperative consumers on the same
+    /// CTA count: 128x8192x8192 as 128x64 tiles (each consumer 64x64) instead of 64x128, 256x8192x8192
+    /// as 128x128 with two consumers (also with the TMA-store epilogue) instead of one (medians of
+    /// interleaved rounds, against cublasGemmEx).
+    fn short_m(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let plan = |m: i64, n: i64| cute_gpu::matmul::plan::sm90_config(m, n, 2 * n, rt.sm_count());
+        let narrow = plan(128, 8192);
+        let two = |c: HopperConfig| HopperConfig { consumers: 2, ..c };
+        let wide = HopperConfig {
+            bm: 128,
+            bn: 64,
+            ..two(narrow)
+        };
+        interleaved(rt, &cublas, (128, 8192, 8192), &[narrow, wide])?;
+        let square = plan(256, 8192);
+        let stored = HopperConfig {
+            tma_store: true,
+            ..two(square)
+        };
+        interleaved(
+            rt,
+            &cublas,
+            (256, 8192, 8192),
+            &[square, two(square), stored],
+        )?;
         Ok(())
     }
 

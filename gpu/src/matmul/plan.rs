@@ -439,7 +439,7 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let narrow = HopperConfig::pingpong_tma_store();
             let clustered =
                 [HopperConfig::large(), wide, narrow].map(|c| HopperConfig { cluster: 2, ..c });
-            for config in sm90_candidates(true)
+            for config in sm90_candidates(true, true)
                 .into_iter()
                 .map(|c| c.0)
                 .chain([wide, narrow])
@@ -660,9 +660,10 @@ fn sm80_spec(r: &Request, p: &Batch) -> GemmSpec {
 }
 
 /// The SM90 tile configurations the heuristic chooses from, with the relative efficiency of one tile
-/// (larger tiles reuse more data per byte loaded; measured on the H100, 2026-11-24): 128x256 cooperative with the TMA-store epilogue,
-/// 128x128, 64x128 and 64x64 persistent.
-fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
+/// (larger tiles reuse more data per byte loaded; measured on the H100, 2026-11-24): 128x256 and
+/// 128x128 cooperative with the TMA-store epilogue (where D's rows allow it: `tma_store_ok` for the
+/// 128x256 tile, `tma_store_128` for the 128x128 one), 64x128 and 64x64 persistent with one consumer.
+fn sm90_candidates(tma_store_ok: bool, tma_store_128: bool) -> Vec<(HopperConfig, f64)> {
     let persistent = |bm, bn, stages| HopperConfig {
         bm,
         bn,
@@ -676,8 +677,16 @@ fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
         dependent_launch: false,
         ..c
     };
+    // 128x128 with two consumers of 64x128 and the TMA-store epilogue instead of one consumer storing
+    // from its registers: 256x8192x8192 +5.2 / +5.1 % (0.96 -> 1.01-1.02 of cublasGemmEx), two consumers
+    // alone +0.8 / +0.9 % (`bench_hopper shortm`, gpu/logs/matmul/run176)
+    let cooperative = HopperConfig {
+        consumers: 2,
+        tma_store: tma_store_128,
+        ..persistent(128, 128, 6)
+    };
     let mut c = vec![
-        (persistent(128, 128, 6), 0.8),
+        (cooperative, 0.8),
         (serialized(persistent(64, 128, 8)), 0.62),
         (persistent(64, 64, 8), 0.45),
     ];
@@ -685,6 +694,15 @@ fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
         c.insert(0, (HopperConfig::large(), 1.0));
     }
     c
+}
+
+/// [`sm90_candidates`] for an `m x n` output whose rows allow the TMA-store epilogue (`rows_ok`: 16-byte
+/// row pitch) or not.
+fn sm90_candidates_for(m: i64, n: i64, rows_ok: bool) -> Vec<(HopperConfig, f64)> {
+    sm90_candidates(
+        m >= 128 && n >= 256 && rows_ok,
+        m >= 128 && n >= 128 && rows_ok,
+    )
 }
 
 /// The SM90 configuration by shape: the candidate with the best tile efficiency times the fraction of the
@@ -697,7 +715,7 @@ fn sm90_candidates(tma_store_ok: bool) -> Vec<(HopperConfig, f64)> {
 /// assert_eq!((small.bm, small.bn), (64, 64));
 /// ```
 pub fn sm90_config(m: i64, n: i64, ldd_bytes: i64, sms: u32) -> HopperConfig {
-    let candidates = sm90_candidates(m >= 128 && n >= 256 && ldd_bytes % 16 == 0);
+    let candidates = sm90_candidates_for(m, n, ldd_bytes % 16 == 0);
     best_filling(&candidates, m, n, sms).unwrap_or(HopperConfig::large())
 }
 
@@ -750,7 +768,7 @@ pub fn sm90_fp8_config(
                 ..HopperConfig::large()
             };
             let cooperative = sm90_fp8_block_cooperative(wide);
-            let small = sm90_candidates(false)
+            let small = sm90_candidates(false, false)
                 .into_iter()
                 .filter(|(c, _)| c.bm == 64)
                 .map(|(c, eff)| {
@@ -915,9 +933,10 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
         return Ok(choice);
     }
     let shape = [m, n, k, r.output.bytes()];
-    let config = sm90_read_bound_tile(config, shape, r.sm_count);
+    let rows_ok = ldd * r.output.bytes() % 16 == 0;
+    let config = sm90_read_bound_tile(config, shape, rows_ok, r.sm_count);
     let config = short_mainloop_tile(r, config, [m, n], k_blocks);
-    if let Some((split, splits)) = sm90_splits(config, shape, r.sm_count) {
+    if let Some((split, splits)) = sm90_splits(config, shape, rows_ok, r.sm_count) {
         if let Ok(choice) = sm90_split_k(r, p, op, (split, splits), false) {
             return Ok(choice);
         }
@@ -1001,14 +1020,19 @@ fn model_terms(
 /// ```
 /// use cute_gpu::matmul::plan::{sm90_config, sm90_read_bound_tile};
 /// let unsplit = sm90_config(16, 8192, 16384, 132);
-/// let c = sm90_read_bound_tile(unsplit, [16, 8192, 8192, 2], 132);
+/// let c = sm90_read_bound_tile(unsplit, [16, 8192, 8192, 2], true, 132);
 /// assert_eq!((unsplit.bm, unsplit.bn, c.bm, c.bn), (64, 64, 64, 128));
 /// let big = sm90_config(4096, 4096, 8192, 132);
-/// assert_eq!(sm90_read_bound_tile(big, [4096, 4096, 4096, 2], 132), big); // compute-bound
+/// assert_eq!(sm90_read_bound_tile(big, [4096, 4096, 4096, 2], true, 132), big); // compute-bound
 /// ```
-pub fn sm90_read_bound_tile(unsplit: HopperConfig, shape: [i64; 4], sms: u32) -> HopperConfig {
+pub fn sm90_read_bound_tile(
+    unsplit: HopperConfig,
+    shape: [i64; 4],
+    rows_ok: bool,
+    sms: u32,
+) -> HopperConfig {
     let [m, n, ..] = shape;
-    let candidates = sm90_candidates(m >= 128 && n >= 256);
+    let candidates = sm90_candidates_for(m, n, rows_ok);
     let terms = |c: (HopperConfig, f64)| model_terms(c, shape, 1, sms);
     let Some(&own) = candidates.iter().find(|(c, _)| *c == unsplit) else {
         return unsplit;
@@ -1033,21 +1057,22 @@ pub fn sm90_read_bound_tile(unsplit: HopperConfig, shape: [i64; 4], sms: u32) ->
 /// use cute_gpu::{kernels::gemm_sm90::HopperConfig, matmul::plan::{sm90_config, sm90_splits}};
 /// // 1024x1024 outputs leave 128x256 tiles 32 of 132 SMs: K = 65536 in 4 slices of 128x256 tiles
 /// let unsplit = sm90_config(1024, 1024, 2048, 132);
-/// let (c, splits) = sm90_splits(unsplit, [1024, 1024, 65536, 2], 132).unwrap();
+/// let (c, splits) = sm90_splits(unsplit, [1024, 1024, 65536, 2], true, 132).unwrap();
 /// assert_eq!((c, splits), (HopperConfig::large(), 4));
-/// assert!(sm90_splits(sm90_config(4096, 4096, 8192, 132), [4096, 4096, 4096, 2], 132).is_none());
-/// assert!(sm90_splits(sm90_config(16, 8192, 16384, 132), [16, 8192, 8192, 2], 132).is_none()); // reading B bounds it
+/// assert!(sm90_splits(sm90_config(4096, 4096, 8192, 132), [4096, 4096, 4096, 2], true, 132).is_none());
+/// assert!(sm90_splits(sm90_config(16, 8192, 16384, 132), [16, 8192, 8192, 2], true, 132).is_none()); // reading B bounds it
 /// // 256x2048 outputs: 128x128 tiles in 4 slices, half the workspace of 128x256 tiles in 8
-/// let (c, splits) = sm90_splits(sm90_config(256, 2048, 4096, 132), [256, 2048, 32768, 2], 132).unwrap();
+/// let (c, splits) = sm90_splits(sm90_config(256, 2048, 4096, 132), [256, 2048, 32768, 2], true, 132).unwrap();
 /// assert_eq!((c.bm, c.bn, splits), (128, 128, 4));
 /// ```
 pub fn sm90_splits(
     unsplit: HopperConfig,
     shape: [i64; 4],
+    rows_ok: bool,
     sms: u32,
 ) -> Option<(HopperConfig, i64)> {
     let [m, n, k, _] = shape;
-    let candidates = sm90_candidates(m >= 128 && n >= 256);
+    let candidates = sm90_candidates_for(m, n, rows_ok);
     let eff = candidates
         .iter()
         .find(|(c, _)| *c == unsplit)
