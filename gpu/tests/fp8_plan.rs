@@ -70,10 +70,11 @@ fn tiles_by_scaling_and_shape() {
         short.contains("_128x128x128_c2pp_s6_g8_p_ts_wgb_pt"),
         "{short}"
     );
-    // 324 tiles of 128x128 in 20 k-blocks: stream-K without clusters (`fp8_run`'s stream-K case)
+    // 324 tiles of 128x128 (two consumers, the TMA-store epilogue) in 20 k-blocks: stream-K without
+    // clusters (`fp8_run`'s stream-K case)
     let cut = case(2304, 2304, 2560);
     let cut = name(request(&cut, Scaling::PerTensor));
-    assert!(cut.contains("_128x128x128_c1_s6_g8_p_sk132_pt"), "{cut}");
+    assert!(cut.contains("_128x128x128_c2_s6_g8_p_ts_sk132_pt"), "{cut}");
     // without stream-K, no clusters
     let square = case(4096, 4096, 4096);
     let square = name(request(&square, Scaling::PerTensor));

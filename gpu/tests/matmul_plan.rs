@@ -103,9 +103,12 @@ fn tile_shapes_fill_the_sms() {
     assert_eq!(tile(4096, 4096), (128, 256, true));
     assert_eq!(
         tile(128, 8192),
-        (64, 128, false),
-        "2 x 64 tiles fill 128 of 132 SMs"
+        (64, 128, true),
+        "2 x 64 tiles fill 128 of 132 SMs; the output allows the TMA-store epilogue"
     );
+    assert_eq!(tile(256, 8192), (128, 128, true), "2 x 64 tiles of 128x128");
+    let unaligned = sm90_config(128, 8190, 8190 * 2, 132);
+    assert!(!unaligned.tma_store, "rows of 16380 bytes: no TMA store");
     assert_eq!(tile(16, 8192), (64, 64, false));
     assert_eq!(
         tile(4095, 4097),
@@ -596,7 +599,7 @@ fn clusters_where_large_tiles_fill_more_than_a_wave() {
         ((1024, 4096, 8192), "128x256x64_c2_s4_g8_p_ts"), // 128 tiles: one wave
         ((2048, 2048, 2048), "128x128x64_c2pp_s6_g8_p_ts_wgb"), // ping-pong 128x128
         ((16384, 8192, 1024), "128x192x64_c2pp_s4_g8_p_ts_wgb_ck_pa"), // ping-pong
-        ((1024, 1024, 1024), "64x128x64_c1_s8_g8_p"),     // smaller tiles
+        ((1024, 1024, 1024), "64x128x64_c1_s8_g8_p_ts"),  // smaller tiles
     ];
     for ((m, n, k), tile) in cases {
         let [a, b, d] = k_major(m, n, k);

@@ -151,9 +151,14 @@ mod imp {
             HopperConfig::pingpong(),
             HopperConfig::pingpong_tma_store(),
             HopperConfig::pingpong_wide(),
-            // the plan's 128x128: two consumers, the TMA-store epilogue
+            // the plan's 128x128 (two consumers) and 64x128, with the TMA-store epilogue
             HopperConfig {
                 consumers: 2,
+                ..sm90_persistent_tma_store()
+            },
+            HopperConfig {
+                bm: 64,
+                stages: 8,
                 ..sm90_persistent_tma_store()
             },
             clustered(HopperConfig::large()),
@@ -403,31 +408,44 @@ mod imp {
         Ok(())
     }
 
-    /// The plan's one-consumer tiles of two short-M shapes against two cooperative consumers on the same
-    /// CTA count: 128x8192x8192 as 128x64 tiles (each consumer 64x64) instead of 64x128, 256x8192x8192
-    /// as 128x128 with two consumers (also with the TMA-store epilogue) instead of one (medians of
-    /// interleaved rounds, against cublasGemmEx).
+    /// Tiles of short-M shapes on the same CTA count: at 128x8192x8192 the plan's 64x128 (one consumer)
+    /// against 128x64 with two consumers (lost 3.5-4 % in run176) and against 64x128 with the TMA-store
+    /// epilogue; at 256x8192x8192 one consumer of 128x128 against two (the plan's since run177, with the
+    /// TMA-store epilogue); at 1024x8192x8192 the plan's clustered 128x256 against the two-consumer
+    /// 128x128 alone and in clusters (medians of interleaved rounds, against cublasGemmEx).
     fn short_m(rt: &Runtime) -> Result<()> {
         let cublas = Cublas::new(rt)?;
         let plan = |m: i64, n: i64| cute_gpu::matmul::plan::sm90_config(m, n, 2 * n, rt.sm_count());
+        let stored = |c: HopperConfig| HopperConfig {
+            tma_store: true,
+            ..c
+        };
         let narrow = plan(128, 8192);
-        let two = |c: HopperConfig| HopperConfig { consumers: 2, ..c };
         let wide = HopperConfig {
             bm: 128,
             bn: 64,
-            ..two(narrow)
-        };
-        interleaved(rt, &cublas, (128, 8192, 8192), &[narrow, wide])?;
-        let square = plan(256, 8192);
-        let stored = HopperConfig {
-            tma_store: true,
-            ..two(square)
+            consumers: 2,
+            ..narrow
         };
         interleaved(
             rt,
             &cublas,
-            (256, 8192, 8192),
-            &[square, two(square), stored],
+            (128, 8192, 8192),
+            &[narrow, wide, stored(narrow)],
+        )?;
+        let square = plan(256, 8192);
+        let one = HopperConfig {
+            consumers: 1,
+            tma_store: false,
+            ..square
+        };
+        interleaved(rt, &cublas, (256, 8192, 8192), &[one, square])?;
+        let large = clustered(plan(1024, 8192));
+        interleaved(
+            rt,
+            &cublas,
+            (1024, 8192, 8192),
+            &[large, square, clustered(square)],
         )?;
         Ok(())
     }

@@ -439,7 +439,7 @@ pub fn alternatives(r: &Request) -> Result<Vec<Plan>> {
             let narrow = HopperConfig::pingpong_tma_store();
             let clustered =
                 [HopperConfig::large(), wide, narrow].map(|c| HopperConfig { cluster: 2, ..c });
-            for config in sm90_candidates(true, true)
+            for config in sm90_candidates(|_, _| true)
                 .into_iter()
                 .map(|c| c.0)
                 .chain([wide, narrow])
@@ -661,18 +661,20 @@ fn sm80_spec(r: &Request, p: &Batch) -> GemmSpec {
 
 /// The SM90 tile configurations the heuristic chooses from, with the relative efficiency of one tile
 /// (larger tiles reuse more data per byte loaded; measured on the H100, 2026-11-24): 128x256 and
-/// 128x128 cooperative with the TMA-store epilogue (where D's rows allow it: `tma_store_ok` for the
-/// 128x256 tile, `tma_store_128` for the 128x128 one), 64x128 and 64x64 persistent with one consumer.
-fn sm90_candidates(tma_store_ok: bool, tma_store_128: bool) -> Vec<(HopperConfig, f64)> {
+/// 128x128 cooperative, 64x128 and 64x64 persistent with one consumer. `tma_store(bm, bn)` says where
+/// the output allows a tile the TMA-store epilogue; the 128x256 tile needs it.
+fn sm90_candidates(tma_store: impl Fn(i64, i64) -> bool) -> Vec<(HopperConfig, f64)> {
     let persistent = |bm, bn, stages| HopperConfig {
         bm,
         bn,
         stages,
         persistent: true,
+        tma_store: tma_store(bm, bn),
         ..HopperConfig::default()
     };
     // The 64x128 tile launched after the previous grid has completed: with programmatic dependent
-    // launch it read 2.7-4.0 % slower at 128x8192x8192 in three A/Bs (runs 164-165, bf16 and f16)
+    // launch it read 2.7-4.0 % slower at 128x8192x8192 in three A/Bs (runs 164-165, bf16 and f16).
+    // With the TMA-store epilogue it read +1.4 / +1.4 % there (`bench_hopper shortm`, run179).
     let serialized = |c| HopperConfig {
         dependent_launch: false,
         ..c
@@ -682,27 +684,29 @@ fn sm90_candidates(tma_store_ok: bool, tma_store_128: bool) -> Vec<(HopperConfig
     // alone +0.8 / +0.9 % (`bench_hopper shortm`, gpu/logs/matmul/run176)
     let cooperative = HopperConfig {
         consumers: 2,
-        tma_store: tma_store_128,
         ..persistent(128, 128, 6)
     };
     let mut c = vec![
         (cooperative, 0.8),
         (serialized(persistent(64, 128, 8)), 0.62),
-        (persistent(64, 64, 8), 0.45),
+        (
+            HopperConfig {
+                tma_store: false,
+                ..persistent(64, 64, 8)
+            },
+            0.45,
+        ),
     ];
-    if tma_store_ok {
+    if tma_store(128, 256) {
         c.insert(0, (HopperConfig::large(), 1.0));
     }
     c
 }
 
 /// [`sm90_candidates`] for an `m x n` output whose rows allow the TMA-store epilogue (`rows_ok`: 16-byte
-/// row pitch) or not.
+/// row pitch) or not: a tile takes it where the output is at least the tile.
 fn sm90_candidates_for(m: i64, n: i64, rows_ok: bool) -> Vec<(HopperConfig, f64)> {
-    sm90_candidates(
-        m >= 128 && n >= 256 && rows_ok,
-        m >= 128 && n >= 128 && rows_ok,
-    )
+    sm90_candidates(|bm, bn| rows_ok && m >= bm && n >= bn)
 }
 
 /// The SM90 configuration by shape: the candidate with the best tile efficiency times the fraction of the
@@ -768,7 +772,7 @@ pub fn sm90_fp8_config(
                 ..HopperConfig::large()
             };
             let cooperative = sm90_fp8_block_cooperative(wide);
-            let small = sm90_candidates(false, false)
+            let small = sm90_candidates(|_, _| false)
                 .into_iter()
                 .filter(|(c, _)| c.bm == 64)
                 .map(|(c, eff)| {
