@@ -402,16 +402,23 @@ mod imp {
         let cublas = Cublas::new(rt)?;
         for (m, n, k) in [(128, 8192, 8192), (256, 8192, 8192)] {
             let tile = cute_gpu::matmul::plan::sm90_config(m, n, 2 * n, rt.sm_count());
-            let tile = HopperConfig { cluster: 1, ..tile };
+            // the plan's tiles of run175: one consumer storing from its registers
+            let tile = HopperConfig {
+                cluster: 1,
+                consumers: 1,
+                tma_store: false,
+                ..tile
+            };
             interleaved(rt, &cublas, (m, n, k), &[tile, clustered(tile)])?;
         }
         Ok(())
     }
 
-    /// Tiles of short-M shapes on the same CTA count: at 128x8192x8192 the plan's 64x128 (one consumer)
-    /// against 128x64 with two consumers (lost 3.5-4 % in run176) and against 64x128 with the TMA-store
-    /// epilogue; at 256x8192x8192 one consumer of 128x128 against two (the plan's since run177, with the
-    /// TMA-store epilogue); at 1024x8192x8192 the plan's clustered 128x256 against the two-consumer
+    /// Tiles of short-M shapes on the same CTA count: at 128x8192x8192 64x128 storing from its registers
+    /// (one consumer; the plan's before run180) against 128x64 with two consumers (lost 3.5-4 % in
+    /// run176) and against 64x128 with the TMA-store epilogue (the plan's since run180); at
+    /// 256x8192x8192 one consumer of 128x128 against two (the plan's since run177, with the TMA-store
+    /// epilogue); at 1024x8192x8192 the plan's clustered 128x256 against the two-consumer
     /// 128x128 alone and in clusters (medians of interleaved rounds, against cublasGemmEx).
     fn short_m(rt: &Runtime) -> Result<()> {
         let cublas = Cublas::new(rt)?;
@@ -420,7 +427,10 @@ mod imp {
             tma_store: true,
             ..c
         };
-        let narrow = plan(128, 8192);
+        let narrow = HopperConfig {
+            tma_store: false,
+            ..plan(128, 8192)
+        };
         let wide = HopperConfig {
             bm: 128,
             bn: 64,

@@ -15,3 +15,5 @@ s=$SECONDS; timeout 150 gpu-bin/bench_hopper check small > "$OUT/check.log" 2>&1
 echo "check small rc=$? $((SECONDS-s))s: $(grep -c ' OK$' "$OUT/check.log") OK, $(grep -c 'FAIL' "$OUT/check.log") FAIL"; tail -1 "$OUT/check.log"
 s=$SECONDS; timeout 60 gpu-bin/bench_fp8 narrowclusters > "$OUT/bench_fp8.log" 2>&1
 echo "bench_fp8 rc=$? $((SECONDS-s))s"; cat "$OUT/bench_fp8.log"
+# Then, in a second call on the same machine (logs shape-1x128x8192x8192.log, shape-1x256x2048x32768.log):
+for s in 1,128,8192,8192 1,256,2048,32768; do timeout 60 gpu-bin/bench_matmul --shape $s > "$OUT/shape-${s//,/x}.log" 2>&1; grep -E "^\| (bf|f)16" "$OUT/shape-${s//,/x}.log" | cut -c1-170; done
