@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::l;
+use common::{k_major, l};
 use cute_gpu::DType;
 use cute_gpu::matmul::plan::{Decomposition, Plan, Request, Span, check_spans, plan};
 
@@ -32,14 +32,6 @@ fn request<'a>(
 }
 
 /// A (M,K) row-major, B (K,N) column-major, D (M,N) row-major, leading dimensions K, K and N.
-fn k_major(m: i64, n: i64, k: i64) -> [cute_layout_core::Layout; 3] {
-    [
-        l(&format!("({m},{k}):({k},1)")),
-        l(&format!("({k},{n}):(1,{k})")),
-        l(&format!("({m},{n}):({n},1)")),
-    ]
-}
-
 fn planned(r: &Request) -> Plan {
     plan(r).unwrap().expect("a non-empty problem")
 }

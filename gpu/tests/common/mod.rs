@@ -21,6 +21,16 @@ pub fn l(s: &str) -> Layout {
     s.parse().unwrap_or_else(|e| panic!("bad layout {s}: {e}"))
 }
 
+/// A `(M,K)` row-major, B `(K,N)` column-major, D `(M,N)` row-major, densely packed: the GEMM call's
+/// K-major operands.
+pub fn k_major(m: i64, n: i64, k: i64) -> [Layout; 3] {
+    [
+        l(&format!("({m},{k}):({k},1)")),
+        l(&format!("({k},{n}):(1,{k})")),
+        l(&format!("({m},{n}):({n},1)")),
+    ]
+}
+
 /// The SM80 GEMM `D = A B` of (M,N,K) with these operand majors (A row-major and B column-major
 /// when K-major), D row-major; leading dimensions rounded up to multiples of 8.
 pub fn gemm_spec(
