@@ -7,13 +7,13 @@
 //! this reads the generated text, so it runs without a GPU.
 
 use cute_gpu::kernels::attention_sm90::{Sm90AttentionConfig, generate_attention_sm90};
-use cute_gpu::matmul::fp8::{Fp8Request, plan_fp8};
-use cute_gpu::matmul::plan::{Request, plan};
+use cute_gpu::matmul::fp8::plan_fp8;
+use cute_gpu::matmul::plan::plan;
 use cute_gpu::piece::fp8_scaling::Scaling;
 use cute_gpu::{DType, Kernel};
 
 mod common;
-use common::{k_major, l};
+use common::{fp8_request, k_major, l, request};
 
 /// What counts as touching global memory in the kernel's own body (the device functions above it only
 /// define these): TMA loads, stores and L2 prefetches, atomics, `cp.async`, explicit global loads and
@@ -94,38 +94,10 @@ fn gemm_kernels() -> Vec<Kernel> {
         .chain([batched(1024, 1024, 1024, 4)]);
     let mut out = Vec::new();
     for [a, b, d] in operands {
-        let r = Request {
-            a: &a,
-            b: &b,
-            c: None,
-            d: &d,
-            input: DType::BF16,
-            output: DType::BF16,
-            alpha: 1.0,
-            beta: 0.0,
-            arch: "sm_90a",
-            aligned: [true; 4],
-            sm_count: 132,
-            op: Default::default(),
-            decomposition: Default::default(),
-        };
+        let r = request(&a, &b, &d, "sm_90a");
         out.push(plan(&r).unwrap().unwrap().kernel);
         for scaling in [Scaling::PerTensor, Scaling::Block] {
-            let fp8 = Fp8Request {
-                a: &a,
-                b: &b,
-                c: None,
-                d: &d,
-                types: (DType::E4M3, DType::E4M3),
-                output: DType::BF16,
-                scaling,
-                alpha: 1.0,
-                beta: 0.0,
-                arch: "sm_90a",
-                aligned: [true; 4],
-                sm_count: 132,
-                op: Default::default(),
-            };
+            let fp8 = fp8_request(&a, &b, &d, scaling);
             // FP8 takes one batch only
             if let Ok(Some(k)) = plan_fp8(&fp8) {
                 out.push(k);

@@ -1,45 +1,23 @@
 //! The FP8 GEMM request's plan (no GPU): every bad input is an error naming the values, the tile choice
 //! per scaling and shape, nothing to do for M or N = 0.
 
+mod common;
+
+use common::{fp8_request, k_major, l};
 use cute_gpu::DType;
 use cute_gpu::matmul::fp8::{Fp8Request, plan_fp8};
-use cute_gpu::piece::{epilogue_op::EpilogueOp, fp8_scaling::Scaling};
+use cute_gpu::piece::fp8_scaling::Scaling;
 use cute_layout_core::Layout;
 
-fn l(s: &str) -> Layout {
-    s.parse().unwrap()
-}
-
-struct Case {
-    a: Layout,
-    b: Layout,
-    d: Layout,
-}
+/// A, B, D: the K-major operands FP8 wgmma reads.
+type Case = [Layout; 3];
 
 fn case(m: i64, n: i64, k: i64) -> Case {
-    Case {
-        a: l(&format!("({m},{k}):({k},1)")),
-        b: l(&format!("({k},{n}):(1,{k})")),
-        d: l(&format!("({m},{n}):({n},1)")),
-    }
+    k_major(m, n, k)
 }
 
 fn request(c: &Case, scaling: Scaling) -> Fp8Request<'_> {
-    Fp8Request {
-        a: &c.a,
-        b: &c.b,
-        c: None,
-        d: &c.d,
-        types: (DType::E4M3, DType::E4M3),
-        output: DType::BF16,
-        scaling,
-        alpha: 1.0,
-        beta: 0.0,
-        arch: "sm_90a",
-        aligned: [true; 4],
-        sm_count: 132,
-        op: EpilogueOp::default(),
-    }
+    fp8_request(&c[0], &c[1], &c[2], scaling)
 }
 
 fn error(r: &Fp8Request) -> String {

@@ -168,26 +168,10 @@ mod fp8_run {
             return;
         };
         let dims = (2304, 2304, 2560);
-        let l = |s: String| s.parse::<cute_layout_core::Layout>().unwrap();
-        let (a, b, d) = (
-            l(format!("({0},{1}):({1},1)", dims.0, dims.2)),
-            l(format!("({1},{0}):(1,{1})", dims.1, dims.2)),
-            l(format!("({0},{1}):({1},1)", dims.0, dims.1)),
-        );
+        let [a, b, d] = common::k_major(dims.0, dims.1, dims.2);
         let r = cute_gpu::matmul::fp8::Fp8Request {
-            a: &a,
-            b: &b,
-            c: None,
-            d: &d,
             types: (cute_gpu::DType::E4M3, cute_gpu::DType::E5M2),
-            output: cute_gpu::DType::BF16,
-            scaling: Scaling::PerTensor,
-            alpha: 1.0,
-            beta: 0.0,
-            arch: "sm_90a",
-            aligned: [true; 4],
-            sm_count: 132,
-            op: Default::default(),
+            ..common::fp8_request(&a, &b, &d, Scaling::PerTensor)
         };
         let k = cute_gpu::matmul::fp8::plan_fp8(&r).unwrap().unwrap();
         assert!(k.name.contains("_sk132"), "{}", k.name);

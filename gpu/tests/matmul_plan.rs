@@ -4,34 +4,10 @@
 
 mod common;
 
-use common::{k_major, l};
+use common::{k_major, l, request};
 use cute_gpu::DType;
 use cute_gpu::matmul::plan::{Decomposition, Plan, Request, Span, check_spans, plan};
 
-fn request<'a>(
-    a: &'a cute_layout_core::Layout,
-    b: &'a cute_layout_core::Layout,
-    d: &'a cute_layout_core::Layout,
-    arch: &'a str,
-) -> Request<'a> {
-    Request {
-        a,
-        b,
-        c: None,
-        d,
-        input: DType::BF16,
-        output: DType::BF16,
-        alpha: 1.0,
-        beta: 0.0,
-        arch,
-        aligned: [true; 4],
-        sm_count: 132,
-        op: Default::default(),
-        decomposition: Default::default(),
-    }
-}
-
-/// A (M,K) row-major, B (K,N) column-major, D (M,N) row-major, leading dimensions K, K and N.
 fn planned(r: &Request) -> Plan {
     plan(r).unwrap().expect("a non-empty problem")
 }

@@ -689,6 +689,7 @@ fn sm90_candidates(tma_store: impl Fn(i64, i64) -> bool) -> Vec<(HopperConfig, f
     let mut c = vec![
         (cooperative, 0.8),
         (serialized(persistent(64, 128, 8)), 0.62),
+        // the 64x64 tile keeps the register epilogue (not measured with the TMA store)
         (
             HopperConfig {
                 tma_store: false,
@@ -925,7 +926,8 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
     let d = flat_modes(&p.d)?;
     let (m, n, ldd) = (d[0].0.value, d[1].0.value, d[0].1.value);
     let k = flat_modes(&p.a)?[1].0.value;
-    let config = sm90_config(m * batches.0, n, ldd * r.output.bytes(), r.sm_count);
+    let ldd_bytes = ldd * r.output.bytes();
+    let config = sm90_config(m * batches.0, n, ldd_bytes, r.sm_count);
     let k_blocks = k * r.input.bytes() / 128;
     if batches.0 > 1 {
         let config = short_mainloop_tile(r, config, [m * batches.0, n], k_blocks);
@@ -937,7 +939,7 @@ fn sm90_kernel(r: &Request, p: &Batch, op: EpilogueOp, batches: Batches) -> Resu
         return Ok(choice);
     }
     let shape = [m, n, k, r.output.bytes()];
-    let rows_ok = ldd * r.output.bytes() % 16 == 0;
+    let rows_ok = ldd_bytes % 16 == 0;
     let config = sm90_read_bound_tile(config, shape, rows_ok, r.sm_count);
     let config = short_mainloop_tile(r, config, [m, n], k_blocks);
     if let Some((split, splits)) = sm90_splits(config, shape, rows_ok, r.sm_count) {

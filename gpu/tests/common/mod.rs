@@ -21,6 +21,54 @@ pub fn l(s: &str) -> Layout {
     s.parse().unwrap_or_else(|e| panic!("bad layout {s}: {e}"))
 }
 
+/// A bf16 GEMM request for `arch` with 132 SMs: `D = A·B`, no C, no fused epilogue, aligned buffers.
+pub fn request<'a>(
+    a: &'a Layout,
+    b: &'a Layout,
+    d: &'a Layout,
+    arch: &'a str,
+) -> cute_gpu::matmul::plan::Request<'a> {
+    cute_gpu::matmul::plan::Request {
+        a,
+        b,
+        c: None,
+        d,
+        input: DType::BF16,
+        output: DType::BF16,
+        alpha: 1.0,
+        beta: 0.0,
+        arch,
+        aligned: [true; 4],
+        sm_count: 132,
+        op: Default::default(),
+        decomposition: Default::default(),
+    }
+}
+
+/// An e4m3 x e4m3 -> bf16 FP8 GEMM request on sm_90a with 132 SMs, scaled as `scaling`.
+pub fn fp8_request<'a>(
+    a: &'a Layout,
+    b: &'a Layout,
+    d: &'a Layout,
+    scaling: cute_gpu::piece::fp8_scaling::Scaling,
+) -> cute_gpu::matmul::fp8::Fp8Request<'a> {
+    cute_gpu::matmul::fp8::Fp8Request {
+        a,
+        b,
+        c: None,
+        d,
+        types: (DType::E4M3, DType::E4M3),
+        output: DType::BF16,
+        scaling,
+        alpha: 1.0,
+        beta: 0.0,
+        arch: "sm_90a",
+        aligned: [true; 4],
+        sm_count: 132,
+        op: Default::default(),
+    }
+}
+
 /// A `(M,K)` row-major, B `(K,N)` column-major, D `(M,N)` row-major, densely packed: the GEMM call's
 /// K-major operands.
 pub fn k_major(m: i64, n: i64, k: i64) -> [Layout; 3] {
