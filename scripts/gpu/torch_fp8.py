@@ -2,7 +2,10 @@
 
 A (M,K) row-major e4m3 times B (K,N) column-major e4m3 (stored as (N,K) row-major, transposed), per-tensor
 f32 scales (device scalars), D (M,N) bf16; uniform [-1, 1) data rounded to e4m3; with use_fast_accum off
-(torch's default: cuBLASLt promotes partial sums) and on. CUDA events, median of 5 rounds of `iters` calls.
+(torch's default: cuBLASLt promotes partial sums) and on. CUDA events, median of 5 rounds of samples of
+about 40 TFLOP (as bench_fp8), each after an untimed sample of the same call (settled, as bench_fp8 and
+torch_matmul.py). Until session 21 the samples were about 4 TFLOP after two untimed calls; on an H100
+(gpu/logs/matmul/run181) they read up to 14 % above bench_fp8's cuBLASLt figures of the same shapes.
 Usage: python3 scripts/gpu/torch_fp8.py
 """
 import statistics
@@ -24,12 +27,12 @@ def main():
         a = torch.rand(m, k, device="cuda").mul_(2).sub_(1).to(torch.float8_e4m3fn)
         b = torch.rand(n, k, device="cuda").mul_(2).sub_(1).to(torch.float8_e4m3fn).t()
         flops = 2.0 * m * n * k
-        iters = max(5, min(100, int(4e12 / flops)))
+        iters = max(5, min(1000, int(40e12 / flops)))  # samples of about 40 TFLOP, as bench_fp8
         row = []
         for fast in (False, True):
             fn = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16,
                                           use_fast_accum=fast)
-            runs = [time_ms(fn, iters) for _ in range(5)]
+            runs = [time_ms(fn, iters, warmup=iters) for _ in range(5)]
             row.append(flops / statistics.median(runs) / 1e9)
         print(f"| {m}x{n}x{k} | {row[0]:.0f} | {row[1]:.0f} |")
 
