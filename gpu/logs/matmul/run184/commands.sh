@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# run184 (session 21, H100): the examples that call kernels, on the GPU, then run181's whole table again
+# (RUN=2: the second run of the two-run rule, torch_fp8.py with settled 40-TFLOP samples).
+set -uo pipefail
+OUT="${OUT:-/tmp/run184}"; mkdir -p "$OUT"
+export CUTE_REQUIRE_GPU=1 CUTE_CACHE_DIR=/tmp/cute-cache-run184
+# built here: `cargo build --release --features cuda --example attention --example tiled_copy_kernel`,
+# the user crate with CARGO_TARGET_DIR=target/user-crate; copied into gpu-bin/
+for e in attention tiled_copy_kernel cute-user-example; do
+  t=$SECONDS; timeout 60 gpu-bin/$e > "$OUT/example-$e.log" 2>&1
+  echo "== example $e rc=$? $((SECONDS-t))s"; tail -4 "$OUT/example-$e.log"
+done
+RUN=2 OUT="$OUT" bash gpu/logs/matmul/run181/commands.sh
