@@ -5,6 +5,7 @@ set -uo pipefail
 OUT="${OUT:-/tmp/attention-settled}"; mkdir -p "$OUT"
 export CUTE_REQUIRE_GPU=1 CUTE_CACHE_DIR=/tmp/cute-cache-attn
 s=$SECONDS; timeout 190 gpu-bin/bench_attention --d256 --seq16k > "$OUT/bench_attention.log" 2>&1
-echo "bench_attention rc=$? $((SECONDS-s))s"; grep -E "^\|" "$OUT/bench_attention.log" | head -30
+# its table's rows are space-separated (session 21: the `|` filter printed none of them)
+echo "bench_attention rc=$? $((SECONDS-s))s"; sed -n '/TFLOP\/s/,$p' "$OUT/bench_attention.log" | head -40
 s=$SECONDS; timeout 180 python3 scripts/gpu/torch_attention.py > "$OUT/torch_attention.log" 2>&1
 echo "torch rc=$? $((SECONDS-s))s"; grep -vE "^\s*$" "$OUT/torch_attention.log" | head -40
