@@ -39,4 +39,6 @@ for s in $steps; do
       "$BIN/bench" --quick > "$OUT/bench.log" 2>&1; rc=$?; echo "bench rc=$rc"; tail -20 "$OUT/bench.log"; [ $rc = 0 ] || status=1 ;;
   esac
 done
+# the device tool brings back at most 8 files: pack the rest (scripts/gpu/pack_out.sh)
+bash scripts/gpu/pack_out.sh "$OUT" || status=1
 exit $status

@@ -58,4 +58,6 @@ for step in ${*:-check sanitize}; do
       done ;;
   esac
 done
+# the device tool brings back at most 8 files: pack the rest (scripts/gpu/pack_out.sh)
+bash scripts/gpu/pack_out.sh "$OUT" || status=1
 exit $status

@@ -21,3 +21,5 @@ fi
 # torch_fp8.py: RUN=1 with its 4-TFLOP samples; after it, settled 40-TFLOP samples (as bench_fp8)
 s=$SECONDS; (cd scripts/gpu && timeout 90 python3 torch_fp8.py) > "$OUT/torch_fp8-$R.log" 2>&1
 echo "torch_fp8 rc=$? $((SECONDS-s))s"; tail -8 "$OUT/torch_fp8-$R.log"
+# (added after run 184, whose ten files came back as eight) the device tool brings back at most 8 files
+bash scripts/gpu/pack_out.sh "$OUT"
