@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run184 (session 21, H100: asked as nvidia-h200 after four refusals of nvidia-h100-x1, an H100 came): the examples that call kernels, on the GPU, then run181's whole table again
+# run184 (session 21, H100: asked as nvidia-h200 after five refused starts of nvidia-h100-x1, an H100 came): the examples that call kernels, on the GPU, then run181's whole table again
 # (RUN=2: the second run of the two-run rule, torch_fp8.py with settled 40-TFLOP samples).
 set -uo pipefail
 OUT="${OUT:-/tmp/run184}"; mkdir -p "$OUT"
@@ -13,4 +13,5 @@ done
 RUN=2 OUT="$OUT" bash gpu/logs/matmul/run181/commands.sh
 # Note: the call's $OUT held ten files and eight came back: attention-2/bench_attention.log and
 # attention-2/torch_attention.log were left out (torch's table is in summary.txt; ours was not printed
-# there, since bench_attention's rows are not `|` rows). Keep $OUT at eight files or fewer (tar the rest).
+# there, since bench_attention's rows are not `|` rows). Since then run181's commands end with
+# scripts/gpu/pack_out.sh, which packs such a folder into one archive.
