@@ -196,6 +196,19 @@ pub(crate) fn to_i32(what: &str, value: i64) -> Result<i32> {
     })
 }
 
+/// `⌈a / b⌉` for `a >= 0`, `b > 0` (tile and block counts), overflow checked; otherwise
+/// [`GpuError::Overflow`] naming `what` and the values.
+pub(crate) fn ceil_div(what: &str, a: i64, b: i64) -> Result<i64> {
+    if a < 0 || b <= 0 {
+        return Err(GpuError::Overflow {
+            what: format!("{what} (ceil({a} / {b}) needs a >= 0 and b > 0)"),
+            value: a,
+            limit: i64::MAX,
+        });
+    }
+    Ok(a / b + i64::from(a % b != 0))
+}
+
 /// `a * b` with overflow checked, or [`GpuError::Overflow`] naming `what`.
 pub(crate) fn mul(what: &str, a: i64, b: i64) -> Result<i64> {
     a.checked_mul(b).ok_or_else(|| GpuError::Overflow {

@@ -32,7 +32,7 @@ use crate::atom::{
     Fragment, accumulator_as_a, as_coordinates, atom_coords, sm80_mma, sm80_tiled_mma,
 };
 use crate::dtype::{DType, Major};
-use crate::error::{GpuError, Result, config, to_i32, to_u32};
+use crate::error::{GpuError, Result, ceil_div, config, to_i32, to_u32};
 use crate::kernel::{Arg, Buffer, Kernel};
 use crate::piece::fragment::{AddressPlan, accumulators_as_a};
 use crate::piece::online_softmax::{OnlineSoftmax, mma_index};
@@ -176,7 +176,7 @@ impl AttentionArgs {
     /// ```
     pub fn apply(&self, cfg: &AttentionConfig, k: &mut Kernel) -> Result<()> {
         self.set_scalars(k)?;
-        let blocks = (self.sq + cfg.block_m - 1) / cfg.block_m;
+        let blocks = ceil_div("attention query blocks", self.sq, cfg.block_m)?;
         k.grid = (
             to_u32("attention grid.x (query blocks)", blocks.max(1))?,
             to_u32("attention grid.y (heads)", self.hq)?,

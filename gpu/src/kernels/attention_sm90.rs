@@ -50,7 +50,7 @@ use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier, sync, tma, wgmma};
 use crate::atom::{Fragment, gmma_accumulator_as_a, gmma_n8_values};
 use crate::dtype::{DType, Major};
-use crate::error::{GpuError, Result, config, to_u32};
+use crate::error::{GpuError, Result, ceil_div, config, mul, to_u32};
 use crate::kernel::{Arg, Buffer, Kernel, TensorMapArg};
 use crate::kernels::attention_sm80::AttentionArgs;
 use crate::piece::epilogue_sm90::{StagedStore, Staging};
@@ -1164,14 +1164,62 @@ impl Rows {
 /// The producer: one thread loads Q, then for each key block waits for a free stage and loads K and V
 /// (the TMA coordinates are `(d, row, head, batch)`, innermost first).
 fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
-    let (bn, [nd, nk], stages) = (cfg.block_n, ops.chunks, cfg.stages);
-    let [cq, ck, cv] = ops.chunk;
+    let (bn, stages) = (cfg.block_n, cfg.stages);
+    let loads = producer_kv_loads(cfg, ops);
+    let (q_loads, q_prefetch) = producer_q_loads(cfg, ops);
+    // with the dynamic scheduler, the next tile is published after the loads (at once if skipped)
+    let publish = if cfg.dynamic() { PUBLISH_NEXT_TILE } else { "" };
+    let skip = if cfg.dynamic() {
+        format!("{{\n{publish}      continue;\n      }}")
+    } else {
+        "continue".to_string()
+    };
+    let (tile_loop, q_free, it, next, end) = if cfg.persistent {
+        (
+            format!(
+                "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      {}{}",
+                producer_tile_loop(cfg),
+                coords(cfg, &skip)
+            ),
+            "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // the consumers have read the last Q\n",
+            "it",
+            ", ++it",
+            format!("      ++tcount;\n{publish}      }}\n"),
+        )
+    } else {
+        (String::new(), "", "j", "", String::new())
+    };
+    format!(
+        r#"  if (wg == 0) {{
+    // producer warp group: one thread issues the TMA loads
+    {}
+    if (tid == 0) {{
+{tile_loop}{q_prefetch}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
+{q_loads}      for (int j = 0; j < NB; ++j{next}) {{
+        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;
+        const int n0 = j * {bn};
+        mbar_wait(k_empty + 8 * s, phase ^ 1u);
+        mbar_expect_tx(k_full + 8 * s, {});
+{loads}      }}
+{end}      {}   // every load issued: the next grid in the stream may launch (its own wait holds it)
+    }}
+  }}
+"#,
+        sync::setmaxnreg(false, PRODUCER_REGS),
+        ops.q_bytes(),
+        unit_bytes(cfg, ops.k_bytes()),
+        sync::LAUNCH_DEPENDENTS
+    )
+}
+
+/// The K and V loads of key block `j` into stage `s` (K's boxes, the wait for V's stage, V's boxes);
+/// with tail tiles, each unit `c` loads its own K/V head and batch into box `c` of the stage.
+fn producer_kv_loads(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
+    let [nd, nk] = ops.chunks;
+    let [_, ck, cv] = ops.chunk;
     let Rows {
-        q: qr,
-        k: kr,
-        batch: b,
+        k: kr, batch: b, ..
     } = Rows::of(cfg);
-    // with tail tiles: unit `c`'s K/V head and batch, its box `c` of the stage
     let (hk, b) = if cfg.tails() {
         ("uhk", "ub")
     } else {
@@ -1211,7 +1259,18 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
         "        mbar_wait(v_empty + 8 * s, phase ^ 1u);\n        mbar_expect_tx(v_full + 8 * s, {});\n",
         unit_bytes(cfg, ops.v_bytes())
     );
-    loads += &per_unit(cfg, &v_loads);
+    loads + &per_unit(cfg, &v_loads)
+}
+
+/// The tile's Q loads (with tail tiles, the units' coordinates first and no load for a tail tile), and
+/// with [`Sm90AttentionConfig::prefetches_q`] its Q boxes prefetched into L2 before the wait for Q's
+/// shared memory (the last tile's epilogue, where O is staged there).
+fn producer_q_loads(cfg: &Sm90AttentionConfig, ops: &Operands) -> (String, String) {
+    let nd = ops.chunks[0];
+    let cq = ops.chunk[0];
+    let Rows {
+        q: qr, batch: b, ..
+    } = Rows::of(cfg);
     let q_box = |(h, b): (&str, &str)| -> String {
         (0..nd)
             .map(|c| {
@@ -1232,30 +1291,6 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         q_box(("h", b))
     };
-    // with the dynamic scheduler, the next tile is published after the loads (at once if skipped)
-    let publish = if cfg.dynamic() { PUBLISH_NEXT_TILE } else { "" };
-    let skip = if cfg.dynamic() {
-        format!("{{\n{publish}      continue;\n      }}")
-    } else {
-        "continue".to_string()
-    };
-    let (tile_loop, q_free, it, next, end) = if cfg.persistent {
-        (
-            format!(
-                "      int it = 0, tcount = 0;   // K/V blocks and tiles loaded so far\n      {}{}",
-                producer_tile_loop(cfg),
-                coords(cfg, &skip)
-            ),
-            "      if (tcount > 0) mbar_wait(q_empty, (tcount - 1) & 1);   // the consumers have read the last Q\n",
-            "it",
-            ", ++it",
-            format!("      ++tcount;\n{publish}      }}\n"),
-        )
-    } else {
-        (String::new(), "", "j", "", String::new())
-    };
-    // persistent with the prefetch: the tile's Q boxes into L2 first, before the wait for Q's shared
-    // memory (the last tile's epilogue where O is staged there)
     let q_prefetch = if cfg.prefetches_q() {
         let boxes: String = (0..nd)
             .map(|c| format!("tma_prefetch_4d(&tmQ, {}, {qr}, h, {b}); ", c * CHUNK))
@@ -1266,27 +1301,7 @@ fn producer(cfg: &Sm90AttentionConfig, ops: &Operands) -> String {
     } else {
         String::new()
     };
-    format!(
-        r#"  if (wg == 0) {{
-    // producer warp group: one thread issues the TMA loads
-    {}
-    if (tid == 0) {{
-{tile_loop}{q_prefetch}{q_free}      mbar_expect_tx(q_bar, {}u);   // whole boxes count, out-of-bounds rows zero-filled
-{q_loads}      for (int j = 0; j < NB; ++j{next}) {{
-        const u32 s = {it} % {stages}, phase = ({it} / {stages}) & 1;
-        const int n0 = j * {bn};
-        mbar_wait(k_empty + 8 * s, phase ^ 1u);
-        mbar_expect_tx(k_full + 8 * s, {});
-{loads}      }}
-{end}      {}   // every load issued: the next grid in the stream may launch (its own wait holds it)
-    }}
-  }}
-"#,
-        sync::setmaxnreg(false, PRODUCER_REGS),
-        ops.q_bytes(),
-        unit_bytes(cfg, ops.k_bytes()),
-        sync::LAUNCH_DEPENDENTS
-    )
+    (q_loads, q_prefetch)
 }
 
 /// The producer's persistent tile loop: [`tile_loop`]'s, or with the dynamic scheduler
@@ -2124,13 +2139,14 @@ pub fn apply(cfg: &Sm90AttentionConfig, args: &AttentionArgs, k: &mut Kernel) ->
             m.outer = vec![fix(heads, st[2]), fix(batch, st[0])];
         }
     }
-    let blocks = (args.sq + cfg.block_m() - 1) / cfg.block_m();
+    let blocks = ceil_div("attention query blocks", args.sq, cfg.block_m())?;
     if cfg.persistent {
         // one CTA per tile, at most one per SM (the runtime's clamp of persistent kernels)
         let pairs = args.hq.max(1) * args.batch.max(1);
         let (full, rest) = (args.sq / cfg.block_m(), args.sq % cfg.block_m());
         let tiles = if cfg.tails() && rest > 0 && rest <= WG_ROWS {
-            full * pairs + (pairs + cfg.consumers - 1) / cfg.consumers
+            mul("attention tiles", full, pairs)?
+                + ceil_div("attention tail tiles", pairs, cfg.consumers)?
         } else {
             blocks.max(1) * pairs
         };

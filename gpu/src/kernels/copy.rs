@@ -17,7 +17,7 @@
 
 use crate::arch::memory::global_vector_fns;
 use crate::emit::{Leaf, Mode, Params, flat_modes, offset_statements, pattern};
-use crate::error::{Result, to_u32};
+use crate::error::{Result, ceil_div, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use cute_layout_core::{
     Layout, Tiler, coalesce, composition, max_common_layout, size, zipped_divide,
@@ -283,7 +283,7 @@ pub fn generate_copy(spec: &CopySpec) -> Result<Kernel> {
     c += &offset_statements("      ", "j", "dof", &dst_l);
     c += &format!("      st_global(dst + dof * {eb}, r[u]);\n    }}\n  }}\n}}\n");
 
-    let grid = ((nvec + tile - 1) / tile).max(1);
+    let grid = ceil_div("copy grid", nvec, tile)?.max(1);
     Ok(Kernel {
         name,
         source: c,

@@ -17,10 +17,10 @@
 use crate::arch::convert::CONVERT;
 use crate::dtype::DType;
 use crate::emit::{Leaf, Params, flat_modes, pattern};
-use crate::error::{Result, config, to_u32};
+use crate::error::{Result, ceil_div, config, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::kernels::gemm_sm80::GemmSpec;
-use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
+use crate::piece::epilogue_op::EpilogueOp;
 use cute_layout_core::{Int, Layout};
 
 /// Threads per CTA along n and m.
@@ -131,8 +131,8 @@ pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
         "  if (beta != 0.f) v += beta * {to_f32}(C[o]);\n  D[o] = {from_f32}({});\n}}\n",
         op.apply("v", "m", "n")
     );
-    let grid_x = to_u32("simt grid x", (n.value + TILE - 1) / TILE)?;
-    let grid_y = to_u32("simt grid y", (m.value + TILE - 1) / TILE)?;
+    let grid_x = to_u32("simt grid x", ceil_div("simt grid x", n.value, TILE)?)?;
+    let grid_y = to_u32("simt grid y", ceil_div("simt grid y", m.value, TILE)?)?;
     if grid_y > 65535 {
         return config(
             "gemm_simt",
@@ -158,17 +158,7 @@ pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
             Buffer::for_layout("D", &spec.c, oty.bytes())?,
         ]
         .into_iter()
-        .chain(match op.bias {
-            BiasKind::None => None,
-            BiasKind::PerRow => Some(Buffer {
-                name: "bias".into(),
-                bytes: (m.value * oty.bytes()) as usize,
-            }),
-            BiasKind::PerColumn => Some(Buffer {
-                name: "bias".into(),
-                bytes: (n.value * oty.bytes()) as usize,
-            }),
-        })
+        .chain(op.bias_buffer(m.value, n.value, oty))
         .collect(),
         pointer_alignment: oty.bytes().min(2) as usize,
         dependent_launch: false,

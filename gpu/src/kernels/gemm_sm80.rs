@@ -24,10 +24,10 @@ use crate::arch::{convert::CONVERT, cp_async::CP_ASYNC, ldmatrix::LDMATRIX, memo
 use crate::atom::{Fragment, as_coordinates, atom_coords, sm80_mma, sm80_tiled_mma};
 use crate::dtype::{DType, Major};
 use crate::emit::{Leaf, Params, flat_modes, pattern};
-use crate::error::{Result, to_u32};
+use crate::error::{Result, ceil_div, mul, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::piece::cp_async_mainloop::{CopiedOperand, Pipeline, StageCopy};
-use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
+use crate::piece::epilogue_op::EpilogueOp;
 use crate::piece::epilogue_sm80::Epilogue;
 use crate::piece::fragment::WarpMma;
 use crate::piece::schedule::{grouped_raster, tile_counts};
@@ -404,19 +404,6 @@ fn prologue(cfg: &GemmConfig, p: &Problem, tiled: &TiledMma) -> Result<String> {
     Ok(c)
 }
 
-/// The bias buffer of a fused op: M (per row) or N (per column) values of the output type.
-fn bias_buffer(op: &EpilogueOp, p: &Problem, out: DType) -> Option<Buffer> {
-    let n = match op.bias {
-        BiasKind::None => return None,
-        BiasKind::PerRow => p.m.int.value,
-        BiasKind::PerColumn => p.n.int.value,
-    };
-    Some(Buffer {
-        name: "bias".into(),
-        bytes: (n.max(0) * out.bytes()) as usize,
-    })
-}
-
 /// [`generate_gemm_with`] with the default [`GemmOptions`].
 ///
 /// ```
@@ -453,46 +440,17 @@ pub fn generate_gemm(spec: &GemmSpec) -> Result<Kernel> {
 /// ```
 pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel> {
     let cfg = spec.config;
-    if !spec.input.is_half() {
-        return unsupported(format!(
-            "GEMM inputs must be f16 or bf16, got {}",
-            spec.input.name()
-        ));
-    }
+    let op = opts.epilogue;
     let tiled = sm80_tiled_mma(spec.input, cfg.warps_m, cfg.warps_n)?;
     let mma = tiled.atom.clone();
     let (ta, tb, threads) = tiles(spec, &mma)?;
-    if ta.conflicts != 0 || tb.conflicts != 0 {
-        return unsupported(format!(
-            "no conflict-free swizzle: A {} ({}), B {} ({})",
-            ta.swizzle, ta.conflicts, tb.swizzle, tb.conflicts
-        ));
-    }
+    check_supported(spec, &op, &ta, &tb)?;
     let p = problem(spec)?;
-    let op = opts.epilogue;
-    if op.scale {
-        return unsupported(
-            "the fused op of the SM80 kernel has no alpha/beta of its own (scale = false)".into(),
-        );
-    }
     let mut params = params(spec, &p)?;
     op.params(&mut params, spec.output, spec.alpha, spec.beta);
     let (a_bytes, stage_bytes) = (ta.bytes(), ta.bytes() + tb.bytes());
     let smem = stage_bytes * cfg.stages;
-    let maj = |m: Major| if m == Major::K { "k" } else { "mn" };
-    let name = format!(
-        "cute_gemm_{}_{}_a{}_b{}_{}x{}x{}_w{}x{}_s{}",
-        spec.input.name(),
-        spec.output.name(),
-        maj(ta.major),
-        maj(tb.major),
-        cfg.bm,
-        cfg.bn,
-        cfg.bk,
-        cfg.warps_m,
-        cfg.warps_n,
-        cfg.stages
-    ) + &op.tag();
+    let name = kernel_name(spec, &ta, &tb) + &op.tag();
     let mut c = header(spec, &mma, [&ta, &tb], smem)?;
     for f in [
         SMEM_ADDR,
@@ -559,7 +517,11 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
     }
     c += &epilogue.direct();
     c += "}\n";
-    let tiles = ((p.m.int.value + cfg.bm - 1) / cfg.bm) * ((p.n.int.value + cfg.bn - 1) / cfg.bn);
+    let tiles = mul(
+        "gemm tiles",
+        ceil_div("gemm tiles along M", p.m.int.value, cfg.bm)?,
+        ceil_div("gemm tiles along N", p.n.int.value, cfg.bn)?,
+    )?;
     Ok(Kernel {
         name,
         source: c,
@@ -569,16 +531,68 @@ pub fn generate_gemm_with(spec: &GemmSpec, opts: &GemmOptions) -> Result<Kernel>
         block: (threads as u32, 1, 1),
         dynamic_smem_bytes: to_u32("shared memory bytes", smem)?,
         args: params.args,
-        buffers: vec![
-            Buffer::for_layout("A", &spec.a, 2)?,
-            Buffer::for_layout("B", &spec.b, 2)?,
-            Buffer::for_layout("C", &spec.c, spec.output.bytes())?,
-            Buffer::for_layout("D", &spec.c, spec.output.bytes())?,
-        ]
-        .into_iter()
-        .chain(bias_buffer(&op, &p, spec.output))
-        .collect(),
+        buffers: buffers(spec, &op, &p)?,
         pointer_alignment: 16,
         dependent_launch: false,
     })
+}
+
+/// What the SM80 kernel cannot take: inputs other than f16/bf16, operand tiles without a
+/// conflict-free swizzle, a fused op that scales by itself.
+fn check_supported(
+    spec: &GemmSpec,
+    op: &EpilogueOp,
+    ta: &OperandTile,
+    tb: &OperandTile,
+) -> Result<()> {
+    if !spec.input.is_half() {
+        return unsupported(format!(
+            "GEMM inputs must be f16 or bf16, got {}",
+            spec.input.name()
+        ));
+    }
+    if ta.conflicts != 0 || tb.conflicts != 0 {
+        return unsupported(format!(
+            "no conflict-free swizzle: A {} ({}), B {} ({})",
+            ta.swizzle, ta.conflicts, tb.swizzle, tb.conflicts
+        ));
+    }
+    if op.scale {
+        return unsupported(
+            "the fused op of the SM80 kernel has no alpha/beta of its own (scale = false)".into(),
+        );
+    }
+    Ok(())
+}
+
+/// `cute_gemm_<in>_<out>_a<major>_b<major>_<bm>x<bn>x<bk>_w<wm>x<wn>_s<stages>`.
+fn kernel_name(spec: &GemmSpec, ta: &OperandTile, tb: &OperandTile) -> String {
+    let cfg = spec.config;
+    let maj = |m: Major| if m == Major::K { "k" } else { "mn" };
+    format!(
+        "cute_gemm_{}_{}_a{}_b{}_{}x{}x{}_w{}x{}_s{}",
+        spec.input.name(),
+        spec.output.name(),
+        maj(ta.major),
+        maj(tb.major),
+        cfg.bm,
+        cfg.bn,
+        cfg.bk,
+        cfg.warps_m,
+        cfg.warps_n,
+        cfg.stages
+    )
+}
+
+/// The buffers the kernel reads and writes, each with the bytes its layout spans.
+fn buffers(spec: &GemmSpec, op: &EpilogueOp, p: &Problem) -> Result<Vec<Buffer>> {
+    Ok(vec![
+        Buffer::for_layout("A", &spec.a, 2)?,
+        Buffer::for_layout("B", &spec.b, 2)?,
+        Buffer::for_layout("C", &spec.c, spec.output.bytes())?,
+        Buffer::for_layout("D", &spec.c, spec.output.bytes())?,
+    ]
+    .into_iter()
+    .chain(op.bias_buffer(p.m.int.value, p.n.int.value, spec.output))
+    .collect())
 }

@@ -31,9 +31,9 @@ use crate::arch::memory::SMEM_ADDR;
 use crate::arch::{mbarrier::MBARRIER, tma, tma::TMA_2D, tma::TMA_3D, tma::TMA_MULTICAST, wgmma};
 use crate::dtype::{DType, Major};
 use crate::emit::{Leaf, Params, offset_at, pattern, tile_origin_expr};
-use crate::error::{Result, to_u32};
+use crate::error::{Result, ceil_div, mul, to_u32};
 use crate::kernel::{Buffer, Kernel, TensorMapArg};
-use crate::piece::epilogue_op::{BiasKind, EpilogueOp};
+use crate::piece::epilogue_op::EpilogueOp;
 use crate::piece::epilogue_sm90::{Accumulators, Sm90Epilogue, Staging, store_fns};
 use crate::piece::fp8_scaling::{Promotion, SCALE_BLOCK, Scaling};
 use crate::piece::gmma_operand::{GmmaOperand, gmma_operand};
@@ -1042,11 +1042,7 @@ fn buffers(p: &HopperProblem, inp: &Inputs, output: DType, op: &EpilogueOp) -> R
     if op.scale {
         v.push(buffer("C", (d_span + last(|b| b.c)) * osz));
     }
-    match op.bias {
-        BiasKind::None => {}
-        BiasKind::PerRow => v.push(buffer("bias", p.m as usize * osz)),
-        BiasKind::PerColumn => v.push(buffer("bias", p.n as usize * osz)),
-    }
+    v.extend(op.bias_buffer(p.m, p.n, output));
     Ok(v)
 }
 
@@ -1297,10 +1293,18 @@ fn generate(
     let mut buffers = buffers(p, inp, output, &fused.op)?;
     // clusters take whole cluster tiles (a last odd tile row pairs with an empty one)
     let cl = c.cluster as i64;
-    let rows = ((p.m + c.bm - 1) / c.bm + cl - 1) / cl * cl;
+    let rows = mul(
+        "hopper gemm tile rows",
+        ceil_div(
+            "hopper gemm clusters along M",
+            ceil_div("hopper gemm tiles along M", p.m, c.bm)?,
+            cl,
+        )?,
+        cl,
+    )?;
     if let Some(b) = p.batch.filter(|b| b.k_slices) {
         let owners = if c.pingpong { 1 } else { c.consumers as i64 };
-        let cols = (p.n + c.bn - 1) / c.bn;
+        let cols = ceil_div("hopper gemm tiles along N", p.n, c.bn)?;
         let sizes = [
             (
                 "W",
@@ -1363,7 +1367,15 @@ fn generate(
     s += &mainloop.consumer(&doc, &epi, &drain);
     s += &mainloop.teardown();
     s += "}\n";
-    let tiles = rows * ((p.n + c.bn - 1) / c.bn) * p.batch.map_or(1, |b| b.count);
+    let tiles = mul(
+        "hopper gemm tiles",
+        mul(
+            "hopper gemm tiles",
+            rows,
+            ceil_div("hopper gemm tiles along N", p.n, c.bn)?,
+        )?,
+        p.batch.map_or(1, |b| b.count),
+    )?;
     Ok(Kernel {
         name,
         source: s,

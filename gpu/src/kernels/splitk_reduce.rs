@@ -19,7 +19,6 @@ use crate::emit::{Leaf, Params};
 use crate::error::{GpuError, Result, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::kernels::gemm_sm90::Fused;
-use crate::piece::epilogue_op::BiasKind;
 use cute_layout_core::Int;
 
 const THREADS: u32 = 256;
@@ -113,17 +112,8 @@ fn buffers(r: &SplitKReduce) -> Vec<Buffer> {
             bytes: d_bytes,
         });
     }
-    let bias = match op.bias {
-        BiasKind::None => 0,
-        BiasKind::PerRow => r.m,
-        BiasKind::PerColumn => r.n,
-    };
-    if bias > 0 {
-        buffers.push(Buffer {
-            name: "bias".into(),
-            bytes: bias as usize * osz,
-        });
-    }
+    // an empty bias (M or N = 0) is no buffer: the reduction of an empty output is never launched
+    buffers.extend(op.bias_buffer(r.m, r.n, r.output).filter(|b| b.bytes > 0));
     buffers
 }
 
@@ -214,7 +204,7 @@ extern "C" __global__ void
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::epilogue_op::{Activation, EpilogueOp};
+    use crate::piece::epilogue_op::{Activation, BiasKind, EpilogueOp};
 
     #[test]
     fn fused_epilogue_runs_on_the_sum() {

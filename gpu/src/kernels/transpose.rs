@@ -19,7 +19,7 @@
 
 use crate::arch::memory::{SMEM_ADDR, Space, global_vector_fns, load_fn, store_fn};
 use crate::emit::{Leaf, Params, basis_coord, basis_coord_expr, flat_modes, pattern, swizzle_expr};
-use crate::error::{Result, to_u32};
+use crate::error::{Result, ceil_div, to_u32};
 use crate::kernel::{Buffer, Kernel};
 use crate::smem::{WarpAccess, choose_swizzle};
 use cute_layout_core::{Layout, Swizzle};
@@ -454,8 +454,14 @@ pub fn generate_transpose(spec: &TransposeSpec) -> Result<Kernel> {
     c += &store_fn("st_global_out", Space::Global, (bout / 4) as usize);
     c += SMEM_ADDR;
     c += &body(&g, pl.swizzle, [&m, &n, &sm, &sn], &name, &p.signature())?;
-    let gx = to_u32("transpose grid x", (n.int.value + tn - 1) / tn)?;
-    let gy = to_u32("transpose grid y", (m.int.value + tm - 1) / tm)?;
+    let gx = to_u32(
+        "transpose grid x",
+        ceil_div("transpose grid x", n.int.value, tn)?,
+    )?;
+    let gy = to_u32(
+        "transpose grid y",
+        ceil_div("transpose grid y", m.int.value, tm)?,
+    )?;
     if gy > 65535 {
         return unsupported(format!("{gy} tiles along m exceed gridDim.y"));
     }

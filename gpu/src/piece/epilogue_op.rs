@@ -15,6 +15,7 @@
 
 use crate::dtype::DType;
 use crate::emit::Params;
+use crate::kernel::Buffer;
 
 /// Which bias is added.
 ///
@@ -106,6 +107,26 @@ impl EpilogueOp {
             Activation::Silu => "_silu",
         };
         format!("{}{bias}{act}", if self.scale { "_ab" } else { "" })
+    }
+
+    /// The bias buffer the op reads, if any: `m` values (per row) or `n` (per column) of `out`.
+    ///
+    /// ```
+    /// use cute_gpu::{DType, piece::epilogue_op::{BiasKind, EpilogueOp}};
+    /// let op = EpilogueOp { bias: BiasKind::PerColumn, ..Default::default() };
+    /// assert_eq!(op.bias_buffer(100, 60, DType::BF16).unwrap().bytes, 120);
+    /// assert!(EpilogueOp::default().bias_buffer(100, 60, DType::BF16).is_none());
+    /// ```
+    pub fn bias_buffer(&self, m: i64, n: i64, out: DType) -> Option<Buffer> {
+        let values = match self.bias {
+            BiasKind::None => return None,
+            BiasKind::PerRow => m,
+            BiasKind::PerColumn => n,
+        };
+        Some(Buffer {
+            name: "bias".into(),
+            bytes: values.max(0) as usize * out.bytes() as usize,
+        })
     }
 
     /// The parameters the op reads: `alpha`, `beta`, `C`, `ldc` when it scales, `bias` when it adds one
