@@ -190,23 +190,7 @@ impl Gemm {
         }
         spans.push(Span::new("D", pd, d_len * os, &d.layout, os)?);
         check_spans(&spans)?;
-        let bytes_of = |name: &str| {
-            entry
-                .kernel
-                .buffers
-                .iter()
-                .find(|b| b.name == name)
-                .map_or(0, |b| b.bytes)
-        };
-        for (name, len) in [("scale_a", sa.len()), ("scale_b", sb.len())] {
-            if len * 4 < bytes_of(name) {
-                return Err(GpuError::BufferTooSmall {
-                    arg: name.to_string(),
-                    bytes: len * 4,
-                    needed: bytes_of(name),
-                });
-            }
-        }
+        check_scale_lengths(&entry.kernel, sa.len(), sb.len())?;
         let mut workspace = self.stream_k_workspace(&entry.kernel)?;
         let ws = super::workspace_binding(workspace.as_deref_mut(), &stream);
         let raw = |name: &str| -> Result<RawBuffer> {
@@ -265,4 +249,26 @@ impl Gemm {
         Self::lock(&self.fp8_plans)?.insert(key, entry.clone());
         Ok(Some(entry))
     }
+}
+
+/// The scale buffers hold at least what `kernel` reads of them (f32 values), or
+/// [`GpuError::BufferTooSmall`] naming the buffer and both sizes.
+fn check_scale_lengths(kernel: &Kernel, scale_a: usize, scale_b: usize) -> Result<()> {
+    let bytes_of = |name: &str| {
+        kernel
+            .buffers
+            .iter()
+            .find(|b| b.name == name)
+            .map_or(0, |b| b.bytes)
+    };
+    for (name, len) in [("scale_a", scale_a), ("scale_b", scale_b)] {
+        if len * 4 < bytes_of(name) {
+            return Err(GpuError::BufferTooSmall {
+                arg: name.to_string(),
+                bytes: len * 4,
+                needed: bytes_of(name),
+            });
+        }
+    }
+    Ok(())
 }

@@ -64,19 +64,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: Vec<Value>) -> Option<Result
 }
 
 fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
-    type TilerOp = fn(&Layout, &Tiler) -> Result<Layout>;
-    let tiler_op: Option<TilerOp> = match name {
-        "logical_divide" => Some(divide::logical_divide),
-        "zipped_divide" => Some(divide::zipped_divide),
-        "tiled_divide" => Some(divide::tiled_divide),
-        "flat_divide" => Some(divide::flat_divide),
-        "logical_product" => Some(product::logical_product),
-        "zipped_product" => Some(product::zipped_product),
-        "tiled_product" => Some(product::tiled_product),
-        "flat_product" => Some(product::flat_product),
-        _ => None,
-    };
-    if let Some(f) = tiler_op {
+    if let Some(f) = tiler_op(name) {
         arity(name, &args, &[2])?;
         let mut it = args.into_iter();
         let l = layout_arg(
@@ -119,6 +107,33 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
                 order.as_ref(),
             )?))
         }
+        _ => vector_call(name, targs, args),
+    }
+}
+
+/// The divides and products that take a layout and a tiler.
+fn tiler_op(name: &str) -> Option<fn(&Layout, &Tiler) -> Result<Layout>> {
+    Some(match name {
+        "logical_divide" => divide::logical_divide,
+        "zipped_divide" => divide::zipped_divide,
+        "tiled_divide" => divide::tiled_divide,
+        "flat_divide" => divide::flat_divide,
+        "logical_product" => product::logical_product,
+        "zipped_product" => product::zipped_product,
+        "tiled_product" => product::tiled_product,
+        "flat_product" => product::flat_product,
+        _ => return None,
+    })
+}
+
+/// The vectorization queries and recasts (`max_common_vector`, `upcast`, ...).
+fn vector_call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
+    let mut it = args.clone().into_iter();
+    let mut next = || {
+        it.next()
+            .ok_or_else(|| LayoutError::internal("arity checked"))
+    };
+    match name {
         "max_common_vector" | "max_common_layout" => {
             arity(name, &args, &[2])?;
             let a = layout_arg(name, next()?, "first argument")?;
