@@ -41,18 +41,9 @@ fn offset(t: &str, i: &str, j: &str) -> String {
     format!("(long long){i} * {t}_s0 + (long long){j} * {t}_s1")
 }
 
-/// Generates the fallback GEMM kernel for the problem of `spec` (its tile configuration is not used; C
-/// and D share `spec.c`, any strides).
-///
-/// ```
-/// use cute_gpu::{DType, kernels::{gemm_simt::generate_gemm_simt, gemm_sm80::GemmSpec}};
-/// let l = |s: &str| s.parse().unwrap();
-/// let spec = GemmSpec { a: l("(100,30):(30,_1)"), b: l("(30,60):(_1,30)"), c: l("(100,60):(60,_1)"),
-///     input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0, config: Default::default() };
-/// let k = generate_gemm_simt(&spec, &Default::default()).unwrap();
-/// assert_eq!((k.grid, k.block), ((4, 7, 1), (256, 1, 1))); // 16x16 tiles of D, one thread per element
-/// ```
-pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
+/// M, N, K of `spec`, after the checks: f16/bf16 inputs, no scaling op (the kernel scales itself),
+/// shapes that agree.
+fn extents(spec: &GemmSpec, op: &EpilogueOp) -> Result<(Int, Int, Int)> {
     if op.scale {
         return config(
             "gemm_simt",
@@ -77,14 +68,19 @@ pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
             ),
         );
     }
-    let (ity, oty) = (spec.input.name(), spec.output);
-    let out_c = oty.c_type();
+    Ok((m, n, k))
+}
+
+/// The kernel's parameters: the four pointers, M, N, K, each operand's two strides, alpha, beta and
+/// the fused op's.
+fn params(spec: &GemmSpec, op: &EpilogueOp, (m, n, k): (i64, i64, i64)) -> Result<Params> {
+    let out_c = spec.output.c_type();
     let mut p = Params::default();
     p.ptr("const unsigned short* __restrict__", "A");
     p.ptr("const unsigned short* __restrict__", "B");
     p.ptr(&format!("const {out_c}* __restrict__"), "C");
     p.ptr(&format!("{out_c}* __restrict__"), "D");
-    for (name, v) in [("M", m.value), ("N", n.value), ("K", k.value)] {
+    for (name, v) in [("M", m), ("N", n), ("K", k)] {
         p.extent(&Leaf::new(Int::d(v), name))?;
     }
     for (t, l) in [("a", &spec.a), ("b", &spec.b), ("c", &spec.c)] {
@@ -95,6 +91,24 @@ pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
     p.f32("alpha", spec.alpha);
     p.f32("beta", spec.beta);
     op.params(&mut p, spec.output, spec.alpha, spec.beta);
+    Ok(p)
+}
+
+/// Generates the fallback GEMM kernel for the problem of `spec` (its tile configuration is not used; C
+/// and D share `spec.c`, any strides).
+///
+/// ```
+/// use cute_gpu::{DType, kernels::{gemm_simt::generate_gemm_simt, gemm_sm80::GemmSpec}};
+/// let l = |s: &str| s.parse().unwrap();
+/// let spec = GemmSpec { a: l("(100,30):(30,_1)"), b: l("(30,60):(_1,30)"), c: l("(100,60):(60,_1)"),
+///     input: DType::BF16, output: DType::BF16, alpha: 1.0, beta: 0.0, config: Default::default() };
+/// let k = generate_gemm_simt(&spec, &Default::default()).unwrap();
+/// assert_eq!((k.grid, k.block), ((4, 7, 1), (256, 1, 1))); // 16x16 tiles of D, one thread per element
+/// ```
+pub fn generate_gemm_simt(spec: &GemmSpec, op: &EpilogueOp) -> Result<Kernel> {
+    let (m, n, k) = extents(spec, op)?;
+    let (ity, oty) = (spec.input.name(), spec.output);
+    let p = params(spec, op, (m.value, n.value, k.value))?;
     let (to_f32, from_f32) = match oty {
         DType::F32 => ("", ""),
         DType::F16 => ("f16_to_f32", "f32_to_f16"),

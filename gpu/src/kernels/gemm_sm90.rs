@@ -1276,35 +1276,43 @@ fn batch_scope(p: &HopperProblem, output: DType, fused: &Fused, epi: String) -> 
     )
 }
 
-fn generate(
-    p: &HopperProblem,
-    inp: &Inputs,
-    output: DType,
-    c: &HopperConfig,
-    fused: &Fused,
-) -> Result<Kernel> {
-    check(p, inp, output, c)?;
-    let plan = plan(p, inp, output, c)?;
-    let name = kernel_name(p, inp, output, c) + &fused.op.tag();
-    let mut params = params(p, inp, output, &plan)?;
-    fused
-        .op
-        .params(&mut params, output, fused.alpha, fused.beta);
-    let mut buffers = buffers(p, inp, output, &fused.op)?;
-    // clusters take whole cluster tiles (a last odd tile row pairs with an empty one)
+/// The kernel's tiles: rows of tiles (whole clusters: a last odd tile row pairs with an empty one),
+/// columns, and all of them over the batches (the grid of a non-persistent launch).
+struct TileGrid {
+    rows: i64,
+    cols: i64,
+    total: i64,
+}
+
+fn tile_grid(p: &HopperProblem, c: &HopperConfig) -> Result<TileGrid> {
     let cl = c.cluster as i64;
+    let tile_rows = ceil_div("hopper gemm tiles along M", p.m, c.bm)?;
     let rows = mul(
         "hopper gemm tile rows",
-        ceil_div(
-            "hopper gemm clusters along M",
-            ceil_div("hopper gemm tiles along M", p.m, c.bm)?,
-            cl,
-        )?,
+        ceil_div("hopper gemm clusters along M", tile_rows, cl)?,
         cl,
     )?;
+    let cols = ceil_div("hopper gemm tiles along N", p.n, c.bn)?;
+    let total = mul(
+        "hopper gemm tiles",
+        mul("hopper gemm tiles", rows, cols)?,
+        p.batch.map_or(1, |b| b.count),
+    )?;
+    Ok(TileGrid { rows, cols, total })
+}
+
+/// The workspaces of K slices summed in the GEMM (`W`, the f32 sums; `SKF`, the arrival counters) and of
+/// stream-K (`SK`, with its parameter).
+fn workspace_buffers(
+    p: &HopperProblem,
+    c: &HopperConfig,
+    tiles: &TileGrid,
+    params: &mut Params,
+    buffers: &mut Vec<Buffer>,
+) -> Result<()> {
     if let Some(b) = p.batch.filter(|b| b.k_slices) {
         let owners = if c.pingpong { 1 } else { c.consumers as i64 };
-        let cols = ceil_div("hopper gemm tiles along N", p.n, c.bn)?;
+        let (rows, cols) = (tiles.rows, tiles.cols);
         let sizes = [
             (
                 "W",
@@ -1327,6 +1335,26 @@ fn generate(
             bytes: bytes as usize,
         });
     }
+    Ok(())
+}
+
+fn generate(
+    p: &HopperProblem,
+    inp: &Inputs,
+    output: DType,
+    c: &HopperConfig,
+    fused: &Fused,
+) -> Result<Kernel> {
+    check(p, inp, output, c)?;
+    let plan = plan(p, inp, output, c)?;
+    let name = kernel_name(p, inp, output, c) + &fused.op.tag();
+    let mut params = params(p, inp, output, &plan)?;
+    fused
+        .op
+        .params(&mut params, output, fused.alpha, fused.beta);
+    let mut buffers = buffers(p, inp, output, &fused.op)?;
+    let tiles = tile_grid(p, c)?;
+    workspace_buffers(p, c, &tiles, &mut params, &mut buffers)?;
     let mainloop = mainloop(p, inp, c, &plan)?;
     let (epi, drain) = epilogue(p, inp, output, c, &plan, fused);
     let (lambdas, epi) = batch_scope(p, output, fused, epi);
@@ -1367,19 +1395,10 @@ fn generate(
     s += &mainloop.consumer(&doc, &epi, &drain);
     s += &mainloop.teardown();
     s += "}\n";
-    let tiles = mul(
-        "hopper gemm tiles",
-        mul(
-            "hopper gemm tiles",
-            rows,
-            ceil_div("hopper gemm tiles along N", p.n, c.bn)?,
-        )?,
-        p.batch.map_or(1, |b| b.count),
-    )?;
     Ok(Kernel {
         name,
         source: s,
-        grid: (to_u32("hopper gemm tiles", tiles)?, 1, 1),
+        grid: (to_u32("hopper gemm tiles", tiles.total)?, 1, 1),
         persistent: c.persistent,
         cluster: c.cluster,
         block: (c.threads(), 1, 1),
