@@ -567,21 +567,13 @@ fn check_supported(
 
 /// `cute_gemm_<in>_<out>_a<major>_b<major>_<bm>x<bn>x<bk>_w<wm>x<wn>_s<stages>`.
 fn kernel_name(spec: &GemmSpec, ta: &OperandTile, tb: &OperandTile) -> String {
-    let cfg = spec.config;
+    let c = &spec.config;
+    let (input, output) = (spec.input.name(), spec.output.name());
     let maj = |m: Major| if m == Major::K { "k" } else { "mn" };
-    format!(
-        "cute_gemm_{}_{}_a{}_b{}_{}x{}x{}_w{}x{}_s{}",
-        spec.input.name(),
-        spec.output.name(),
-        maj(ta.major),
-        maj(tb.major),
-        cfg.bm,
-        cfg.bn,
-        cfg.bk,
-        cfg.warps_m,
-        cfg.warps_n,
-        cfg.stages
-    )
+    let (a, b) = (maj(ta.major), maj(tb.major));
+    let tile = format!("{}x{}x{}", c.bm, c.bn, c.bk);
+    let (warps, stages) = (format!("{}x{}", c.warps_m, c.warps_n), c.stages);
+    format!("cute_gemm_{input}_{output}_a{a}_b{b}_{tile}_w{warps}_s{stages}")
 }
 
 /// The buffers the kernel reads and writes, each with the bytes its layout spans.
