@@ -63,7 +63,7 @@ pub struct HopperConfig {
     pub broadcast_wg: bool,
     /// Stream-K ([`crate::piece::stream_k`]) planned for this many CTAs (the SMs; 0: whole tiles): each
     /// persistent CTA computes an equal share of the tiles' k-blocks, a tile cut between two CTAs summed
-    /// through the workspace buffer `SK` (zeroed once, [`stream_k::workspace_bytes`] for this many CTAs).
+    /// through the workspace buffer `SK` (zeroed once, [`stream_k::workspace_bytes`](crate::piece::stream_k::workspace_bytes) for this many CTAs).
     /// Cooperative consumers, not block-scaled; at least as many tiles as CTAs (clusters) are used. In
     /// clusters, the clusters share the k-blocks, each CTA computing its row of the cluster's tiles.
     pub stream_k: u32,
@@ -75,9 +75,9 @@ pub struct HopperConfig {
     /// accumulators, instead of K step by K step across the chunks ([`crate::piece::tma_mainloop`]).
     pub chain_k: bool,
     /// The next k-block's stage probed while this one's wgmmas run
-    /// ([`WarpSpecialized::probe_ahead`]).
+    /// ([`WarpSpecialized::probe_ahead`](crate::piece::tma_mainloop::WarpSpecialized::probe_ahead)).
     pub probe_ahead: bool,
-    /// Launched with programmatic dependent launch on SM90 ([`Kernel::dependent_launch`]): the kernel
+    /// Launched with programmatic dependent launch on SM90 ([`Kernel::dependent_launch`](crate::kernel::Kernel::dependent_launch)): the kernel
     /// waits for the grid before it in the stream before touching global memory and lets the next one
     /// launch once its producer has issued its last load, whatever this says; this chooses only how
     /// the runtime launches it.
