@@ -574,35 +574,56 @@ impl Gemm {
         let tty = std::io::stderr().is_terminal();
         // CUTE_AUTOTUNE_LOG: every alternative's time on stderr (what the tuner compared)
         let log = std::env::var_os("CUTE_AUTOTUNE_LOG").is_some();
-        let mut best = (f64::INFINITY, 0);
-        for (i, p) in alts.iter().enumerate() {
-            if tty {
-                eprint!("\rcute autotune [{}/{}] {:<72}", i + 1, alts.len(), p.id());
+        let rounds = super::tune::tuner_rounds();
+        let class = key.rsplit('|').next().unwrap_or_default().to_string();
+        let mut times = vec![Vec::with_capacity(rounds); alts.len()];
+        for round in 0..rounds {
+            for (i, p) in alts.iter().enumerate() {
+                if tty {
+                    let n = alts.len();
+                    eprint!("\rcute autotune [{}/{n}] {:<72}", round * n + i + 1, p.id());
+                }
+                let ms = self.tuner_sample(p, bound)?;
+                if log {
+                    let (input, id) = (r.input.name(), p.id());
+                    eprintln!("cute autotune {class} {input}: {id} {ms:.4} ms");
+                }
+                times[i].push(ms);
             }
-            let (mut workspace, mut flags) = (self.workspace(p)?, self.split_flags(p)?);
-            let ws = workspace_binding(workspace.as_deref_mut(), self.rt.stream());
-            let fl = workspace_binding(flags.as_deref_mut(), self.rt.stream());
-            let bound_ws = (ws.as_ref().map(|w| w.0), fl.as_ref().map(|f| f.0));
-            let prepared = self.prepare_call(p, bound, bound_ws)?;
-            let ms = self.tuner_ms(|| prepared.iter().try_for_each(|x| self.rt.run(x)))?;
-            drop((ws, fl));
-            if log {
-                let class = key.rsplit('|').next().unwrap_or_default();
+        }
+        let medians: Vec<f64> = times
+            .iter()
+            .map(|t| crate::runtime::bench::median(t))
+            .collect();
+        let (best_ms, best) = medians
+            .iter()
+            .copied()
+            .zip(0..)
+            .fold((f64::INFINITY, 0), |b, m| if m.0 < b.0 { m } else { b });
+        if log && rounds > 1 {
+            for (p, ms) in alts.iter().zip(&medians) {
+                let id = p.id();
                 eprintln!(
-                    "cute autotune {class} {}: {} {ms:.4} ms",
-                    r.input.name(),
-                    p.id()
+                    "cute autotune {class} {}: {id} median of {rounds}: {ms:.4} ms",
+                    r.input.name()
                 );
-            }
-            if ms < best.0 {
-                best = (ms, i);
             }
         }
         if tty {
-            eprintln!("\rcute autotune: {} ({:.3} ms)", alts[best.1].id(), best.0);
+            eprintln!("\rcute autotune: {} ({best_ms:.3} ms)", alts[best].id());
         }
-        Self::lock(table)?.record(&key, &alts[best.1].id())?;
-        Ok(Some(alts.swap_remove(best.1)))
+        Self::lock(table)?.record(&key, &alts[best].id())?;
+        Ok(Some(alts.swap_remove(best)))
+    }
+
+    /// One timed sample of `p` on the call's buffers ([`Self::tuner_ms`]), its workspaces bound for it.
+    fn tuner_sample(&self, p: &Plan, bound: &Bound) -> Result<f64> {
+        let (mut workspace, mut flags) = (self.workspace(p)?, self.split_flags(p)?);
+        let ws = workspace_binding(workspace.as_deref_mut(), self.rt.stream());
+        let fl = workspace_binding(flags.as_deref_mut(), self.rt.stream());
+        let bound_ws = (ws.as_ref().map(|w| w.0), fl.as_ref().map(|f| f.0));
+        let prepared = self.prepare_call(p, bound, bound_ws)?;
+        self.tuner_ms(|| prepared.iter().try_for_each(|x| self.rt.run(x)))
     }
 
     /// The tuner's time of one call (ms): calls for about [`TUNER_SAMPLE_MS`] (5 to 200 of them, from

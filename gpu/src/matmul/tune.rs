@@ -24,6 +24,20 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
+/// Rounds in which the autotuner times every alternative, keeping the fastest median:
+/// `CUTE_AUTOTUNE_ROUNDS` (1 to 15), else 1. Alternatives within a few percent of each other swap
+/// places from one sample to the next; interleaved rounds settle them.
+///
+/// ```
+/// assert!((1..=15).contains(&cute_gpu::matmul::tune::tuner_rounds()));
+/// ```
+pub fn tuner_rounds() -> usize {
+    std::env::var("CUTE_AUTOTUNE_ROUNDS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .map_or(1, |n| n.clamp(1, 15))
+}
+
 /// The autotuner's choices, loaded from and appended to one file.
 ///
 /// ```
