@@ -75,8 +75,9 @@ fn oracle_public_atoms() {
 
 /// Lines added for issue 16, printed by CuTe C++ at the same commit (`7107b05`, compiled on the host):
 /// every MMA atom of `mma_traits_sm61..sm90*.hpp` (GMMA: every shape, one template variant each and all
-/// of them at N = 64) and the new operations (make_tile, ceil_div/evenly_divides with layout tilers,
-/// upcast/downcast, queries on composed layouts).
+/// of them at N = 64), the new operations (make_tile, ceil_div/evenly_divides with layout tilers,
+/// upcast/downcast, queries on composed layouts), and session 22's random differential campaign
+/// (`q` lines: the cases it found and a sample of those that agreed).
 #[test]
 fn oracle_added() {
     check_file(concat!(

@@ -475,19 +475,21 @@ pub fn zip_tuple(t: &IntTuple) -> Result<IntTuple> {
     }
 }
 
-/// Every element zipped must have the rank of the first (a leaf counts as rank 1): otherwise CuTe
-/// does not compile and the transposed tuple would lose or invent elements
-/// (`blocked_product((3):(1),2:1)` zips `(3)` with `(1,2)`).
+/// Every element zipped must be a tuple of the rank of the first (which is one): otherwise CuTe does
+/// not compile and the transposed tuple would lose or invent elements
+/// (`blocked_product((3):(1),2:1)` zips `(3)` with `(1,2)`; `zip(((2),3))` a rank-1 tuple with a leaf).
 fn check_zip_ranks(v: &[IntTuple], rank: usize) -> Result<()> {
-    match v
-        .iter()
-        .find(|e| e.rank() != rank || (rank != 1 && !e.is_tuple()))
-    {
+    match v.iter().find(|e| !e.is_tuple() || e.rank() != rank) {
         Some(e) => Err(LayoutError::NotCongruent {
-            what: format!(
-                "zip: every element must have rank {rank} like the first, but {e} has rank {}",
-                e.rank()
-            ),
+            what: match e.is_tuple() {
+                true => format!(
+                    "zip: every element must have rank {rank} like the first, but {e} has rank {}",
+                    e.rank()
+                ),
+                false => format!(
+                    "zip: every element must be a tuple of rank {rank} like the first, but {e} is an integer"
+                ),
+            },
             left: v[0].to_string(),
             right: e.to_string(),
         }),

@@ -157,6 +157,14 @@ pub fn tile_to_shape(
     let target_shape = tuple_ops::product_each(target)?;
     if target_shape.is_static() {
         let ok = tuple_ops::evenly_divides(&target_shape, &block_shape)?;
+        if !ok.is_static {
+            // CuTe asserts the division at compile time when the target is static
+            return Err(LayoutError::invalid(format!(
+                "tile_to_shape: the target shape {target_shape} is static, so CuTe checks at compile \
+                 time that the block shape divides it; the block shape {block_shape} is dynamic \
+                 (CuTe does not compile this)"
+            )));
+        }
         if ok.value == 0 {
             return Err(LayoutError::NotDivisible {
                 what: "tile_to_shape: the block shape must divide the target shape".into(),

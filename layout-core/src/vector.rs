@@ -9,6 +9,7 @@
 //! assert_eq!(eval_str("upcast<2>((_4,_8):(_1,_4))").unwrap().to_string(), "(_2,_8):(_1,_2)");
 //! ```
 
+use crate::composition::{composition_tile, composition_unverified};
 use crate::divide::deps::{coalesce, col_major_from, composition, right_inverse};
 use crate::divide::logical_divide;
 use crate::error::{LayoutError, Result};
@@ -23,14 +24,29 @@ fn unit() -> Result<Layout> {
 }
 
 /// Mode 0 of `coalesce(a ∘ right_inverse(b))` when it is a static stride-1 mode (the part where
-/// `a` and `b` agree element by element), with `right_inverse(b)`.
+/// `a` and `b` agree element by element), with `right_inverse(b)`. The composition is CuTe's, checked
+/// only where both it and `right_inverse(b)` are defined: CuTe keeps a result shorter than B here
+/// (`(2,2):(1,2) ∘ 3:_1` is `(2,1):(1,2)`) and answers from its first mode. Where CuTe's composition
+/// is wrong but its first mode is no static stride-1 run, CuTe's answer is the trivial one (`_1`,
+/// `_1:_0`), which holds whatever the composition; a wrong composition that claims a run stays an error.
 fn common_prefix(a: &Layout, b: &Layout) -> Result<(Option<Layout>, Layout)> {
     let inv_b = right_inverse(b)?;
-    let common = coalesce(&composition(a, &inv_b)?)?;
-    let m0 = common.mode(0)?;
-    let is_vec =
-        m0.shape().is_static() && matches!(m0.stride(), IntTuple::Int(d) if d.is_static_eq(1));
-    Ok((is_vec.then_some(m0), inv_b))
+    let vector = |composed: &Layout| -> Result<Option<Layout>> {
+        let m0 = coalesce(composed)?.mode(0)?;
+        let is_vec =
+            m0.shape().is_static() && matches!(m0.stride(), IntTuple::Int(d) if d.is_static_eq(1));
+        Ok(is_vec.then_some(m0))
+    };
+    match composition_tile(a, &inv_b) {
+        Ok(composed) => Ok((vector(&composed)?, inv_b)),
+        Err(e @ LayoutError::Postcondition { .. }) => {
+            match vector(&composition_unverified(a, &inv_b)?)? {
+                None => Ok((None, inv_b)),
+                Some(_) => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// The largest static `N` such that `a` and `b` map their first `N` (1-D) coordinates to the same

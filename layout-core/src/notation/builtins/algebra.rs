@@ -102,7 +102,19 @@ fn dispatch(name: &str, args: Vec<Value>) -> Result<Value> {
             cp::composition(&a, &b.into_tiler()?)?.into()
         }
         ("with_shape", l, Some(s)) => {
-            cp::with_shape(&layout_arg(name, l)?, &tuple_arg(name, s)?)?.into()
+            let (l, s) = (layout_arg(name, l)?, tuple_arg(name, s)?);
+            if matches!(s, IntTuple::Int(n) if !n.is_static) {
+                // Layout::with_shape calls make_layout unqualified before CuTe declares it, and a
+                // plain int brings no namespace for the lookup to search
+                return Err(LayoutError::bad_args(
+                    name,
+                    format!(
+                        "CuTe does not compile {l}.with_shape({s}) with the dynamic integer {s} \
+                         (its unqualified make_layout call finds no overload for an int)"
+                    ),
+                ));
+            }
+            cp::with_shape(&l, &s)?.into()
         }
         ("complement", l, None) => cm::complement_default(&layout_arg(name, l)?)?.into(),
         ("complement", l, Some(c)) => {
