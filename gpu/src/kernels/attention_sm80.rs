@@ -327,17 +327,23 @@ fn header(cfg: &AttentionConfig, mma: &MmaTraits, t: &Tiles, smem: i64) -> Resul
     Ok(c)
 }
 
+/// The parameters both attention kernels take after their inputs: O, the LSE, and with varlen the
+/// cumulative sequence offsets of Q and K/V.
+pub(crate) fn push_output_params(p: &mut Vec<String>, varlen: bool) {
+    p.push("unsigned short* __restrict__ O".into());
+    p.push("float* __restrict__ LSE".into());
+    if varlen {
+        p.push("const int* __restrict__ cu_q".into());
+        p.push("const int* __restrict__ cu_k".into());
+    }
+}
+
 fn signature(cfg: &AttentionConfig) -> String {
     let mut p: Vec<String> = ["Q", "K", "V"]
         .iter()
         .map(|n| format!("const unsigned short* __restrict__ {n}"))
         .collect();
-    p.push("unsigned short* __restrict__ O".into());
-    p.push("float* __restrict__ LSE".into());
-    if cfg.varlen {
-        p.push("const int* __restrict__ cu_q".into());
-        p.push("const int* __restrict__ cu_k".into());
-    }
+    push_output_params(&mut p, cfg.varlen);
     p.extend(["int Sq", "int Sk", "int group"].map(String::from));
     for n in STRIDE_NAMES.iter().flatten() {
         p.push(format!("long long {n}"));

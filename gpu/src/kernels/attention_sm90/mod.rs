@@ -365,12 +365,7 @@ fn signature(cfg: &Sm90AttentionConfig) -> String {
         .iter()
         .map(|n| format!("const __grid_constant__ TmaDesc {n}"))
         .collect();
-    p.push("unsigned short* __restrict__ O".into());
-    p.push("float* __restrict__ LSE".into());
-    if cfg.varlen {
-        p.push("const int* __restrict__ cu_q".into());
-        p.push("const int* __restrict__ cu_k".into());
-    }
+    crate::kernels::attention_sm80::push_output_params(&mut p, cfg.varlen);
     if cfg.dynamic() {
         p.push("unsigned int* __restrict__ tile_sched".into());
     }

@@ -1,0 +1,14 @@
+#include <cstdio>
+#include <csignal>
+#include <csetjmp>
+#include <cstdlib>
+#include <cute/layout.hpp>
+#include <cute/layout_composed.hpp>
+#include <cute/swizzle.hpp>
+#include <cute/swizzle_layout.hpp>
+#include <cute/int_tuple.hpp>
+#include <cute/stride.hpp>
+#include <cute/numeric/integral_constant.hpp>
+#include <cute/numeric/int.hpp>
+#include <cute/numeric/integral_ratio.hpp>
+#include <cute/util/print.hpp>
