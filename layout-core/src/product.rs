@@ -129,8 +129,8 @@ pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 /// Repeat `block` so that the result covers `target` (a shape), the copies laid out in the mode
 /// order `order` (a step tuple such as `(_2,_1)`; `None` is column-major: mode 0 first).
 ///
-/// Pre: `rank(block) <= rank(target)`; for a static target, each mode of `block` divides the
-/// matching mode of `target`. Post: `product_each(shape(result))` is `ceil_div` of `target` by the
+/// Pre: `rank(block) <= rank(target)`; for a static target, each mode of `block` is static and divides
+/// the matching mode of `target` (CuTe asserts it at compile time). Post: `product_each(shape(result))` is `ceil_div` of `target` by the
 /// block's modes times the block's modes (equal to `target` when it divides).
 ///
 /// ```
@@ -139,6 +139,7 @@ pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 ///            "((_2,4),(_2,4)):((_1,_4),(_2,16))");
 /// assert_eq!(eval_str("tile_to_shape(_8:_1,(_16,_4),(_0,_1))").unwrap().to_string(),
 ///            "((_8,_2),(_1,_4)):((_1,_8),(_0,_16))");
+/// assert!(eval_str("tile_to_shape(8:_1,_16)").is_err()); // dynamic block, static target
 /// ```
 pub fn tile_to_shape(
     block: &Layout,
