@@ -156,8 +156,13 @@ impl Int {
     /// use cute_layout_core::Int;
     /// assert_eq!(Int::s(-7).div(Int::s(2)).unwrap().to_string(), "_-3");
     /// assert!(Int::d(1).div(Int::d(0)).is_err());
+    /// assert_eq!(Int::s(0).div(Int::d(0)).unwrap().to_string(), "_0"); // CuTe's `_0 / int`
     /// ```
     pub fn div(self, o: Int) -> Result<Int> {
+        // CuTe's `_0 / int` is `_0` without dividing, even by a run-time zero
+        if self.is_static_eq(0) && !o.is_static {
+            return Ok(Int::s(0));
+        }
         if o.value == 0 {
             return Err(LayoutError::DivisionByZero {
                 op: "/",
@@ -186,6 +191,10 @@ impl Int {
     /// ```
     pub fn rem(self, o: Int) -> Result<Int> {
         if o.is_static && (o.value == 1 || o.value == -1) {
+            return Ok(Int::s(0));
+        }
+        // CuTe's `_0 % int` is `_0` without dividing, even by a run-time zero
+        if self.is_static_eq(0) && !o.is_static {
             return Ok(Int::s(0));
         }
         if o.value == 0 {

@@ -203,35 +203,48 @@ pub fn select(layout: &Layout, idx: &[usize]) -> Result<Layout> {
     both(layout, |t| select_tuple(t, idx))
 }
 
-/// Modes `[b, e)` of `t` as a tuple (CuTe's `take<B,E>`). Pre: `b < e <= rank(t)`.
+/// Modes `[b, e)` of `t` as a tuple (CuTe's `take<B,E>`; `b == e` is the empty tuple `()`, at any
+/// `b`). Pre: `b < e <= rank(t)` or `b == e`.
 ///
 /// ```
 /// use cute_layout_core::{IntTuple, take_tuple};
 /// let t: IntTuple = "(2,3,4,5)".parse().unwrap();
 /// assert_eq!(take_tuple(&t, 1, 3).unwrap().to_string(), "(3,4)"); // take<1,3>(t)
+/// assert_eq!(take_tuple(&t, 2, 2).unwrap().to_string(), "()");
 /// ```
 pub fn take_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
+    if b == e {
+        return Ok(IntTuple::Tuple(Vec::new())); // CuTe's empty range, whatever the rank
+    }
     let elems = t.elems();
-    if b >= e || e > elems.len() {
+    if b > e || e > elems.len() {
         return Err(LayoutError::invalid(format!(
-            "take<{b},{e}> of {t}: the range must satisfy {b} < {e} <= rank {}",
+            "take<{b},{e}> of {t}: the range must satisfy {b} <= {e} <= rank {}",
             elems.len()
         )));
     }
     Ok(IntTuple::Tuple(elems[b..e].to_vec()))
 }
 
-/// Modes `[b, e)` of the layout (CuTe's `take<B,E>(L)`). Pre: `b < e <= rank(L)`.
+/// Modes `[b, e)` of the layout (CuTe's `take<B,E>(L)`). Pre: `b < e <= rank(L)` (CuTe asserts a
+/// non-empty range for layouts).
 /// ```
 /// # use cute_layout_core::{Layout, take};
 /// let l: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
 /// assert_eq!(take(&l, 1, 4).unwrap().to_string(), "(_3,_5,_7):(_2,_6,_30)");
+/// assert!(take(&l, 2, 2).is_err());
 /// ```
 pub fn take(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
+    if b >= e {
+        return Err(LayoutError::invalid(format!(
+            "take<{b},{e}> of {layout}: a layout needs {b} < {e}"
+        )));
+    }
     both(layout, |t| take_tuple(t, b, e))
 }
 
-/// Modes `[b, e)` of `t` grouped into one mode (CuTe's `group<B,E>`); `b == e` leaves `t` as it is.
+/// Modes `[b, e)` of `t` grouped into one mode (CuTe's `group<B,E>`); `b == e` leaves a tuple as it
+/// is and makes an integer a rank-1 tuple.
 /// Pre: `b <= e <= rank(t)`.
 ///
 /// ```
@@ -248,7 +261,11 @@ pub fn group_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
         )));
     }
     if b == e {
-        return Ok(t.clone());
+        // CuTe builds the result as a tuple: an integer becomes a rank-1 tuple of itself
+        return Ok(match t {
+            IntTuple::Tuple(_) => t.clone(),
+            _ => IntTuple::Tuple(vec![t.clone()]),
+        });
     }
     let mut out = elems[..b].to_vec();
     out.push(IntTuple::Tuple(elems[b..e].to_vec()));

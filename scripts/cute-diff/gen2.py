@@ -2,7 +2,7 @@
 """Fresh random expressions (independent of the public rows).
 usage: gen2.py SEED N OUT.tsv  -> id<TAB>op<TAB>expr"""
 import random, sys
-from notation import compact_strides, unparse
+from notation import compact_strides, flat, prod, random_shape, refill, unparse
 
 R = random.Random(int(sys.argv[1]))
 VALS = [1] * 6 + [2] * 25 + [4] * 20 + [8] * 12 + [16] * 5 + [32] * 3 + [3] * 6 + [5, 6, 7, 9, 10, 12, 24, 6, 12, 3]
@@ -14,34 +14,7 @@ def I(v, s):
 
 def rshape(maxsize=4096, depth=0, rank=None):
     """returns python nested list/int"""
-    if rank is None:
-        rank = R.choice([1, 1, 2, 2, 2, 3, 3, 4]) if depth < 2 else R.choice([1, 2, 2, 3])
-    if depth == 0 and rank == 1 and R.random() < 0.6:
-        return R.choice(VALS)
-    out = []
-    for _ in range(rank):
-        if depth < 2 and R.random() < 0.25:
-            out.append(rshape(maxsize, depth + 1))
-        else:
-            out.append(R.choice(VALS))
-    return out
-
-
-def flat(t):
-    return [t] if isinstance(t, int) else [x for y in t for x in flat(y)]
-
-
-def prod(t):
-    p = 1
-    for x in flat(t):
-        p *= x
-    return p
-
-
-def refill(t, vals):
-    if isinstance(t, int):
-        return vals.pop(0)
-    return [refill(x, vals) for x in t]
+    return random_shape(R, VALS, 0.6, 0.25, depth, rank)
 
 
 def rstride(S):

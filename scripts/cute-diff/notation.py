@@ -207,3 +207,37 @@ def compact_strides(R, sizes, order, gap_p, gaps, zero_p):
             if R.random() < zero_p:
                 d[j] = 0
     return d
+
+
+def random_shape(R, vals, scalar_p, nest_p, depth=0, rank=None):
+    """A random IntTuple as nested lists: rank 1-4 (1-3 below the top), nested up to two levels
+    (each mode with probability `nest_p`), a bare integer at the top with probability `scalar_p`."""
+    if rank is None:
+        rank = R.choice([1, 1, 2, 2, 2, 3, 3, 4]) if depth < 2 else R.choice([1, 2, 2, 3])
+    if depth == 0 and rank == 1 and R.random() < scalar_p:
+        return R.choice(vals)
+    out = []
+    for _ in range(rank):
+        if depth < 2 and R.random() < nest_p:
+            out.append(random_shape(R, vals, scalar_p, nest_p, depth + 1))
+        else:
+            out.append(R.choice(vals))
+    return out
+
+
+def flat(t):
+    return [t] if isinstance(t, int) else [x for y in t for x in flat(y)]
+
+
+def prod(t):
+    p = 1
+    for x in flat(t):
+        p *= x
+    return p
+
+
+def refill(t, vals):
+    """`t` with its leaves replaced, in order, by `vals` (consumed)."""
+    if isinstance(t, int):
+        return vals.pop(0)
+    return [refill(x, vals) for x in t]

@@ -72,7 +72,11 @@ pub fn slice_and_offset_swizzled(
     }
     let fixed = as_int(&slice_offset(c, inner.shape(), inner.stride())?)?;
     let masks = sw.yyy_mask() | sw.zzz_mask();
-    let dyn_bits = dynamic_bits(c, inner.shape(), inner.stride())?;
+    // an identity swizzle (no bits) has empty masks: CuTe needs no static fixed modes for it
+    let dyn_bits = match dynamic_bits(c, inner.shape(), inner.stride()) {
+        Err(LayoutError::NeedsStatic { .. }) if sw.bits == 0 => -1,
+        r => r?,
+    };
     let only_zy = Mixed {
         value: off.value ^ (fixed.value & masks),
         dynamic: if off.is_static { dyn_bits & masks } else { -1 },

@@ -451,6 +451,10 @@ fn modes_op(name: &str, targs: &[i64], args: &[Value], m: Modal) -> Result<Value
         }
     };
     Ok(match m {
+        Modal::L(l) if name == "take" => {
+            let (b, e) = range(l.shape().rank())?;
+            Value::Layout(modes::take(&l, b, e)?)
+        }
         Modal::L(l) => Value::Layout(Layout::new(f(l.shape())?, f(l.stride())?)?),
         Modal::T(t) => Value::IntTuple(f(&t)?),
     })

@@ -391,6 +391,16 @@ fn inverse(name: &str, f: &LayoutFn) -> Result<Value> {
         LayoutFn::Swizzle(s) => Ok(Value::Swizzle(*s)),
         LayoutFn::Layout(l) => super::call(name, &[], vec![Value::Layout(l.clone())]),
         LayoutFn::Composed(c) => {
+            if !c.offset.is_static() {
+                // CuTe inverts the offset with an overload for static integers only
+                return Err(LayoutError::bad_args(
+                    name,
+                    format!(
+                        "CuTe does not compile {name} of {c}: its offset {} is dynamic",
+                        c.offset
+                    ),
+                ));
+            }
             let inv_b = inverse(name, &c.layout_b)?;
             let static_zero = matches!(c.offset, IntTuple::Int(i) if i.is_static_eq(0));
             if let (LayoutFn::Swizzle(s), true) = (&c.layout_a, static_zero) {
@@ -422,6 +432,16 @@ fn cast(name: &str, n: i64, f: &LayoutFn) -> Result<LayoutFn> {
             as_fn(name, &r)
         }
         LayoutFn::Composed(c) => {
+            if !c.offset.is_static() {
+                // CuTe casts the offset with an overload for static integers only
+                return Err(LayoutError::bad_args(
+                    name,
+                    format!(
+                        "CuTe does not compile {name}<{n}> of {c}: its offset {} is dynamic",
+                        c.offset
+                    ),
+                ));
+            }
             let off = match &c.offset {
                 IntTuple::Int(o) if name == "upcast" => {
                     if o.is_static && o.value % n != 0 {
