@@ -384,6 +384,20 @@ fn neg_offset(op: &str, off: &IntTuple) -> Result<IntTuple> {
     }
 }
 
+/// CuTe inverts and casts the offset of a composed layout with overloads for static integers only.
+fn require_static_offset(op: &str, c: &ComposedLayout) -> Result<()> {
+    if c.offset.is_static() {
+        return Ok(());
+    }
+    Err(LayoutError::bad_args(
+        op,
+        format!(
+            "CuTe does not compile {op} of {c}: its offset {} is dynamic",
+            c.offset
+        ),
+    ))
+}
+
 /// `right_inverse` / `left_inverse` of a swizzle (itself) or a composed layout
 /// (`inv(B) o -OFFSET o inv(A)`, or `inv(B) o A` for a swizzle `A` and a static `_0` offset).
 fn inverse(name: &str, f: &LayoutFn) -> Result<Value> {
@@ -391,16 +405,7 @@ fn inverse(name: &str, f: &LayoutFn) -> Result<Value> {
         LayoutFn::Swizzle(s) => Ok(Value::Swizzle(*s)),
         LayoutFn::Layout(l) => super::call(name, &[], vec![Value::Layout(l.clone())]),
         LayoutFn::Composed(c) => {
-            if !c.offset.is_static() {
-                // CuTe inverts the offset with an overload for static integers only
-                return Err(LayoutError::bad_args(
-                    name,
-                    format!(
-                        "CuTe does not compile {name} of {c}: its offset {} is dynamic",
-                        c.offset
-                    ),
-                ));
-            }
+            require_static_offset(name, c)?;
             let inv_b = inverse(name, &c.layout_b)?;
             let static_zero = matches!(c.offset, IntTuple::Int(i) if i.is_static_eq(0));
             if let (LayoutFn::Swizzle(s), true) = (&c.layout_a, static_zero) {
@@ -432,16 +437,7 @@ fn cast(name: &str, n: i64, f: &LayoutFn) -> Result<LayoutFn> {
             as_fn(name, &r)
         }
         LayoutFn::Composed(c) => {
-            if !c.offset.is_static() {
-                // CuTe casts the offset with an overload for static integers only
-                return Err(LayoutError::bad_args(
-                    name,
-                    format!(
-                        "CuTe does not compile {name}<{n}> of {c}: its offset {} is dynamic",
-                        c.offset
-                    ),
-                ));
-            }
+            require_static_offset(&format!("{name}<{n}>"), c)?;
             let off = match &c.offset {
                 IntTuple::Int(o) if name == "upcast" => {
                     if o.is_static && o.value % n != 0 {
