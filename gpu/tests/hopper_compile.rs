@@ -44,6 +44,32 @@ fn configs() -> Vec<(HopperConfig, DType, DType)> {
             DType::BF16,
             DType::BF16,
         ),
+        // 4-CTA clusters, a quarter of B multicast by each
+        (
+            HopperConfig {
+                cluster: 4,
+                ..HopperConfig::large()
+            },
+            DType::BF16,
+            DType::BF16,
+        ),
+        (
+            HopperConfig {
+                cluster: 4,
+                stream_k: 132,
+                ..HopperConfig::large()
+            },
+            DType::F16,
+            DType::F32,
+        ),
+        (
+            HopperConfig {
+                cluster: 4,
+                ..HopperConfig::pingpong_tma_store()
+            },
+            DType::BF16,
+            DType::BF16,
+        ),
     ]
 }
 

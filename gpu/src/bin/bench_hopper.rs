@@ -88,6 +88,9 @@ mod imp {
             if has("shortm") {
                 short_m(&rt)?;
             }
+            if has("quads") {
+                quads(&rt)?;
+            }
             Ok(())
         })();
         if let Err(e) = r {
@@ -199,6 +202,17 @@ mod imp {
                 probe_ahead: true,
                 ..clustered(HopperConfig::large())
             },
+            // 4-CTA clusters, with stream-K over 33 clusters and 1 (65x260x128: one cluster tile)
+            quad(HopperConfig::large()),
+            quad(HopperConfig::pingpong_tma_store()),
+            HopperConfig {
+                stream_k: 132,
+                ..quad(HopperConfig::large())
+            },
+            along_n(HopperConfig {
+                stream_k: 8,
+                ..quad(sm90_persistent_tma_store())
+            }),
             HopperConfig {
                 probe_ahead: true,
                 ..HopperConfig::pingpong_tma_store()
@@ -228,6 +242,32 @@ mod imp {
             stream_k: rt.sm_count(),
             ..c
         }
+    }
+
+    /// The configuration in 4-CTA clusters along M (each CTA loads a quarter of B and multicasts it).
+    fn quad(c: HopperConfig) -> HopperConfig {
+        HopperConfig { cluster: 4, ..c }
+    }
+
+    /// Clusters of 4 against clusters of 2 (B's L2 reads halved again) for the clustered 128x256 and
+    /// ping-pong 128x128 tiles, with and without stream-K, at the sweep's shapes.
+    fn quads(rt: &Runtime) -> Result<()> {
+        let cublas = Cublas::new(rt)?;
+        let sk = |c| stream_k_over(rt, c);
+        let large = HopperConfig::large();
+        let pingpong = HopperConfig::pingpong_tma_store();
+        let configs = [
+            clustered(large),
+            quad(large),
+            along_n(sk(clustered(large))),
+            along_n(sk(quad(large))),
+            clustered(pingpong),
+            quad(pingpong),
+        ];
+        for (m, n, k) in SWEEP_SHAPES {
+            interleaved(rt, &cublas, (m, n, k), &configs)?;
+        }
+        Ok(())
     }
 
     /// The configuration in 2-CTA clusters along M (B multicast).
@@ -618,7 +658,12 @@ mod imp {
             .map(|&(i, j)| reference.at(i, j) as f32)
             .collect();
         let mut failed = 0;
-        for cfg in check_configs(p) {
+        // `check cl4`: only the configurations in 4-CTA clusters
+        let only_quads = std::env::args().any(|a| a == "cl4");
+        for cfg in check_configs(p)
+            .into_iter()
+            .filter(|c| !only_quads || c.cluster == 4)
+        {
             let kern = generate_hopper_gemm(p, tin, tout, &cfg)?;
             let (bad, pad_bad) = if tout == DType::F32 {
                 let out = run_once(rt, p, &kern, &da, &db, f32::NAN)?;

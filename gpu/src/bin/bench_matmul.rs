@@ -7,14 +7,16 @@
 //! mantissas. The `mma.sync` path (what sm_80/86/89 get) is measured too. Then the host cost of one call
 //! with the kernel cached (back-to-back tiny GEMMs).
 //!
-//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab | --split-k-ab | --dependent-launch-ab | --control-ab] [--shape L,M,N,K] [--sample-tflop F]`
+//! `bench_matmul [--quick] [--host] [--skinny] [--tuned] [--stream-k-ab | --split-k-ab | --dependent-launch-ab | --control-ab] [--shape L,M,N,K] [--sample-tflop F] [--steady SECONDS]`
 //! (stream-k-ab: also the call with whole tiles and with stream-K forced, a line after each row; split-k-ab:
 //! also the call with split-K's slices summed by a second kernel; dependent-launch-ab: also the call
 //! without programmatic dependent launch; control-ab: also an identical handle in the alternative's
 //! place in the round, an A/A control of the A/Bs; sample-tflop: the work of one timed
 //! sample, default 20 TFLOP, tens of ms: `cute_gpu::runtime::bench::sample_tflop`; shape: one bf16 shape, L batches; quick: three shapes and the batched one, two
 //! rounds; host: only the host cost; skinny: only the small-output shapes, 128 and 16 rows and the long-K ones; tuned:
-//! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`).
+//! "ours" is the autotuned call, tuned in the warm-up, its choices in `$CUTE_CACHE_DIR/autotune.tsv`; steady: with
+//! `--shape 1,M,N,K`, each contender run back to back for that long, its wall-clock window printed, for a
+//! power trace).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -415,6 +417,66 @@ mod bench {
         Ok(())
     }
 
+    /// `--steady S --shape 1,M,N,K`: ours, cuBLASLt's fastest algorithm (of one sample each), its
+    /// heuristic's first and the `mma.sync` path, each run back to back for `S` seconds, in three rounds;
+    /// a line per run with its wall-clock window (Unix ms) and TFLOP/s, for the power and clock trace
+    /// taken beside it (`scripts/gpu/power_trace.sh` joins them).
+    fn steady<T: Half>(rt: &Runtime, dims: (usize, usize, usize), secs: f64) -> Result<()> {
+        let (m, n, k) = dims;
+        let up = |x: usize| (x.div_ceil(8) * 8) as i64;
+        let mut buf = buffers::<T>(rt, dims, 1, &mut Rng(m as u64 * 31 + n as u64 + k as u64))?;
+        let (ours_gemm, mma_sync) = (
+            Gemm::new(rt.stream())?,
+            Gemm::new(rt.stream())?.mma_sync_only(),
+        );
+        let types = LtTypes::half(T::DTYPE);
+        let sizes = (m as u64, n as u64, k as u64);
+        let mut lt = LtGemm::new(rt, types, sizes, (up(k), up(k), up(n)), None, 8)?;
+        let l = |s: String| -> Result<cute_layout_core::Layout> { Ok(s.parse()?) };
+        let la = l(format!("({m},{k}):({},1)", up(k)))?;
+        let lb = l(format!("({k},{n}):(1,{})", up(k)))?;
+        let ld = l(format!("({m},{n}):({},1)", up(n)))?;
+        let iters = sample_calls(sample_tflop(20.0)?, flops(1, dims));
+        let mut fastest = (0, f64::INFINITY);
+        for i in 0..lt.algos.len() {
+            let ms = settled_ms(rt, iters, || lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt)))?;
+            fastest = if ms < fastest.1 { (i, ms) } else { fastest };
+        }
+        let now_ms = || -> f64 {
+            let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            t.map_or(0.0, |d| d.as_secs_f64() * 1e3)
+        };
+        for round in 0..3 {
+            for name in ["ours", "lt_fastest", "lt_top1", "mma_sync"] {
+                let (start, mut calls, mut ms) = (now_ms(), 0, 0.0);
+                while now_ms() - start < secs * 1e3 {
+                    ms += iters as f64
+                        * match name {
+                            "ours" => settled_ms(rt, iters, || {
+                                ours(&ours_gemm, &mut buf, [&la, &lb, &ld])
+                            })?,
+                            "mma_sync" => settled_ms(rt, iters, || {
+                                ours(&mma_sync, &mut buf, [&la, &lb, &ld])
+                            })?,
+                            lt_name => {
+                                let i = if lt_name == "lt_top1" { 0 } else { fastest.0 };
+                                settled_ms(rt, iters, || {
+                                    lt.run(rt, i, (&buf.a, &buf.b, &mut buf.d_lt))
+                                })?
+                            }
+                        };
+                    calls += iters;
+                }
+                let tflops = flops(1, dims) * calls as f64 / ms / 1e9;
+                println!(
+                    "steady {m}x{n}x{k} round {round} {name} {start:.0} {:.0} {tflops:.1}",
+                    now_ms()
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Host cost of one call with everything cached: back-to-back 64^3 GEMMs, then one synchronize.
     fn host_cost(rt: &Runtime) -> Result<()> {
         let gemm = Gemm::new(rt.stream())?;
@@ -527,6 +589,13 @@ mod bench {
         let skinny = std::env::args().any(|a| a == "--skinny");
         if std::env::args().any(|a| a == "--tuned") {
             println!("ours: autotuned (the choices: autotune.tsv in the CUBIN cache directory)");
+        }
+        let args: Vec<String> = std::env::args().collect();
+        if let (Some(i), Some((1, dims))) =
+            (args.iter().position(|a| a == "--steady"), shape_arg()?)
+        {
+            let secs = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(4.0);
+            return steady::<bf16>(&rt, dims, secs);
         }
         if let Some(dims) = shape_arg()? {
             return shape::<bf16>(&rt, &cublas, dims, rounds);

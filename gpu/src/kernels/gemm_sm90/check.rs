@@ -44,9 +44,9 @@ pub(super) fn check_inputs(
             c.bn
         ));
     }
-    if c.cluster > 1 && (c.cluster != 2 || inp.scaling == Some(Scaling::Block)) {
+    if c.cluster > 1 && (!matches!(c.cluster, 2 | 4) || inp.scaling == Some(Scaling::Block)) {
         return unsupported(format!(
-            "clusters are of 2 CTAs along M, not for block-scaled FP8: cluster = {}, {:?}",
+            "clusters are of 2 or 4 CTAs along M, not for block-scaled FP8: cluster = {}, {:?}",
             c.cluster, inp.scaling
         ));
     }

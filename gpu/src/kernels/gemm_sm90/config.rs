@@ -43,9 +43,9 @@ pub struct HopperConfig {
     /// 128 columns) in shared memory with the operands, so the consumers read them there when they promote
     /// instead of loading them from global memory a k-block ahead.
     pub smem_scales: bool,
-    /// CTAs per thread-block cluster along M (1 or 2): a pair of CTAs computes two vertically adjacent
-    /// tiles, each loads half of their common B tile and multicasts it to both (TMA `.multicast::cluster`),
-    /// halving B's L2 reads.
+    /// CTAs per thread-block cluster along M (1, 2 or 4): the `n` CTAs compute `n` vertically adjacent
+    /// tiles, each loads `1/n` of their common B tile and multicasts it to all (TMA `.multicast::cluster`),
+    /// dividing B's L2 reads by `n`.
     pub cluster: u32,
     /// Block-scaled FP8: two product buffers, so that each k-block's promotion runs while the next
     /// k-block's wgmmas do (needs staged scales, `bn` <= 128 and 64 rows per consumer: the f32 sums and

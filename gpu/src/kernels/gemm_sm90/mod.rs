@@ -951,6 +951,36 @@ mod tests {
     }
 
     #[test]
+    fn clusters_of_four_multicast_quarters_of_b() {
+        let c = HopperConfig {
+            cluster: 4,
+            ..HopperConfig::large()
+        };
+        let p = HopperProblem::padded(4000, 4096, 4096);
+        let k = generate_hopper_gemm(&p, DType::BF16, DType::BF16, &c).unwrap();
+        assert!(k.name.ends_with("_cl4"), "{}", k.name);
+        // 32 tile rows -> 8 cluster rows of 4
+        assert_eq!((k.grid.0, k.cluster), (32 * 16, 4));
+        assert_eq!(maps(&k)[1].box_dims, [64, 64]); // a quarter of B's 256 rows per CTA
+        for want in [
+            "__cluster_dims__(4, 1, 1)",
+            "const int tm = tcm * 4 + (int)crank;",
+            "if (crank == 3u) tma_load_2d_mc(sb + 24576u, &tmB, full_bar + 8 * s, kb * 64, tn * 256 + 192, 15);",
+            "mbar_init(empty_bar + 8 * s, 8);", // 2 consumers x 4 CTAs
+            "if (tid < 4) mbar_arrive_cluster(empty_bar + 8 * prev, tid);",
+        ] {
+            assert!(k.source.contains(want), "{want}");
+        }
+        let three = generate_hopper_gemm(
+            &p,
+            DType::BF16,
+            DType::BF16,
+            &HopperConfig { cluster: 3, ..c },
+        );
+        assert!(three.unwrap_err().to_string().contains("cluster = 3"));
+    }
+
+    #[test]
     fn mn_major_boxes_and_tma_store() {
         let p = HopperProblem::padded(4096, 4096, 4096).with_majors(Major::MN, Major::MN);
         let k = generate_hopper_gemm(&p, DType::F16, DType::F16, &HopperConfig::large()).unwrap();
