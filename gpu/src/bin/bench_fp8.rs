@@ -1,7 +1,7 @@
 //! FP8 GEMM on Hopper (issue 14): correctness against the exactly decoded f64 reference, the accumulation
 //! error with and without promotion, and TFLOP/s against cuBLASLt FP8 (per-tensor scales, bf16 out).
 //!
-//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [broadcast] [promotion] [streamk] [bench] [quick] [--sample-tflop F]`: `check` runs every scaling, type pair and
+//! `bench_fp8 [check [small] [block]] [error] [sweep | sweep8k] [broadcast] [promotion] [streamk] [quads] [bench] [quick] [--sample-tflop F]`: `check` runs every scaling, type pair and
 //! output on odd and even shapes (`small`: up to 200x136x384, for compute-sanitizer; `block`: block scaling only); `error` measures the error of
 //! the per-tensor kernel (accumulation inside the tensor core over all of K) and of the block-scaled
 //! kernel with unit scales (promoted to f32 every 128 of K) at K = 4096 and 16384; `bench` times ours
@@ -11,7 +11,8 @@
 //! 8192^3 only, two rounds); `broadcast`: the plan's large tiles with their warp group index and the other
 //! one (broadcast from lane 0 or not); `promotion`: block scaling's cooperative tiles beside per-tensor
 //! scaling on the same tiles at 8192^3; `streamk`: per-tensor 128x256 with and without stream-K, each with
-//! and without 2-CTA clusters (stream-K in clusters also with the raster along N), and the ping-pong 128x192.
+//! and without 2-CTA clusters (stream-K in clusters also with the raster along N), and the ping-pong 128x192;
+//! `quads`: the 128x256 tile (and stream-K along N) in clusters of 4 against clusters of 2.
 
 #![allow(clippy::manual_is_multiple_of)]
 
@@ -59,6 +60,9 @@ mod imp {
             }
             if has("streamk") {
                 stream_k(&rt)?;
+            }
+            if has("quads") {
+                quads(&rt)?;
             }
             if has("promotion") {
                 promotion(&rt)?;
@@ -709,6 +713,36 @@ mod imp {
                 raster_n: true,
                 ..clustered(sk)
             },
+            HopperConfig::pingpong_wide(),
+        ]
+        .map(|c| (Scaling::PerTensor, c));
+        for shape in [
+            (8192, 4096, 14336),
+            (8192, 8192, 8192),
+            (8192, 14336, 4096),
+            (4096, 4096, 4096),
+        ] {
+            sweep_shape(rt, shape, &configs, 8)?;
+        }
+        Ok(())
+    }
+
+    /// Per-tensor FP8 in clusters of 4 CTAs (each multicasts a quarter of B) against clusters of 2: the
+    /// 128x256 tile alone and with stream-K along N (the plan's at 8192x4096x14336), and the plan's
+    /// ping-pong 128x192, at `streamk`'s shapes (medians of 8 interleaved rounds).
+    fn quads(rt: &Runtime) -> Result<()> {
+        let large = HopperConfig::large();
+        let sk = HopperConfig {
+            stream_k: rt.sm_count(),
+            raster_n: true,
+            ..large
+        };
+        let cluster = |cluster, c| HopperConfig { cluster, ..c };
+        let configs = [
+            cluster(2, sk),
+            cluster(4, sk),
+            cluster(2, large),
+            cluster(4, large),
             HopperConfig::pingpong_wide(),
         ]
         .map(|c| (Scaling::PerTensor, c));
