@@ -694,6 +694,20 @@ mod imp {
         Ok(())
     }
 
+    /// Per-tensor scaling with each of `configs` at the large shapes, 8 interleaved rounds.
+    fn per_tensor_sweep(rt: &Runtime, configs: &[HopperConfig]) -> Result<()> {
+        let configs: Vec<_> = configs.iter().map(|&c| (Scaling::PerTensor, c)).collect();
+        for shape in [
+            (8192, 4096, 14336),
+            (8192, 8192, 8192),
+            (8192, 14336, 4096),
+            (4096, 4096, 4096),
+        ] {
+            sweep_shape(rt, shape, &configs, 8)?;
+        }
+        Ok(())
+    }
+
     /// Per-tensor 128x256 with and without stream-K, each with and without 2-CTA clusters (stream-K in
     /// clusters also with the raster along N), and the ping-pong 128x192, at the benchmark's large shapes
     /// (medians of 8 interleaved rounds).
@@ -714,17 +728,8 @@ mod imp {
                 ..clustered(sk)
             },
             HopperConfig::pingpong_wide(),
-        ]
-        .map(|c| (Scaling::PerTensor, c));
-        for shape in [
-            (8192, 4096, 14336),
-            (8192, 8192, 8192),
-            (8192, 14336, 4096),
-            (4096, 4096, 4096),
-        ] {
-            sweep_shape(rt, shape, &configs, 8)?;
-        }
-        Ok(())
+        ];
+        per_tensor_sweep(rt, &configs)
     }
 
     /// Per-tensor FP8 in clusters of 4 CTAs (each multicasts a quarter of B) against clusters of 2: the
@@ -744,17 +749,8 @@ mod imp {
             cluster(2, large),
             cluster(4, large),
             HopperConfig::pingpong_wide(),
-        ]
-        .map(|c| (Scaling::PerTensor, c));
-        for shape in [
-            (8192, 4096, 14336),
-            (8192, 8192, 8192),
-            (8192, 14336, 4096),
-            (4096, 4096, 4096),
-        ] {
-            sweep_shape(rt, shape, &configs, 8)?;
-        }
-        Ok(())
+        ];
+        per_tensor_sweep(rt, &configs)
     }
 
     /// Block scaling's two cooperative tiles (the plan's staggered 128x256 and the 128x128 with two product
