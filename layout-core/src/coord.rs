@@ -116,7 +116,9 @@ pub fn crd2idx_colex(coord: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
                 return Err(rank_error("crd2idx: coordinate and shape", coord, shape));
             }
             let Some((&last, init)) = flat_c.split_last() else {
-                return Ok(IntTuple::s(0));
+                return Err(LayoutError::invalid(format!(
+                    "crd2idx: the coordinate {coord} in shape {shape} has no integer modes to index"
+                )));
             };
             let mut acc = last;
             for (c, s) in init.iter().zip(&flat_s).rev() {

@@ -180,6 +180,22 @@ fn both<F: Fn(&IntTuple) -> Result<IntTuple>>(layout: &Layout, f: F) -> Result<L
     Layout::new(f(layout.shape())?, f(layout.stride())?)
 }
 
+/// The modes of `t` as CuTe's index-pack algorithms (`select`, `take`, `group`) read them. For a
+/// dynamic integer `v` that is not a tuple, CuTe's `get<I>` converts it to a CUDA `dim3(v, 1, 1)`:
+/// three unsigned modes, so `-1` reads 4294967295 and `select<1>(7)` is `(1)`.
+fn pack_elems(t: &IntTuple) -> Vec<IntTuple> {
+    match t {
+        IntTuple::Int(i) if !i.is_static => {
+            vec![
+                IntTuple::d(i.value & 0xFFFF_FFFF),
+                IntTuple::d(1),
+                IntTuple::d(1),
+            ]
+        }
+        _ => t.elems(),
+    }
+}
+
 /// The tuple of modes `idx` of `t` (CuTe's `select<I...>`); always a tuple.
 ///
 /// ```
@@ -188,9 +204,20 @@ fn both<F: Fn(&IntTuple) -> Result<IntTuple>>(layout: &Layout, f: F) -> Result<L
 /// assert_eq!(select_tuple(&t, &[2, 0]).unwrap().to_string(), "(4,2)"); // select<2,0>(t)
 /// ```
 pub fn select_tuple(t: &IntTuple, idx: &[usize]) -> Result<IntTuple> {
+    let elems = IntTuple::Tuple(pack_elems(t));
     Ok(IntTuple::Tuple(
-        idx.iter().map(|&i| t.get(i)).collect::<Result<_>>()?,
+        idx.iter()
+            .map(|&i| elems.get(i).map_err(|_| select_range(t, i, elems.rank())))
+            .collect::<Result<_>>()?,
     ))
+}
+
+fn select_range(t: &IntTuple, i: usize, rank: usize) -> LayoutError {
+    LayoutError::IndexOutOfRange {
+        what: format!("select<{i}> of {t}"),
+        index: i64::try_from(i).unwrap_or(i64::MAX),
+        bound: i64::try_from(rank).unwrap_or(i64::MAX),
+    }
 }
 
 /// The layout of modes `idx` (CuTe's `select<I...>(L)`); always a tuple.
@@ -216,7 +243,7 @@ pub fn take_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
     if b == e {
         return Ok(IntTuple::Tuple(Vec::new())); // CuTe's empty range, whatever the rank
     }
-    let elems = t.elems();
+    let elems = pack_elems(t);
     if b > e || e > elems.len() {
         return Err(LayoutError::invalid(format!(
             "take<{b},{e}> of {t}: the range must satisfy {b} <= {e} <= rank {}",
@@ -235,9 +262,10 @@ pub fn take_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
 /// assert!(take(&l, 2, 2).is_err());
 /// ```
 pub fn take(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
-    if b >= e {
+    if b >= e || e > layout.rank() {
         return Err(LayoutError::invalid(format!(
-            "take<{b},{e}> of {layout}: a layout needs {b} < {e}"
+            "take<{b},{e}> of {layout}: a layout needs {b} < {e} <= rank {}",
+            layout.rank()
         )));
     }
     both(layout, |t| take_tuple(t, b, e))
@@ -245,7 +273,7 @@ pub fn take(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
 
 /// Modes `[b, e)` of `t` grouped into one mode (CuTe's `group<B,E>`); `b == e` leaves a tuple as it
 /// is and makes an integer a rank-1 tuple.
-/// Pre: `b <= e <= rank(t)`.
+/// Pre: `b <= e <= rank(t)` (up to 3 for a dynamic integer, see `pack_elems`).
 ///
 /// ```
 /// use cute_layout_core::{IntTuple, group_tuple};
@@ -253,23 +281,20 @@ pub fn take(layout: &Layout, b: usize, e: usize) -> Result<Layout> {
 /// assert_eq!(group_tuple(&t, 1, 3).unwrap().to_string(), "(2,(3,4),5)"); // group<1,3>(t)
 /// ```
 pub fn group_tuple(t: &IntTuple, b: usize, e: usize) -> Result<IntTuple> {
-    let elems = t.elems();
+    let elems = pack_elems(t);
     if b > e || e > elems.len() {
         return Err(LayoutError::invalid(format!(
             "group<{b},{e}> of {t}: the range must satisfy {b} <= {e} <= rank {}",
             elems.len()
         )));
     }
-    if b == e {
-        // CuTe builds the result as a tuple: an integer becomes a rank-1 tuple of itself
-        return Ok(match t {
-            IntTuple::Tuple(_) => t.clone(),
-            _ => IntTuple::Tuple(vec![t.clone()]),
-        });
-    }
+    // CuTe builds a tuple (an integer becomes a rank-1 tuple of itself): the modes before `b`, the
+    // group if it is not empty, then the modes from `e` up to the rank of `t`.
     let mut out = elems[..b].to_vec();
-    out.push(IntTuple::Tuple(elems[b..e].to_vec()));
-    out.extend_from_slice(&elems[e..]);
+    if b < e {
+        out.push(IntTuple::Tuple(elems[b..e].to_vec()));
+    }
+    out.extend_from_slice(elems.get(e..t.rank()).unwrap_or(&[]));
     Ok(IntTuple::Tuple(out))
 }
 

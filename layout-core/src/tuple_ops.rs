@@ -400,14 +400,21 @@ fn colex_impl(x: &[IntTuple], y: &[IntTuple]) -> Result<Int> {
         .fold(base, |rest, (less, eq)| bool_or(less, bool_and(eq, rest))))
 }
 
+/// True when `t` is or contains an empty tuple `()`.
+fn has_empty_tuple(t: &IntTuple) -> bool {
+    match t {
+        IntTuple::Tuple(v) => v.is_empty() || v.iter().any(has_empty_tuple),
+        _ => false,
+    }
+}
+
 fn fold_leaves(op: &str, ts: &[IntTuple], f: fn(Int, Int) -> Result<Int>) -> Result<Int> {
     let mut leaves = Vec::new();
     for t in ts {
-        if let IntTuple::Tuple(v) = t
-            && v.is_empty()
-        {
+        // CuTe reduces each tuple mode by mode, so an empty tuple at any depth has nothing to reduce.
+        if has_empty_tuple(t) {
             return Err(LayoutError::invalid(format!(
-                "{op} of an empty tuple is undefined"
+                "{op} of {t}: an empty tuple () has no value to reduce"
             )));
         }
         leaves.extend(t.int_leaves()?);
@@ -445,7 +452,61 @@ pub fn min(ts: &[IntTuple]) -> Result<Int> {
 /// assert_eq!(gcd(&["(_2,(_4,_8))".parse().unwrap()]).unwrap().to_string(), "_2");
 /// ```
 pub fn gcd(ts: &[IntTuple]) -> Result<Int> {
-    fold_leaves("gcd", ts, |a, b| a.gcd(b))
+    let all = IntTuple::Tuple(ts.to_vec());
+    if has_empty_tuple(&all) {
+        let shown = match ts {
+            [t] => t.to_string(),
+            _ => all.to_string(),
+        };
+        return Err(LayoutError::invalid(format!(
+            "gcd of {shown}: an empty tuple () has no value to reduce"
+        )));
+    }
+    gcd_tree(&all)
+}
+
+/// CuTe's variadic `gcd`: each tuple reduced to one value first, then a right fold, `gcd(a, gcd(b, ...))`.
+fn gcd_tree(t: &IntTuple) -> Result<Int> {
+    match t {
+        IntTuple::Tuple(v) => {
+            let vals = v.iter().map(gcd_tree).collect::<Result<Vec<_>>>()?;
+            let mut it = vals.into_iter().rev();
+            let last = it
+                .next()
+                .ok_or_else(|| LayoutError::invalid("gcd needs at least one value"))?;
+            it.try_fold(last, |acc, x| signed_gcd(x, acc))
+        }
+        leaf => leaf.expect_int("gcd"),
+    }
+}
+
+/// CuTe's Euclid loop on C++ remainders (which keep the dividend's sign), so a negative argument
+/// can give a negative result: `gcd(8, -3)` is `-1`. A result whose magnitude does not fit in i64
+/// is an overflow.
+fn signed_gcd(a: Int, b: Int) -> Result<Int> {
+    let overflow = LayoutError::Overflow {
+        op: "gcd",
+        lhs: a.value,
+        rhs: b.value,
+    };
+    let rem = |x: i64, y: i64| x.checked_rem(y).ok_or(overflow.clone());
+    let (mut t, mut u) = (a.value, b.value);
+    let g = loop {
+        if t == 0 {
+            break u;
+        }
+        u = rem(u, t)?;
+        if u == 0 {
+            break t;
+        }
+        t = rem(t, u)?;
+    };
+    g.checked_abs().ok_or(overflow)?;
+    Ok(if a.is_static && b.is_static {
+        Int::s(g)
+    } else {
+        Int::d(g)
+    })
 }
 
 /// Exclusive prefix products of the leaves, with the same profile (CuTe's compact column-major strides).

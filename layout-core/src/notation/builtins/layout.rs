@@ -298,15 +298,7 @@ fn coord_op(name: &str, args: &[Value]) -> Result<Value> {
 /// Modes rewritten: `unflatten`, `append`/`prepend`, `replace`.
 fn reshape_op(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
     match name {
-        "unflatten" => {
-            arity(name, args, &[2])?;
-            let p = int_tuple(name, &args[1])?;
-            Ok(match modal(&args[0]) {
-                Some(Modal::L(l)) => Value::Layout(modes::unflatten(&l, &p)?),
-                Some(Modal::T(t)) => Value::IntTuple(modes::unflatten_tuple(&t, &p)?),
-                None => return Err(LayoutError::bad_args(name, "expected a layout or a tuple")),
-            })
-        }
+        "unflatten" => unflatten_op(name, args),
         "append" | "prepend" => {
             arity(name, args, &[1, 2])?;
             let n = opt_targ(name, targs)?;
@@ -337,11 +329,10 @@ fn reshape_op(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             arity(name, args, &[2])?;
             let n = targ(name, targs, 0)?;
             match modal(&args[0]) {
-                Some(Modal::L(l)) => Ok(Value::Layout(modes::replace(
-                    &l,
-                    n,
-                    &layout(name, &args[1])?,
-                )?)),
+                Some(Modal::L(l)) => match &args[1] {
+                    Value::Layout(x) => Ok(Value::Layout(modes::replace(&l, n, x)?)),
+                    x => replace_whole(&args[0], n, x),
+                },
                 Some(Modal::T(t)) => Ok(Value::IntTuple(modes::replace_tuple(
                     &t,
                     n,
@@ -351,6 +342,49 @@ fn reshape_op(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             }
         }
         _ => unknown(name),
+    }
+}
+
+/// `unflatten(L, profile)` and `unflatten(t, profile)`.
+fn unflatten_op(name: &str, args: &[Value]) -> Result<Value> {
+    arity(name, args, &[2])?;
+    let p = int_tuple(name, &args[1])?;
+    Ok(match modal(&args[0]) {
+        Some(Modal::L(l)) => {
+            unflattenable(l.shape())?;
+            unflattenable(l.stride())?;
+            Value::Layout(modes::unflatten(&l, &p)?)
+        }
+        Some(Modal::T(t)) => {
+            unflattenable(&t)?;
+            Value::IntTuple(modes::unflatten_tuple(&t, &p)?)
+        }
+        None => return Err(LayoutError::bad_args(name, "expected a layout or a tuple")),
+    })
+}
+
+/// CuTe's `unflatten` takes the `rank` of its flat tuple by argument-dependent lookup, which finds
+/// nothing for a plain dynamic `int`: only a tuple or a static integer can be unflattened.
+fn unflattenable(t: &IntTuple) -> Result<()> {
+    match t {
+        IntTuple::Int(i) if !i.is_static => Err(LayoutError::invalid(format!(
+            "unflatten: {t} is a dynamic integer, not a tuple (CuTe needs a tuple or a static integer)"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `replace<n>(v, x)` where CuTe has no overload for the pair (a layout and a non-layout, or a
+/// composed layout): its tuple `replace` sees `v` as a single element, so `n` must be 0 and the
+/// result is `x` itself.
+pub(super) fn replace_whole(v: &Value, n: usize, x: &Value) -> Result<Value> {
+    if n == 0 {
+        Ok(x.clone())
+    } else {
+        Err(LayoutError::invalid(format!(
+            "replace<{n}> of `{v}` by `{x}`: CuTe sees `{v}` as a single element here, so only \
+             replace<0> applies"
+        )))
     }
 }
 
@@ -416,6 +450,9 @@ fn modes_op(name: &str, targs: &[i64], args: &[Value], m: Modal) -> Result<Value
             })
             .collect();
         return match (ls, m) {
+            // CuTe's layout `zip` takes one or two layouts; more go to its tuple `zip`, which sees
+            // each layout as one element and so wraps them: `((L0,L1,L2))`.
+            (Some(ls), _) if ls.len() > 2 => Ok(Value::Tuple(vec![Value::Tuple(args.to_vec())])),
             (Some(ls), _) => Ok(Value::Layout(modes::zip(&ls)?)),
             (None, Modal::T(t)) if args.len() == 1 => Ok(Value::IntTuple(modes::zip_tuple(&t)?)),
             (None, _) => {

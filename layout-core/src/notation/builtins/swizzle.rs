@@ -66,6 +66,10 @@ pub(super) const NAMES: &[&str] = &[
     "domain_offset",
     "get_swizzle_portion",
     "get_nonswizzle_portion",
+    "filter_zeros",
+    "replace",
+    "dice",
+    "select",
 ];
 
 fn is_swizzly(v: &Value) -> bool {
@@ -163,10 +167,38 @@ fn dispatch(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
             max_common_layout(&args[0], &args[1])
         }
         "domain_offset" => domain_offset_op(name, &args),
+        "filter_zeros" | "replace" | "dice" | "select" => tuple_fallback(name, targs, &args),
         n if REWRAP.contains(&n) => rewrap(name, targs, args),
         _ => Err(LayoutError::bad_args(
             name,
             "is not defined for swizzles or composed layouts",
+        )),
+    }
+}
+
+/// The operations CuTe has no composed-layout overload for, so its generic tuple algorithms see a
+/// composed layout as one opaque element: `filter_zeros` passes it through, `replace<0>` gives the
+/// replacement, `dice` keeps it for an integer coordinate and drops it for `_`, and `select`
+/// collects the modes `get<i>` picks.
+fn tuple_fallback(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
+    match (name, args) {
+        ("filter_zeros", [c @ Value::Composed(_)]) => Ok(c.clone()),
+        ("filter_zeros", [Value::Composed(_), profile]) => Ok(profile.clone()),
+        ("replace", [v @ (Value::Composed(_) | Value::Layout(_)), x]) => {
+            super::layout::replace_whole(v, targ(name, targs, 0)?, x)
+        }
+        ("dice", [Value::Underscore, Value::Composed(_)]) => {
+            Ok(Value::IntTuple(IntTuple::Tuple(Vec::new())))
+        }
+        ("dice", [Value::IntTuple(IntTuple::Int(_)), c @ Value::Composed(_)]) => Ok(c.clone()),
+        ("select", [c @ Value::Composed(_)]) if !targs.is_empty() => targs
+            .iter()
+            .map(|&i| super::call("get", &[i], vec![c.clone()]))
+            .collect::<Result<Vec<_>>>()
+            .map(Value::Tuple),
+        _ => Err(LayoutError::bad_args(
+            name,
+            "is not defined for these arguments with a swizzle or a composed layout",
         )),
     }
 }
