@@ -213,6 +213,7 @@ mod imp {
                 stream_k: 8,
                 ..quad(sm90_persistent_tma_store())
             }),
+            quad(HopperConfig::pingpong_wide()),
             HopperConfig {
                 probe_ahead: true,
                 ..HopperConfig::pingpong_tma_store()
@@ -249,13 +250,14 @@ mod imp {
         HopperConfig { cluster: 4, ..c }
     }
 
-    /// Clusters of 4 against clusters of 2 (B's L2 reads halved again) for the clustered 128x256 and
-    /// ping-pong 128x128 tiles, with and without stream-K, at the sweep's shapes.
+    /// Clusters of 4 against clusters of 2 (B's L2 reads halved again) for the 128x256 tile (also with
+    /// stream-K) and the ping-pong 128x128 and 128x192 tiles, at the sweep's shapes.
     fn quads(rt: &Runtime) -> Result<()> {
         let cublas = Cublas::new(rt)?;
         let sk = |c| stream_k_over(rt, c);
         let large = HopperConfig::large();
         let pingpong = HopperConfig::pingpong_tma_store();
+        let wide = HopperConfig::pingpong_wide();
         let configs = [
             clustered(large),
             quad(large),
@@ -263,6 +265,8 @@ mod imp {
             along_n(sk(quad(large))),
             clustered(pingpong),
             quad(pingpong),
+            clustered(wide),
+            quad(wide),
         ];
         for (m, n, k) in SWEEP_SHAPES {
             interleaved(rt, &cublas, (m, n, k), &configs)?;
