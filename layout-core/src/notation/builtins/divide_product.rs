@@ -179,8 +179,7 @@ fn vector_call(name: &str, targs: &[i64], args: Vec<Value>) -> Result<Value> {
         }
         "recast_layout" => {
             arity(name, &args, &[1])?;
-            let a = targ(name, targs, 0)? as i64;
-            let b = targ(name, targs, 1)? as i64;
+            let (a, b) = super::recast_widths(name, targs)?;
             let l = layout_arg(name, next()?, "argument")?;
             Ok(Value::Layout(vector::recast_layout(a, b, &l)?))
         }

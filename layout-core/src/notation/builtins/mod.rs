@@ -117,6 +117,25 @@ pub(crate) fn arity(op: &str, args: &[Value], counts: &[usize]) -> Result<()> {
     }
 }
 
+/// Element widths that have a `uint_bit_t` in CuTe (`recast_layout<A,B>` names `uint_bit_t<A>`).
+const UINT_BIT_WIDTHS: [i64; 10] = [1, 2, 4, 6, 8, 16, 32, 64, 128, 256];
+
+/// The two element widths of `recast_layout<OLD,NEW>`; each must have a `uint_bit_t` (as in CuTe,
+/// where any other width does not compile).
+pub(crate) fn recast_widths(op: &str, targs: &[i64]) -> Result<(i64, i64)> {
+    let old = targ(op, targs, 0)? as i64;
+    let new = targ(op, targs, 1)? as i64;
+    for bits in [old, new] {
+        if !UINT_BIT_WIDTHS.contains(&bits) {
+            return Err(LayoutError::bad_args(
+                op,
+                format!("no uint_bit_t<{bits}>: element widths must be one of {UINT_BIT_WIDTHS:?}"),
+            ));
+        }
+    }
+    Ok((old, new))
+}
+
 /// The `k`-th template argument as a mode index.
 pub(crate) fn targ(op: &str, targs: &[i64], k: usize) -> Result<usize> {
     let v = *targs.get(k).ok_or_else(|| {

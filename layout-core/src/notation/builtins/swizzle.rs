@@ -241,13 +241,7 @@ fn make_layout_of_swizzle(name: &str, args: &[Value]) -> Result<Value> {
 /// `recast_layout<OLD,NEW>`: an upcast, a downcast, or both by the reduced ratio.
 fn recast_op(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
     arity(name, args, &[1])?;
-    let (old, new) = (targ(name, targs, 0)? as i64, targ(name, targs, 1)? as i64);
-    if old == 0 || new == 0 {
-        return Err(LayoutError::bad_args(
-            name,
-            "element sizes must be positive",
-        ));
-    }
+    let (old, new) = super::recast_widths(name, targs)?;
     let g = crate::int::gcd_i64(old, new)?;
     let (num, den) = (new / g, old / g);
     let f = as_fn(name, &args[0])?;
