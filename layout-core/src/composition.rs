@@ -451,7 +451,8 @@ impl FlatFn {
         let mut rest = idx;
         let n = self.shape.len();
         for (k, &s) in self.shape.iter().enumerate() {
-            let c = if k + 1 == n {
+            // a zero index is coordinate 0 in every mode, even one of extent 0
+            let c = if k + 1 == n || rest == 0 {
                 rest
             } else {
                 if s == 0 {

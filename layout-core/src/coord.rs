@@ -93,6 +93,9 @@ impl IndexValue for IntTuple {
             "crd2idx: a coordinate cannot hold a basis element: {coord}"
         ))
     }
+    fn is_static_zero(c: Int) -> bool {
+        c.is_static_eq(0)
+    }
 }
 
 /// The colexicographic index of `coord` in `shape` (CuTe's two-argument `crd2idx(c, shape)`):
@@ -259,7 +262,8 @@ fn split_coord(c: Int, shape: &IntTuple) -> Result<IntTuple> {
     let mut out = Vec::with_capacity(ss.len());
     let mut rest = c;
     for (k, s) in ss.iter().enumerate() {
-        if Some(k) == ss.len().checked_sub(1) {
+        // a static zero goes to every mode undivided (as in `crd2idx`)
+        if Some(k) == ss.len().checked_sub(1) || rest.is_static_eq(0) {
             out.push(split_coord(rest, s)?);
         } else {
             let p = product(s)?;

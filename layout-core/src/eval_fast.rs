@@ -64,6 +64,11 @@ pub trait IndexValue: Sized {
     fn mismatch(coord: &IntTuple, shape: &IntTuple) -> LayoutError;
     /// The error for a coordinate holding a basis element.
     fn basis_coord(coord: &IntTuple) -> LayoutError;
+    /// Whether `c` is a static zero, which CuTe passes on to every mode without dividing (even
+    /// by a mode of size zero).
+    fn is_static_zero(_c: Self::Coord) -> bool {
+        false
+    }
 }
 
 fn rank_error(what: &str, a: &IntTuple, b: &IntTuple) -> LayoutError {
@@ -149,7 +154,7 @@ fn split_from<V: IndexValue>(c: V::Coord, ss: &[IntTuple], ds: &[IntTuple]) -> R
     let mut terms = Vec::with_capacity(ss.len());
     let mut c = c;
     for (k, (s, d)) in ss.iter().zip(ds).enumerate() {
-        if Some(k) == ss.len().checked_sub(1) {
+        if Some(k) == ss.len().checked_sub(1) || V::is_static_zero(c) {
             terms.push(split::<V>(c, s, d)?);
         } else {
             let p = V::size(s)?;

@@ -12,12 +12,13 @@ OUT="${OUT:-/tmp/run187}"; mkdir -p "$OUT"; R="${RUN:-1}"
 export CUTE_REQUIRE_GPU=1 CUTE_CACHE_DIR=/tmp/cute-cache-run187
 S="$OUT/summary.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > "$S"
-s=$SECONDS; timeout 170 gpu-bin/bench_hopper quads > "$OUT/quads-$R.log" 2>&1
+s=$SECONDS; timeout "${QUADS_S:-170}" gpu-bin/bench_hopper quads > "$OUT/quads-$R.log" 2>&1
 echo "quads rc=$? $((SECONDS-s))s" >> "$S"; grep -E "cublasGemmEx|TFLOP" "$OUT/quads-$R.log" >> "$S"
-s=$SECONDS; timeout 90 gpu-bin/bench_fp8 quads > "$OUT/fp8-quads-$R.log" 2>&1
+s=$SECONDS; timeout "${FP8_QUADS_S:-90}" gpu-bin/bench_fp8 quads > "$OUT/fp8-quads-$R.log" 2>&1
 echo "bench_fp8 quads rc=$? $((SECONDS-s))s" >> "$S"; grep '^sweep' "$OUT/fp8-quads-$R.log" >> "$S"
 s=$SECONDS; timeout 60 gpu-bin/bench_hopper check small cl4 > "$OUT/check-cl4-$R.log" 2>&1
 echo "check small cl4 rc=$? $((SECONDS-s))s: $(grep -c ' 0 wrong' "$OUT/check-cl4-$R.log") of $(grep -c ' wrong' "$OUT/check-cl4-$R.log") exact; $(tail -1 "$OUT/check-cl4-$R.log")" >> "$S"
+if [ "${SHORT:-0}" != 1 ]; then   # SHORT=1 (little device time left): no power trace
 python3 scripts/gpu/power_trace.py sample "$OUT/trace-$R.csv" 2>> "$S" & TP=$!
 for shape in 1,4096,4096,4096 1,8192,8192,8192; do
   s=$SECONDS; timeout 50 gpu-bin/bench_matmul --steady 2.5 --shape "$shape" >> "$OUT/steady-$R.log" 2>&1
@@ -26,6 +27,7 @@ done
 kill $TP
 python3 scripts/gpu/power_trace.py join "$OUT/trace-$R.csv" "$OUT/steady-$R.log" > "$OUT/power-$R.md"
 cat "$OUT/power-$R.md" >> "$S"
+fi
 s=$SECONDS; timeout 50 compute-sanitizer --tool memcheck gpu-bin/bench_hopper check tiny cl4 > "$OUT/memcheck-cl4-$R.log" 2>&1
 echo "memcheck cl4 rc=$? $((SECONDS-s))s: $(grep -E 'ERROR SUMMARY|check:' "$OUT/memcheck-cl4-$R.log" | tr '\n' ' ')" >> "$S"
 cat "$S"
