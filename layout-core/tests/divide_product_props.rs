@@ -246,9 +246,15 @@ proptest! {
         let down = down.unwrap();
         let up = eval(&format!("upcast<{n}>({down})"));
         prop_assert_eq!(up.map(|l| l.to_string()), Some(at.clone()));
-        // recast from n-element vectors to elements and back is the same round trip
+        // recast from n-element vectors to elements and back is the same round trip (for the widths
+        // CuTe has a `uint_bit_t` of: not 24 bits)
         let wide = 8 * n;
-        let rec = eval(&format!("recast_layout<8,{wide}>(recast_layout<{wide},8>({at}))"));
-        prop_assert_eq!(rec.map(|l| l.to_string()), Some(at));
+        if (wide as u64).is_power_of_two() {
+            let rec = eval(&format!("recast_layout<8,{wide}>(recast_layout<{wide},8>({at}))"));
+            prop_assert_eq!(rec.map(|l| l.to_string()), Some(at));
+        } else {
+            let odd = eval(&format!("recast_layout<{wide},8>({at})"));
+            prop_assert!(odd.is_none(), "recast_layout<{},8> has no CuTe type", wide);
+        }
     }
 }
