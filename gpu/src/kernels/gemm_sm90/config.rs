@@ -45,7 +45,9 @@ pub struct HopperConfig {
     pub smem_scales: bool,
     /// CTAs per thread-block cluster along M (1, 2 or 4): the `n` CTAs compute `n` vertically adjacent
     /// tiles, each loads `1/n` of their common B tile and multicasts it to all (TMA `.multicast::cluster`),
-    /// dividing B's L2 reads by `n`.
+    /// dividing B's L2 reads by `n`. On the H100 only 30 clusters of 4 are resident at once (120 of 132
+    /// SMs), and they measured slower than clusters of 2 at every shape of the sweep (run 187), so
+    /// the plan takes 2.
     pub cluster: u32,
     /// Block-scaled FP8: two product buffers, so that each k-block's promotion runs while the next
     /// k-block's wgmmas do (needs staged scales, `bn` <= 128 and 64 rows per consumer: the f32 sums and
