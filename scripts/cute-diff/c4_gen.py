@@ -8,7 +8,7 @@ non-injective / non-surjective layouts, compositions with B strides that do not 
 swizzled (composed) layouts in divides/products/eval/inverses/casts."""
 import random
 import sys
-from notation import unparse
+from notation import flat, prod, refill, unparse
 
 R = random.Random(int(sys.argv[1]))
 SMALL = [1] * 8 + [2] * 14 + [4] * 10 + [8] * 6 + [3] * 5 + [16] * 2 + [5, 6, 7, 12, 32]
@@ -20,23 +20,6 @@ def I(v, s):
 
 def call(name, *args, targs=()):
     return ('call', name, [str(t) for t in targs], list(args))
-
-
-def flat(t):
-    return [t] if isinstance(t, int) else [x for y in t for x in flat(y)]
-
-
-def prod(t):
-    p = 1
-    for x in flat(t):
-        p *= x
-    return p
-
-
-def refill(t, vals):
-    if isinstance(t, int):
-        return vals.pop(0)
-    return [refill(x, vals) for x in t]
 
 
 def rshape(rank=None, depth=None, maxsize=1 << 14):
